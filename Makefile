@@ -1,0 +1,53 @@
+# Tessera top-level commands. `make sim` and `make test` work on a fresh Debian machine: they
+# install what is missing (scripts/setup.sh, apt), configure, build, then run.
+BUILD    ?= build
+JOBS     ?= $(shell nproc)
+CMAKE_ARGS ?=
+TESSERA  := $(BUILD)/bin/tessera
+
+.PHONY: all setup configure build test sim sim-long lint synth bench gen format clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+configure: setup $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Unit, directed and co-simulation tests (quick; what CI runs).
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L quick
+
+# The main regression: random-traffic co-simulation and every shared FP vector on the RTL.
+sim: build
+	bash scripts/regress.sh $(TESSERA) sim
+
+# Longer regressions (bigger fabrics, more cycles and seeds).
+sim-long: build
+	bash scripts/regress.sh $(TESSERA) long
+
+lint: setup
+	bash scripts/lint.sh
+
+synth: setup
+	bash scripts/synth.sh
+
+bench: build
+	bash bench/run.sh $(BUILD)
+
+# Regenerate the RTL package and the C++ constants from model/arch/tessera.def.
+gen: configure
+	cmake --build $(BUILD) --target tessera_archgen
+	$(BUILD)/bin/tessera_archgen model/arch/tessera.def rtl/pkg/tessera_pkg.sv rtl/pkg/tessera_pkg_use.svh model/arch/arch.h
+
+format:
+	find model host testbench tests bench -name '*.cpp' -o -name '*.h' | grep -v '/arch/arch.h' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,13 @@
+// Subcommands of the `tessera` program. Each lives in its own cmd_*.cpp and registers itself on
+// the top-level CLI11 app. A subcommand that reports results takes `--json` and then prints one
+// JSON object (util::JsonObject) as its last line.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace tessera::cli {
+
+void AddNocCommand(CLI::App& app);      // random-traffic runs on the router fabric
+void AddFpcheckCommand(CLI::App& app);  // TestFloat vectors through an FMAC backend
+
+}  // namespace tessera::cli

@@ -1,0 +1,24 @@
+// `tessera`: the single command-line entry point; see `tessera --help`.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Tessera: an RTL-accurate emulator of a wafer-scale dataflow fabric"};
+  app.require_subcommand(1);
+  tessera::cli::AddNocCommand(app);
+  tessera::cli::AddFpcheckCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tessera: error: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}

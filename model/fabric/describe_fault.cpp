@@ -1,0 +1,38 @@
+#include <fmt/format.h>
+
+#include "fabric/fabric.h"
+
+namespace tessera::fabric {
+
+std::string DescribeFault(const FaultRecord& f) {
+  using RF = arch::RouterFault;
+  auto cause = static_cast<arch::FaultCause>(RF::Cause(f.status));
+  auto dir = static_cast<arch::Dir>(RF::Dir(f.status));
+  uint32_t color = RF::Color(f.status);
+  uint32_t count = RF::Count(f.status);
+  std::string what;
+  switch (cause) {
+    case arch::FaultCause::kRxMismatch:
+      what = fmt::format("routing fault: color {} arrived from {}, which its route does not accept",
+                         color, ToString(dir));
+      break;
+    case arch::FaultCause::kReservedColor:
+      what = fmt::format("reserved color {} entered the fabric from {}", color, ToString(dir));
+      break;
+    case arch::FaultCause::kTiedOffEdge:
+      what = fmt::format("routing fault: color {} (from {}) is routed off the fabric edge onto a "
+                         "tied-off port", color, ToString(dir));
+      break;
+    case arch::FaultCause::kNoRoute:
+      what = fmt::format("routing fault: color {} (from {}) has no output in its route", color,
+                         ToString(dir));
+      break;
+    case arch::FaultCause::kNone:
+      what = "fault flag set with no recorded cause";
+      break;
+  }
+  return fmt::format("PE({},{}) fault at cycle {}: {} ({} fault{})", f.pe.x, f.pe.y, f.cycle, what,
+                     count, count == 1 ? "" : "s");
+}
+
+}  // namespace tessera::fabric

@@ -1,0 +1,60 @@
+// A fabric backend: W x H PEs that step in lockstep, whatever the implementation (verilated
+// tiles joined by SystemC or by a plain loop, or the functional model). The host, the traffic
+// testbench and co-simulation drive every backend through this interface only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fabric/ramp_port.h"
+
+namespace tessera::fabric {
+
+struct Coord {
+  int x = 0, y = 0;
+  bool operator==(const Coord& o) const { return x == o.x && y == o.y; }
+};
+
+// A fault a PE recorded (its RouterFault register), with the cycle the backend first saw it.
+struct FaultRecord {
+  Coord pe;
+  uint64_t cycle = 0;
+  uint32_t status = 0;  // arch::RouterFault register value
+};
+
+// Describes a fault in words: "PE(3,2) fault at cycle 41: routing fault, color 5 arrived from E
+// which its route does not accept (1 fault)".
+std::string DescribeFault(const FaultRecord& f);
+
+class Fabric {
+ public:
+  virtual ~Fabric() = default;
+  virtual const char* Name() const = 0;
+  virtual int Width() const = 0;
+  virtual int Height() const = 0;
+
+  // Back-door access to a PE's memory-mapped registers: zero simulated time. Addresses outside
+  // the implemented registers read 0 and ignore writes.
+  virtual void WriteReg(Coord pe, uint16_t addr, uint32_t value) = 0;
+  virtual uint32_t ReadReg(Coord pe, uint16_t addr) = 0;
+
+  // Edges of the fabric are tied off by default; the host's edge streams will untie them.
+  // The endpoint of each PE's ramp (not owned); nullptr leaves the ramp idle.
+  virtual void SetEndpoint(Coord pe, RampEndpoint* ep) = 0;
+
+  // Steps up to `cycles` cycles; stops early after a cycle in which some PE faulted. Returns the
+  // number of cycles stepped.
+  virtual uint64_t Run(uint64_t cycles) = 0;
+  virtual uint64_t Cycle() const = 0;  // cycles stepped since reset
+
+  // PEs whose fault flag is set, in PE order.
+  virtual std::vector<FaultRecord> Faults() = 0;
+
+  int NumPes() const { return Width() * Height(); }
+  int Index(Coord c) const { return c.y * Width() + c.x; }
+  Coord At(int index) const { return {index % Width(), index / Width()}; }
+  bool Contains(Coord c) const { return c.x >= 0 && c.y >= 0 && c.x < Width() && c.y < Height(); }
+};
+
+}  // namespace tessera::fabric

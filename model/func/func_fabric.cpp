@@ -1,0 +1,380 @@
+#include "func/func_fabric.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace tessera::func {
+namespace {
+
+using L = arch::Link;
+using C = arch::Credit;
+
+inline int LowestBit(uint32_t m) { return __builtin_ctz(m); }
+
+// Round robin over a color mask: the first set bit at or after ptr, wrapping around.
+inline int RoundRobin(uint32_t m, int ptr) {
+  uint32_t upper = m & ~((1u << ptr) - 1);
+  return LowestBit(upper ? upper : m);
+}
+
+inline uint64_t PayloadOf(uint64_t link) {
+  return L::Data(link) | (L::Ctrl(link) << 32);
+}
+
+}  // namespace
+
+FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
+  if (width < 1 || height < 1 || width > 0xFFFF || height > 0xFFFF)
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: sides must be 1..65535", width,
+                                            height));
+  routers_.resize(NumPes());
+  for (int r = 0; r < NumPes(); ++r) {
+    RouterState& s = routers_[r];
+    s.Reset();
+    fabric::Coord c = At(r);
+    uint8_t tied = 0;
+    if (c.x == 0) tied |= 1u << static_cast<int>(arch::Dir::kW);
+    if (c.x == w_ - 1) tied |= 1u << static_cast<int>(arch::Dir::kE);
+    if (c.y == h_ - 1) tied |= 1u << static_cast<int>(arch::Dir::kS);
+    if (c.y == 0) tied |= 1u << static_cast<int>(arch::Dir::kN);
+    s.tied = tied;
+    for (int col = 0; col < kColors; ++col) s.UpdateRoute(col);
+  }
+  endpoints_.assign(NumPes(), nullptr);
+  fault_cycle_.assign(NumPes(), fabric::kNever);
+  in_word_.assign(static_cast<size_t>(NumPes()) * kDirs, 0);
+  stamp_.assign(NumPes(), 0);
+  ce_link_.assign(NumPes(), 0);
+  ce_credit_.assign(NumPes(), 0);
+  ep_stamp_.assign(NumPes(), 0);
+  next_wake_.assign(NumPes(), fabric::kNever);
+}
+
+void FuncFabric::CheckPe(fabric::Coord pe) const {
+  if (!Contains(pe))
+    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, w_,
+                                        h_));
+}
+
+int FuncFabric::Neighbour(int r, int dir) const {
+  switch (dir) {
+    case 0: return r - 1;   // W
+    case 1: return r + 1;   // E
+    case 2: return r + w_;  // S
+    case 3: return r - w_;  // N
+  }
+  return -1;
+}
+
+void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
+  CheckPe(pe);
+  RouterState& s = routers_[Index(pe)];
+  using CC = arch::ColorCfg;
+  using SC = arch::SwitchCfg;
+  if (addr >= CC::kAddr && addr < CC::Addr(kColors) && addr % 4 == 0) {
+    int c = (addr - CC::kAddr) / 4;
+    s.color_cfg[c] = value & ((1u << (CC::kRxLsb + CC::kRxWidth)) - 1);
+    s.UpdateRoute(c);
+  } else if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0) {
+    int c = (addr - SC::kAddr) / 4;
+    s.switch_cfg[c] = value & ((1u << (SC::kEnableLsb + 1)) - 1);
+    s.UpdateRoute(c);
+  } else if (addr == arch::RouterFault::kAddr) {
+    s.fault_reg = 0;  // writing acknowledges (clears) the fault record
+  }
+}
+
+uint32_t FuncFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
+  CheckPe(pe);
+  const RouterState& s = routers_[Index(pe)];
+  using CC = arch::ColorCfg;
+  using SC = arch::SwitchCfg;
+  if (addr == arch::PeCoord::kAddr) return static_cast<uint32_t>(pe.y) << 16 | pe.x;
+  if (addr >= CC::kAddr && addr < CC::Addr(kColors) && addr % 4 == 0)
+    return s.color_cfg[(addr - CC::kAddr) / 4];
+  if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0)
+    return s.switch_cfg[(addr - SC::kAddr) / 4];
+  if (addr == arch::RouterFault::kAddr) return s.fault_reg;
+  return 0;
+}
+
+void FuncFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
+  CheckPe(pe);
+  int i = Index(pe);
+  endpoints_[i] = ep;
+  if (ep) {
+    next_wake_[i] = cycle_;  // tick it at the next cycle, then as it asks
+    wakes_.push({cycle_, i});
+  }
+}
+
+std::vector<fabric::FaultRecord> FuncFabric::Faults() {
+  std::vector<fabric::FaultRecord> out;
+  for (int i = 0; i < NumPes(); ++i) {
+    if (fault_cycle_[i] != fabric::kNever)
+      out.push_back({At(i), fault_cycle_[i], routers_[i].fault_reg});
+  }
+  return out;
+}
+
+uint64_t FuncFabric::Run(uint64_t cycles) {
+  fault_pending_ = false;
+  uint64_t done = 0;
+  while (done < cycles) {
+    StepCycle();
+    ++done;
+    if (fault_pending_) break;
+  }
+  return done;
+}
+
+void FuncFabric::TickEndpoints(Slot& now) {
+  const uint64_t t = cycle_;
+  const uint64_t mark = t + 1;
+  ep_due_.clear();
+  auto due = [&](int pe) {
+    if (ep_stamp_[pe] != mark) {
+      ep_stamp_[pe] = mark;
+      ep_due_.push_back(pe);
+    }
+  };
+  for (const CeEvent& e : now.ce_links) {
+    ce_link_[e.pe] = e.word;
+    due(e.pe);
+  }
+  for (const CeEvent& e : now.ce_credits) {
+    ce_credit_[e.pe] = e.word;
+    due(e.pe);
+  }
+  while (!wakes_.empty() && wakes_.top().first <= t) {
+    auto [when, pe] = wakes_.top();
+    wakes_.pop();
+    if (next_wake_[pe] == when) {
+      next_wake_[pe] = fabric::kNever;
+      due(pe);
+    }
+  }
+  fabric::RampPort port;
+  for (int pe : ep_due_) {
+    fabric::RampEndpoint* ep = endpoints_[pe];
+    port.from_router = ce_link_[pe];
+    port.credit_from_router = static_cast<uint8_t>(ce_credit_[pe]);
+    ce_link_[pe] = 0;
+    ce_credit_[pe] = 0;
+    if (!ep) continue;  // nobody on the CE side: the wavelet leaves the fabric unconsumed
+    port.to_router = 0;
+    port.credit_to_router = 0;
+    ep->Tick(t, port);
+    if (L::Valid(port.to_router)) {
+      // Through the RampLatency stages into the router's RAMP input.
+      SlotAt(t + arch::kRampLatency).arrivals.push_back(
+          {pe, static_cast<uint8_t>(kRampDir), port.to_router});
+    }
+    if (C::Valid(port.credit_to_router)) {
+      // Visible at the router's RAMP output this cycle: usable from the next.
+      now.credits.push_back({pe, static_cast<uint8_t>(kRampDir),
+                             static_cast<uint8_t>(C::Color(port.credit_to_router))});
+    }
+    uint64_t wake = ep->NextWake();
+    if (wake != fabric::kNever) {
+      if (wake <= t) wake = t + 1;
+      if (wake < next_wake_[pe]) {
+        next_wake_[pe] = wake;
+        wakes_.push({wake, pe});
+      }
+    }
+  }
+}
+
+void FuncFabric::StepCycle() {
+  const uint64_t t = cycle_;
+  Slot& now = SlotAt(t);
+  TickEndpoints(now);
+
+  // Routers to step: those holding wavelets and those receiving one.
+  const uint64_t mark = t + 1;
+  active_.clear();
+  for (int r : queued_) {
+    if (stamp_[r] != mark) {
+      stamp_[r] = mark;
+      active_.push_back(r);
+    }
+  }
+  for (const Arrival& a : now.arrivals) {
+    in_word_[static_cast<size_t>(a.router) * kDirs + a.dir] = a.link;
+    if (stamp_[a.router] != mark) {
+      stamp_[a.router] = mark;
+      active_.push_back(a.router);
+    }
+  }
+  queued_.clear();
+  for (int r : active_) {
+    uint64_t* in = &in_word_[static_cast<size_t>(r) * kDirs];
+    StepRouter(r, in);
+    for (int d = 0; d < kDirs; ++d) in[d] = 0;
+    if (routers_[r].queued) queued_.push_back(r);
+  }
+
+  // Credits visible during this cycle count from the next.
+  for (const CreditReturn& c : now.credits) {
+    RouterState& s = routers_[c.router];
+    ++s.credit[c.dir][c.color];
+    s.credit_ok[c.dir] |= 1u << c.color;
+  }
+  now.arrivals.clear();
+  now.credits.clear();
+  now.ce_links.clear();
+  now.ce_credits.clear();
+  ++cycle_;
+}
+
+void FuncFabric::StepRouter(int r, const uint64_t* in) {
+  RouterState& s = routers_[r];
+  const uint64_t t = cycle_;
+
+  // Arrivals: a reserved color faults where it enters; others join their color's queue.
+  uint32_t avail[kDirs];
+  int push_color[kDirs];
+  bool arr_fault[kDirs];
+  for (int d = 0; d < kDirs; ++d) {
+    push_color[d] = -1;
+    arr_fault[d] = false;
+    avail[d] = s.nonempty[d];
+    if (!L::Valid(in[d])) continue;
+    int c = static_cast<int>(L::Color(in[d]));
+    if (c >= kColors) {
+      arr_fault[d] = true;
+    } else {
+      push_color[d] = c;
+      avail[d] |= 1u << c;
+    }
+  }
+
+  // Readiness per color: a route, no tied-off target, a credit at every target.
+  uint32_t no_credit = 0;
+  for (int o = 0; o < kDirs; ++o) no_credit |= s.tx_has[o] & ~s.credit_ok[o];
+  const uint32_t ready = s.has_route & ~s.tied_hit & ~no_credit;
+
+  // Allocation: inputs in round-robin order from s.prio, round robin over colors in an input.
+  int fire_color[kDirs] = {-1, -1, -1, -1, -1};
+  uint8_t taken = 0;
+  bool won = false;
+  int d = s.prio;
+  for (int k = 0; k < kDirs; ++k, d = (d + 1 == kDirs) ? 0 : d + 1) {
+    uint32_t cand = avail[d] & s.rx_has[d] & ready;
+    if (!cand) continue;
+    uint32_t blocked = 0;
+    for (int o = 0; o < kDirs; ++o)
+      if (taken >> o & 1) blocked |= s.tx_has[o];
+    cand &= ~blocked;
+    if (!cand) continue;
+    int c = RoundRobin(cand, s.rr_ptr[d]);
+    fire_color[d] = c;
+    taken |= s.route[c].tx;
+    if (!won) s.prio = static_cast<uint8_t>(d + 1 == kDirs ? 0 : d + 1);
+    won = true;
+  }
+
+  // Pops: winners leave; otherwise one faulty head per input is consumed and reported.
+  uint32_t nfaults = 0;
+  uint32_t first_fault = 0;  // RouterFault fields of the lowest faulting input
+  uint32_t advance = 0;      // colors whose control wavelet left: their switches move after
+  for (int dd = kDirs - 1; dd >= 0; --dd) {
+    int color = fire_color[dd];
+    bool head_fault = false;
+    uint32_t cause = 0;
+    if (color < 0 && !arr_fault[dd]) {
+      uint32_t bad_rx = avail[dd] & ~s.rx_has[dd];
+      uint32_t bad = bad_rx | (avail[dd] & s.rx_has[dd] & (~s.has_route | s.tied_hit));
+      if (bad) {
+        color = LowestBit(bad);
+        head_fault = true;
+        using FC = arch::FaultCause;
+        cause = static_cast<uint32_t>((bad_rx >> color & 1) ? FC::kRxMismatch
+                                      : !(s.has_route >> color & 1) ? FC::kNoRoute
+                                                                     : FC::kTiedOffEdge);
+      }
+    }
+    if (arr_fault[dd] || head_fault) {
+      ++nfaults;
+      using RF = arch::RouterFault;
+      uint32_t f = 0;
+      f = RF::WithCause(f, arr_fault[dd] ? static_cast<uint32_t>(arch::FaultCause::kReservedColor)
+                                         : cause);
+      f = RF::WithDir(f, dd);
+      f = RF::WithColor(f, arr_fault[dd] ? L::Color(in[dd]) : color);
+      first_fault = f;
+    }
+    Payload payload = 0;
+    bool pushed = push_color[dd] >= 0;
+    if (color >= 0) {
+      // Take the head of `color`: stored, or the wavelet arriving now (fall-through).
+      uint32_t bit = 1u << color;
+      if (s.nonempty[dd] & bit) {
+        uint8_t& h = s.head[dd][color];
+        payload = s.buf[dd][color][h];
+        h = static_cast<uint8_t>(h + 1 == QueueDepth(dd) ? 0 : h + 1);
+        if (--s.count[dd][color] == 0) s.nonempty[dd] &= ~bit;
+      } else {
+        payload = PayloadOf(in[dd]);
+        pushed = false;  // it leaves without being stored
+      }
+      // The freed slot's credit reaches the sender next cycle.
+      if (dd == kRampDir) {
+        SlotAt(t + 1).ce_credits.push_back({r, fabric::MakeCredit(color)});
+      } else {
+        SlotAt(t + 1).credits.push_back(
+            {Neighbour(r, dd), static_cast<uint8_t>(dd ^ 1), static_cast<uint8_t>(color)});
+      }
+    }
+    if (pushed) {
+      int c = push_color[dd];
+      uint8_t n = s.count[dd][c];
+      int slot = s.head[dd][c] + n;
+      if (slot >= QueueDepth(dd)) slot -= QueueDepth(dd);
+      s.buf[dd][c][slot] = PayloadOf(in[dd]);
+      s.count[dd][c] = static_cast<uint8_t>(n + 1);
+      s.nonempty[dd] |= 1u << c;
+    }
+    if (fire_color[dd] >= 0) {
+      const int c = fire_color[dd];
+      const bool ctrl = payload >> 32 & 1;
+      const uint64_t word = fabric::MakeLink(ctrl, c, static_cast<uint32_t>(payload));
+      const uint8_t tx = s.route[c].tx;
+      for (int o = 0; o < kDirs; ++o) {
+        if (!(tx >> o & 1)) continue;
+        if (--s.credit[o][c] == 0) s.credit_ok[o] &= ~(1u << c);
+        if (o == kRampDir) {
+          // Output register plus RampLatency-1 stages to the CE side.
+          SlotAt(t + arch::kRampLatency).ce_links.push_back({r, word});
+        } else {
+          SlotAt(t + 1).arrivals.push_back({Neighbour(r, o), static_cast<uint8_t>(o ^ 1), word});
+        }
+      }
+      s.rr_ptr[dd] = static_cast<uint8_t>(c + 1 == kColors ? 0 : c + 1);
+      if (ctrl) advance |= 1u << c;
+    }
+  }
+  for (; advance; advance &= advance - 1) {
+    int c = LowestBit(advance);
+    s.switch_cfg[c] = AdvanceSwitch(s.switch_cfg[c]);
+    s.UpdateRoute(c);
+  }
+  if (nfaults) {
+    using RF = arch::RouterFault;
+    uint32_t count = RF::Count(s.fault_reg);
+    if (count == 0) s.fault_reg = first_fault;
+    count = std::min<uint32_t>(0xFFFF, count + nfaults);
+    s.fault_reg = RF::WithCount(s.fault_reg, count);
+    if (fault_cycle_[r] == fabric::kNever) {
+      fault_cycle_[r] = t;
+      fault_pending_ = true;
+    }
+  }
+  uint32_t any = 0;
+  for (int dd = 0; dd < kDirs; ++dd) any |= s.nonempty[dd];
+  s.queued = any != 0;
+}
+
+}  // namespace tessera::func

@@ -1,0 +1,80 @@
+// The functional model of the router fabric: event driven, and cycle for cycle the same as the
+// RTL (same allocation order, queue depths, credit loop and ramp latency), so co-simulation can
+// compare what is delivered, in what order and when. Only routers with queued or arriving
+// wavelets and endpoints with something to do cost time; an idle PE costs nothing.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "func/router_state.h"
+
+namespace tessera::func {
+
+class FuncFabric final : public fabric::Fabric {
+ public:
+  FuncFabric(int width, int height);
+  const char* Name() const override { return "func"; }
+  int Width() const override { return w_; }
+  int Height() const override { return h_; }
+  void WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) override;
+  uint32_t ReadReg(fabric::Coord pe, uint16_t addr) override;
+  void SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) override;
+  uint64_t Run(uint64_t cycles) override;
+  uint64_t Cycle() const override { return cycle_; }
+  std::vector<fabric::FaultRecord> Faults() override;
+
+  const RouterState& Router(fabric::Coord pe) const { return routers_[Index(pe)]; }
+
+ private:
+  // Events land in a wheel of slots, one per cycle, covering the longest delay (the ramp).
+  static constexpr int kWheel = 16;
+  static_assert(arch::kRampLatency < kWheel, "the event wheel must cover the ramp latency");
+  struct Arrival {  // a wavelet reaching a router input during the slot's cycle
+    int32_t router;
+    uint8_t dir;
+    uint64_t link;
+  };
+  struct CreditReturn {  // a credit visible at a router output during the slot's cycle
+    int32_t router;
+    uint8_t dir, color;
+  };
+  struct CeEvent {  // what the CE side of a PE sees during the slot's cycle
+    int32_t pe;
+    uint64_t word;  // arch::Link (deliveries) or arch::Credit (credits)
+  };
+  struct Slot {
+    std::vector<Arrival> arrivals;
+    std::vector<CreditReturn> credits;
+    std::vector<CeEvent> ce_links, ce_credits;
+  };
+
+  void StepCycle();
+  void TickEndpoints(Slot& now);
+  void StepRouter(int r, const uint64_t* in);
+  Slot& SlotAt(uint64_t cycle) { return wheel_[cycle % kWheel]; }
+  int Neighbour(int r, int dir) const;
+  void CheckPe(fabric::Coord pe) const;
+
+  int w_, h_;
+  uint64_t cycle_ = 0;
+  std::vector<RouterState> routers_;
+  std::vector<fabric::RampEndpoint*> endpoints_;
+  std::vector<uint64_t> fault_cycle_;
+  bool fault_pending_ = false;
+  Slot wheel_[kWheel];
+
+  // Scratch for one cycle.
+  std::vector<uint64_t> in_word_;      // per router per direction: arriving link word
+  std::vector<uint64_t> stamp_;        // per router: cycle+1 when listed this cycle
+  std::vector<int> active_, queued_;   // routers to step; routers holding queued wavelets
+  std::vector<uint64_t> ce_link_, ce_credit_, ep_stamp_;  // per PE, this cycle
+  std::vector<int> ep_due_;
+  using Wake = std::pair<uint64_t, int>;
+  std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> wakes_;
+  std::vector<uint64_t> next_wake_;  // per PE: the wake currently queued, or kNever
+};
+
+}  // namespace tessera::func

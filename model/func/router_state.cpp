@@ -1,0 +1,25 @@
+#include "func/router_state.h"
+
+namespace tessera::func {
+
+void RouterState::Reset() {
+  *this = RouterState{};
+  for (int d = 0; d < kDirs; ++d) {
+    for (int c = 0; c < kColors; ++c) credit[d][c] = static_cast<uint8_t>(CreditInit(d));
+    credit_ok[d] = (1u << kColors) - 1;
+  }
+  for (int c = 0; c < kColors; ++c) UpdateRoute(c);
+}
+
+void RouterState::UpdateRoute(int color) {
+  route[color] = EffectiveRoute(color_cfg[color], switch_cfg[color]);
+  const uint32_t bit = 1u << color;
+  for (int d = 0; d < kDirs; ++d) {
+    tx_has[d] = (route[color].tx >> d & 1) ? (tx_has[d] | bit) : (tx_has[d] & ~bit);
+    rx_has[d] = (route[color].rx >> d & 1) ? (rx_has[d] | bit) : (rx_has[d] & ~bit);
+  }
+  has_route = route[color].tx ? (has_route | bit) : (has_route & ~bit);
+  tied_hit = (route[color].tx & tied) ? (tied_hit | bit) : (tied_hit & ~bit);
+}
+
+}  // namespace tessera::func

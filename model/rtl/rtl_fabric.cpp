@@ -1,0 +1,202 @@
+#include "rtl/rtl_fabric.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace tessera::rtl {
+
+void ValidateRtlOptions(const RtlFabricOptions& opt) {
+  if (opt.width < 1 || opt.height < 1)
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: needs at least 1x1 PEs", opt.width,
+                                            opt.height));
+  if (opt.width > 0xFFFF || opt.height > 0xFFFF)
+    throw std::invalid_argument("--fabric: coordinates are 16-bit, at most 65535 per side");
+  bool built = false;
+  for (auto [w, h] : BuiltTileShapes()) built |= (w == opt.tile_w && h == opt.tile_h);
+  if (!built)
+    throw std::invalid_argument(fmt::format("--tile {}x{}: not verilated in this build (built: {})",
+                                            opt.tile_w, opt.tile_h, BuiltTileShapesText()));
+  if (opt.width % opt.tile_w || opt.height % opt.tile_h)
+    throw std::invalid_argument(fmt::format(
+        "--fabric {}x{} is not a whole number of --tile {}x{} tiles", opt.width, opt.height,
+        opt.tile_w, opt.tile_h));
+}
+
+RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
+  ValidateRtlOptions(opt);
+  tiles_x_ = opt.width / opt.tile_w;
+  tiles_y_ = opt.height / opt.tile_h;
+  ctx_ = std::make_unique<VerilatedContext>();
+  ctx_->fatalOnError(false);
+  if (!opt.wave_path.empty()) ctx_->traceEverOn(true);
+  tiles_.resize(tiles_x_ * tiles_y_);
+  for (int ty = 0; ty < tiles_y_; ++ty) {
+    for (int tx = 0; tx < tiles_x_; ++tx) {
+      Tile& t = tiles_[TileIndex(tx, ty)];
+      t.tx = tx;
+      t.ty = ty;
+      t.model = MakeTileModel(opt.tile_w, opt.tile_h, ctx_.get(),
+                              fmt::format("tile_x{}_y{}", tx * opt.tile_w, ty * opt.tile_h));
+      t.io.Resize(opt.tile_w, opt.tile_h);
+      // Edges of the fabric are tied off: a wavelet routed there is a fault.
+      for (int s = 0; s < kNumSides; ++s) {
+        if (Neighbour(TileIndex(tx, ty), static_cast<Side>(s)) < 0)
+          std::fill(t.io.tied[s].begin(), t.io.tied[s].end(), 1);
+      }
+      t.model->Reset(static_cast<uint16_t>(tx * opt.tile_w), static_cast<uint16_t>(ty * opt.tile_h),
+                     t.io);
+    }
+  }
+  endpoints_.assign(NumPes(), nullptr);
+  fault_cycle_.assign(NumPes(), fabric::kNever);
+  if (!opt.wave_path.empty()) {
+    tfp_ = std::make_unique<VerilatedFstC>();
+    for (auto& t : tiles_) t.model->Trace(tfp_.get());
+    tfp_->open(opt.wave_path.c_str());
+    if (!tfp_->isOpen())
+      throw std::runtime_error(fmt::format("--wave {}: cannot open for writing", opt.wave_path));
+    DumpWaves(0);
+  }
+}
+
+RtlFabric::~RtlFabric() {
+  if (tfp_) tfp_->close();
+}
+
+int RtlFabric::Neighbour(int t, Side s) const {
+  int tx = t % tiles_x_, ty = t / tiles_x_;
+  switch (s) {
+    case kWest: return tx > 0 ? t - 1 : -1;
+    case kEast: return tx + 1 < tiles_x_ ? t + 1 : -1;
+    case kNorth: return ty > 0 ? t - tiles_x_ : -1;
+    case kSouth: return ty + 1 < tiles_y_ ? t + tiles_x_ : -1;
+  }
+  return -1;
+}
+
+void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
+  if (!Contains(pe))
+    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y,
+                                        Width(), Height()));
+  int tx = pe.x / opt_.tile_w, ty = pe.y / opt_.tile_h;
+  int local = (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w;
+  // A frozen edge moves nothing else, in this tile or elsewhere: zero simulated time.
+  tiles_[TileIndex(tx, ty)].model->WriteReg(local, addr, value);
+}
+
+uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
+  if (!Contains(pe))
+    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y,
+                                        Width(), Height()));
+  int tx = pe.x / opt_.tile_w, ty = pe.y / opt_.tile_h;
+  int local = (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w;
+  return tiles_[TileIndex(tx, ty)].model->ReadReg(local, addr);
+}
+
+void RtlFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
+  if (!Contains(pe))
+    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y,
+                                        Width(), Height()));
+  endpoints_[Index(pe)] = ep;
+}
+
+void RtlFabric::TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
+                              const std::vector<uint8_t>& ramp_cout,
+                              std::vector<uint64_t>& ramp_in, std::vector<uint8_t>& ramp_cin) {
+  const Tile& tile = tiles_[t];
+  const int tw = opt_.tile_w, th = opt_.tile_h;
+  for (int ly = 0; ly < th; ++ly) {
+    for (int lx = 0; lx < tw; ++lx) {
+      int local = ly * tw + lx;
+      fabric::RampEndpoint* ep =
+          endpoints_[(tile.ty * th + ly) * opt_.width + tile.tx * tw + lx];
+      if (!ep) {
+        ramp_in[local] = 0;
+        ramp_cin[local] = 0;
+        continue;
+      }
+      scratch_.from_router = ramp_out[local];
+      scratch_.credit_from_router = ramp_cout[local];
+      scratch_.to_router = 0;
+      scratch_.credit_to_router = 0;
+      ep->Tick(cycle_, scratch_);
+      ramp_in[local] = scratch_.to_router;
+      ramp_cin[local] = scratch_.credit_to_router;
+    }
+  }
+}
+
+void RtlFabric::NoteFaults(int t, uint64_t fault_bits, uint64_t cycle) {
+  if (!fault_bits) return;
+  const Tile& tile = tiles_[t];
+  for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
+    if (!((fault_bits >> local) & 1)) continue;
+    int x = tile.tx * opt_.tile_w + local % opt_.tile_w;
+    int y = tile.ty * opt_.tile_h + local / opt_.tile_w;
+    uint64_t& fc = fault_cycle_[Index({x, y})];
+    if (fc == fabric::kNever) {
+      fc = cycle;
+      fault_pending_ = true;
+    }
+  }
+}
+
+std::vector<fabric::FaultRecord> RtlFabric::Faults() {
+  std::vector<fabric::FaultRecord> out;
+  for (int i = 0; i < NumPes(); ++i) {
+    if (fault_cycle_[i] == fabric::kNever) continue;
+    fabric::Coord c = At(i);
+    out.push_back({c, fault_cycle_[i], ReadReg(c, arch::RouterFault::kAddr)});
+  }
+  return out;
+}
+
+void RtlFabric::DumpWaves(uint64_t time) {
+  if (tfp_) tfp_->dump(time);
+}
+
+// ---- The plain-loop glue ----
+
+LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
+  // Precompute every copy from a tile output to its neighbour's input.
+  for (int t = 0; t < NumTiles(); ++t) {
+    for (int s = 0; s < kNumSides; ++s) {
+      int n = Neighbour(t, static_cast<Side>(s));
+      if (n < 0) continue;
+      TileIo& me = tiles_[t].io;
+      TileIo& other = tiles_[n].io;
+      Side o = Opposite(static_cast<Side>(s));
+      for (size_t i = 0; i < me.in[s].size(); ++i) {
+        link_copies_.push_back({&other.out[o][i], &me.in[s][i]});
+        credit_copies_.push_back({&other.cout[o][i], &me.cin[s][i]});
+      }
+    }
+  }
+}
+
+uint64_t LoopRtlFabric::Run(uint64_t cycles) {
+  fault_pending_ = false;
+  uint64_t done = 0;
+  while (done < cycles) {
+    for (int t = 0; t < NumTiles(); ++t) {
+      TileIo& io = tiles_[t].io;
+      TickEndpoints(t, io.ramp_out, io.ramp_cout, io.ramp_in, io.ramp_cin);
+    }
+    for (const auto& c : link_copies_) *c.to = *c.from;
+    for (const auto& c : credit_copies_) *c.to = *c.from;
+    for (auto& t : tiles_) t.model->StepLow(t.io);
+    for (auto& t : tiles_) t.model->StepHigh(t.io);
+    for (int t = 0; t < NumTiles(); ++t) NoteFaults(t, tiles_[t].io.fault, cycle_);
+    ++cycle_;
+    ++done;
+    DumpWaves(cycle_);
+    if (fault_pending_) break;
+  }
+  return done;
+}
+
+}  // namespace tessera::rtl

@@ -1,0 +1,194 @@
+// The SystemC glue of the RTL backend: one thin module per tile and per tile's ramp endpoints,
+// joined by sc_signals. Tiles act on the rising clock edge, endpoints (the CE side) on the
+// falling edge before it, so every signal behaves as the register it carries. The modules copy
+// words and call into TileModel and the endpoints; they hold no behaviour of their own.
+#include <cstdlib>
+#include <functional>
+#include <ostream>
+#include <stdexcept>
+
+// Verilator headers before SystemC (toolchain note 7).
+#include "verilated.h"
+
+#include <systemc>
+
+#include <fmt/format.h>
+
+#include "rtl/rtl_fabric.h"
+
+// libsystemc.so's own main() calls sc_main, so the symbol must exist; Tessera programs have
+// their own main() and drive the kernel through sc_start, so SystemC's main never runs.
+int sc_main(int, char**) {
+  std::fprintf(stderr, "tessera: SystemC's main() is not an entry point of this program\n");
+  return 2;
+}
+
+namespace tessera::rtl {
+namespace {
+
+// The words crossing one tile side (or the ramps of a tile), as one signal value.
+struct LinkBundle {
+  std::vector<uint64_t> link;
+  std::vector<uint8_t> credit;
+  bool operator==(const LinkBundle& o) const { return link == o.link && credit == o.credit; }
+};
+std::ostream& operator<<(std::ostream& os, const LinkBundle& b) {
+  return os << "LinkBundle(" << b.link.size() << " links)";
+}
+void sc_trace(sc_core::sc_trace_file*, const LinkBundle&, const std::string&) {}
+
+using Signal = sc_core::sc_signal<LinkBundle>;
+
+class ScRtlFabric;
+
+SC_MODULE(TileSc) {
+  sc_core::sc_in<bool> clk;
+  sc_core::sc_in<LinkBundle> side_in[kNumSides];
+  sc_core::sc_out<LinkBundle> side_out[kNumSides];
+  sc_core::sc_in<LinkBundle> ramp_in;    // from the endpoints
+  sc_core::sc_out<LinkBundle> ramp_out;  // to the endpoints
+
+  TileModel* model = nullptr;
+  TileIo* io = nullptr;
+  std::function<void(uint64_t fault_bits)> on_edge;
+
+  void OnPosedge() {
+    for (int s = 0; s < kNumSides; ++s) {
+      const LinkBundle& b = side_in[s].read();
+      if (b.link.empty()) continue;  // fabric edge: nothing arrives
+      io->in[s] = b.link;
+      io->cin[s] = b.credit;
+    }
+    const LinkBundle& r = ramp_in.read();
+    io->ramp_in = r.link;
+    io->ramp_cin = r.credit;
+    model->StepLow(*io);
+    model->StepHigh(*io);
+    for (int s = 0; s < kNumSides; ++s) side_out[s].write(LinkBundle{io->out[s], io->cout[s]});
+    ramp_out.write(LinkBundle{io->ramp_out, io->ramp_cout});
+    on_edge(io->fault);
+  }
+
+  SC_CTOR(TileSc) {
+    SC_METHOD(OnPosedge);
+    sensitive << clk.pos();
+    dont_initialize();
+  }
+};
+
+SC_MODULE(RampSc) {
+  sc_core::sc_in<bool> clk;
+  sc_core::sc_in<LinkBundle> from_tile;
+  sc_core::sc_out<LinkBundle> to_tile;
+
+  std::function<void(const LinkBundle& in, LinkBundle& out)> tick;
+  LinkBundle out_;
+
+  void OnNegedge() {
+    tick(from_tile.read(), out_);
+    to_tile.write(out_);
+  }
+
+  SC_CTOR(RampSc) {
+    SC_METHOD(OnNegedge);
+    sensitive << clk.neg();
+    dont_initialize();
+  }
+};
+
+class ScRtlFabric final : public RtlFabric {
+ public:
+  explicit ScRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt), clk_("clk", sc_core::sc_time(1, sc_core::SC_NS), 0.5, sc_core::SC_ZERO_TIME, false) {
+    const int n = NumTiles();
+    // Clocks, then signals, then modules, then one bind per line.
+    for (int t = 0; t < n; ++t) {
+      for (int s = 0; s < kNumSides; ++s) {
+        out_sig_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("side")));
+      }
+      ramp_to_tile_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("ramp_in")));
+      ramp_to_ce_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("ramp_out")));
+    }
+    edge_ = std::make_unique<Signal>("fabric_edge");  // what arrives across a fabric edge
+    for (int t = 0; t < n; ++t) {
+      Tile& tile = tiles_[t];
+      auto ts = std::make_unique<TileSc>(fmt::format("tile_x{}_y{}", tile.tx, tile.ty).c_str());
+      ts->model = tile.model.get();
+      ts->io = &tile.io;
+      ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
+      ts->clk(clk_);
+      for (int s = 0; s < kNumSides; ++s) {
+        int nb = Neighbour(t, static_cast<Side>(s));
+        Signal* in = nb < 0 ? edge_.get() : out_sig_[nb * kNumSides + Opposite(static_cast<Side>(s))].get();
+        ts->side_in[s](*in);
+        ts->side_out[s](*out_sig_[t * kNumSides + s]);
+      }
+      ts->ramp_in(*ramp_to_tile_[t]);
+      ts->ramp_out(*ramp_to_ce_[t]);
+      auto rs = std::make_unique<RampSc>(fmt::format("ramp_x{}_y{}", tile.tx, tile.ty).c_str());
+      rs->clk(clk_);
+      rs->from_tile(*ramp_to_ce_[t]);
+      rs->to_tile(*ramp_to_tile_[t]);
+      rs->out_.link.assign(opt.tile_w * opt.tile_h, 0);
+      rs->out_.credit.assign(opt.tile_w * opt.tile_h, 0);
+      rs->tick = [this, t](const LinkBundle& in, LinkBundle& out) {
+        TickEndpoints(t, in.link, in.credit, out.link, out.credit);
+      };
+      // Initial signal values: the tile's outputs after reset, idle ramps.
+      for (int s = 0; s < kNumSides; ++s)
+        out_sig_[t * kNumSides + s]->write(LinkBundle{tile.io.out[s], tile.io.cout[s]});
+      ramp_to_ce_[t]->write(LinkBundle{tile.io.ramp_out, tile.io.ramp_cout});
+      ramp_to_tile_[t]->write(rs->out_);
+      tile_sc_.push_back(std::move(ts));
+      ramp_sc_.push_back(std::move(rs));
+    }
+  }
+
+  const char* Name() const override { return "rtl"; }
+
+  uint64_t Run(uint64_t cycles) override {
+    fault_pending_ = false;
+    if (cycles == 0) return 0;
+    const uint64_t start = cycle_;
+    // The kernel stops before events at the end time: a run of n cycles covers n falling and
+    // n rising edges. After a pause at a rising edge, the half cycle to the next falling edge
+    // belongs to this run.
+    double ns = static_cast<double>(cycles) + (mid_cycle_ ? 0.5 : 0.0);
+    sc_core::sc_start(sc_core::sc_time(ns, sc_core::SC_NS));
+    mid_cycle_ = fault_pending_;
+    return cycle_ - start;
+  }
+
+ private:
+  void OnTileEdge(int t, uint64_t fault_bits) {
+    NoteFaults(t, fault_bits, cycle_);
+    if (++tiles_stepped_ == NumTiles()) {  // the last tile of this edge
+      tiles_stepped_ = 0;
+      ++cycle_;
+      DumpWaves(cycle_);
+      if (fault_pending_) sc_core::sc_pause();
+    }
+  }
+
+  sc_core::sc_clock clk_;
+  std::vector<std::unique_ptr<Signal>> out_sig_, ramp_to_tile_, ramp_to_ce_;
+  std::unique_ptr<Signal> edge_;
+  std::vector<std::unique_ptr<TileSc>> tile_sc_;
+  std::vector<std::unique_ptr<RampSc>> ramp_sc_;
+  int tiles_stepped_ = 0;
+  bool mid_cycle_ = false;
+};
+
+bool g_elaborated = false;
+
+}  // namespace
+
+std::unique_ptr<RtlFabric> MakeScRtlFabric(const RtlFabricOptions& opt) {
+  if (g_elaborated)
+    throw std::logic_error("the SystemC fabric can be built once per process");
+  ValidateRtlOptions(opt);
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);  // keep stdout for results
+  g_elaborated = true;
+  return std::make_unique<ScRtlFabric>(opt);
+}
+
+}  // namespace tessera::rtl

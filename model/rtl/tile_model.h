@@ -1,0 +1,62 @@
+// A verilated tile (TW x TH PEs) behind a shape-independent interface: all its ports as plain
+// words in a TileIo, a clock step, and the register back door. The fabric glues (SystemC or a
+// plain loop) hold TileModels and copy TileIo words between neighbours; they add no behaviour.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+class VerilatedContext;
+class VerilatedFstC;
+
+namespace tessera::rtl {
+
+// Sides in arch::Dir order. West/east ports are indexed by row, south/north by column.
+enum Side : int { kWest = 0, kEast = 1, kSouth = 2, kNorth = 3 };
+inline constexpr int kNumSides = 4;
+inline Side Opposite(Side s) { return static_cast<Side>(s ^ 1); }
+
+// Every port of a tile as words: links as arch::Link (64-bit), credits as arch::Credit.
+struct TileIo {
+  std::vector<uint64_t> in[kNumSides], out[kNumSides];
+  std::vector<uint8_t> cin[kNumSides], cout[kNumSides];  // credits for our outputs / from us
+  std::vector<uint8_t> tied[kNumSides];                   // 1: that edge port is tied off
+  std::vector<uint64_t> ramp_in, ramp_out;                // per PE (y * TW + x): CE side
+  std::vector<uint8_t> ramp_cin, ramp_cout;
+  uint64_t fault = 0;  // bit per PE: its fault flag
+
+  void Resize(int tw, int th);
+};
+
+class TileModel {
+ public:
+  virtual ~TileModel() = default;
+  virtual int TileW() const = 0;
+  virtual int TileH() const = 0;
+  // Asynchronous reset with the tile's fabric coordinates; io's outputs are refreshed.
+  virtual void Reset(uint16_t x0, uint16_t y0, TileIo& io) = 0;
+  // One clock cycle in two halves, so a fabric can dump waves between them: Low applies io's
+  // inputs with the clock low; High raises the clock (the edge) and reads io's outputs.
+  virtual void StepLow(const TileIo& io) = 0;
+  virtual void StepHigh(TileIo& io) = 0;
+  // Register back door, zero simulated time: a write is one frozen clock edge (en_i = 0, only
+  // the register bus acts); a read is combinational. local_pe = y * TW + x.
+  virtual void WriteReg(int local_pe, uint16_t addr, uint32_t value) = 0;
+  virtual uint32_t ReadReg(int local_pe, uint16_t addr) = 0;
+  // Adds this model's signals to a trace file (before it is opened).
+  virtual void Trace(VerilatedFstC* tfp) = 0;
+};
+
+// The tile shapes verilated into this build, e.g. {{1,1},{2,2},{4,4}}.
+std::vector<std::pair<int, int>> BuiltTileShapes();
+std::string BuiltTileShapesText();  // "1x1, 2x2, 4x4"
+
+// A new tile model of that shape; throws std::invalid_argument naming the built shapes if the
+// shape was not verilated. `name` becomes the model's top scope in waves.
+std::unique_ptr<TileModel> MakeTileModel(int tw, int th, VerilatedContext* ctx,
+                                         const std::string& name);
+
+}  // namespace tessera::rtl

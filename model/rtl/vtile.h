@@ -1,0 +1,188 @@
+// VTile<V>: the TileModel of one verilated tile shape V (Vtile_<W>x<H>). Ports of up to 64 bits
+// are plain integers in Verilator, wider ones VlWide; the accessors below hide the difference.
+#pragma once
+
+#include <type_traits>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "rtl/tile_model.h"
+
+namespace tessera::rtl {
+
+namespace port {
+
+template <typename T>
+inline uint64_t Word64(const T& p, int i) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<uint64_t>(p);
+  } else {
+    return static_cast<uint64_t>(p[2 * i]) | (static_cast<uint64_t>(p[2 * i + 1]) << 32);
+  }
+}
+template <typename T>
+inline void SetWord64(T& p, int i, uint64_t v) {
+  if constexpr (std::is_integral_v<T>) {
+    p = static_cast<T>(v);
+  } else {
+    p[2 * i] = static_cast<uint32_t>(v);
+    p[2 * i + 1] = static_cast<uint32_t>(v >> 32);
+  }
+}
+template <typename T>
+inline uint8_t Byte(const T& p, int i) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<uint8_t>(static_cast<uint64_t>(p) >> (8 * i));
+  } else {
+    return static_cast<uint8_t>(p[i / 4] >> (8 * (i % 4)));
+  }
+}
+template <typename T>
+inline void SetByte(T& p, int i, uint8_t v) {
+  if constexpr (std::is_integral_v<T>) {
+    uint64_t w = static_cast<uint64_t>(p);
+    w = (w & ~(0xFFull << (8 * i))) | (static_cast<uint64_t>(v) << (8 * i));
+    p = static_cast<T>(w);
+  } else {
+    uint32_t& w = p[i / 4];
+    w = (w & ~(0xFFu << (8 * (i % 4)))) | (static_cast<uint32_t>(v) << (8 * (i % 4)));
+  }
+}
+template <typename T>
+inline void SetBit(T& p, int i, bool v) {
+  if constexpr (std::is_integral_v<T>) {
+    uint64_t w = static_cast<uint64_t>(p);
+    w = v ? (w | (1ull << i)) : (w & ~(1ull << i));
+    p = static_cast<T>(w);
+  } else {
+    p[i / 32] = v ? (p[i / 32] | (1u << (i % 32))) : (p[i / 32] & ~(1u << (i % 32)));
+  }
+}
+template <typename T>
+inline uint64_t Bits64(const T& p) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<uint64_t>(p);
+  } else {
+    return Word64(p, 0);
+  }
+}
+
+}  // namespace port
+
+template <class V, int TW, int TH>
+class VTile final : public TileModel {
+ public:
+  VTile(VerilatedContext* ctx, const std::string& name) : m_(ctx, name.c_str()) {}
+  int TileW() const override { return TW; }
+  int TileH() const override { return TH; }
+
+  void Reset(uint16_t x0, uint16_t y0, TileIo& io) override {
+    SetTied(io);  // tie-offs are static: set once
+    m_.x0_i = x0;
+    m_.y0_i = y0;
+    m_.en_i = 1;
+    m_.cfg_we_i = 0;
+    m_.clk_i = 0;
+    m_.rst_ni = 1;
+    m_.eval();
+    m_.rst_ni = 0;
+    m_.eval();
+    for (int i = 0; i < 2; ++i) {
+      m_.clk_i = 1;
+      m_.eval();
+      m_.clk_i = 0;
+      m_.eval();
+    }
+    m_.rst_ni = 1;  // released with the clock low: the first edge is the first cycle's
+    m_.eval();
+    ReadOutputs(io);
+  }
+
+  void StepLow(const TileIo& io) override {
+    for (int i = 0; i < TH; ++i) {
+      port::SetWord64(m_.w_in_i, i, io.in[kWest][i]);
+      port::SetWord64(m_.e_in_i, i, io.in[kEast][i]);
+      port::SetByte(m_.w_cin_i, i, io.cin[kWest][i]);
+      port::SetByte(m_.e_cin_i, i, io.cin[kEast][i]);
+    }
+    for (int i = 0; i < TW; ++i) {
+      port::SetWord64(m_.s_in_i, i, io.in[kSouth][i]);
+      port::SetWord64(m_.n_in_i, i, io.in[kNorth][i]);
+      port::SetByte(m_.s_cin_i, i, io.cin[kSouth][i]);
+      port::SetByte(m_.n_cin_i, i, io.cin[kNorth][i]);
+    }
+    for (int i = 0; i < TW * TH; ++i) {
+      port::SetWord64(m_.ramp_in_i, i, io.ramp_in[i]);
+      port::SetByte(m_.ramp_cin_i, i, io.ramp_cin[i]);
+    }
+    m_.clk_i = 0;
+    m_.eval();
+  }
+
+  void StepHigh(TileIo& io) override {
+    m_.clk_i = 1;
+    m_.eval();
+    ReadOutputs(io);
+  }
+
+  void WriteReg(int local_pe, uint16_t addr, uint32_t value) override {
+    m_.en_i = 0;
+    m_.cfg_we_i = 1;
+    m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
+    m_.cfg_addr_i = addr;
+    m_.cfg_wdata_i = value;
+    m_.clk_i = 0;
+    m_.eval();
+    m_.clk_i = 1;
+    m_.eval();
+    m_.cfg_we_i = 0;
+    m_.en_i = 1;
+    m_.eval();
+  }
+
+  uint32_t ReadReg(int local_pe, uint16_t addr) override {
+    m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
+    m_.cfg_addr_i = addr;
+    m_.eval();
+    return m_.cfg_rdata_o;
+  }
+
+  void Trace(VerilatedFstC* tfp) override { m_.trace(tfp, 99); }
+
+ private:
+  void SetTied(const TileIo& io) {
+    for (int i = 0; i < TH; ++i) {
+      port::SetBit(m_.w_tied_i, i, io.tied[kWest][i]);
+      port::SetBit(m_.e_tied_i, i, io.tied[kEast][i]);
+    }
+    for (int i = 0; i < TW; ++i) {
+      port::SetBit(m_.s_tied_i, i, io.tied[kSouth][i]);
+      port::SetBit(m_.n_tied_i, i, io.tied[kNorth][i]);
+    }
+  }
+
+  void ReadOutputs(TileIo& io) {
+    for (int i = 0; i < TH; ++i) {
+      io.out[kWest][i] = port::Word64(m_.w_out_o, i);
+      io.out[kEast][i] = port::Word64(m_.e_out_o, i);
+      io.cout[kWest][i] = port::Byte(m_.w_cout_o, i);
+      io.cout[kEast][i] = port::Byte(m_.e_cout_o, i);
+    }
+    for (int i = 0; i < TW; ++i) {
+      io.out[kSouth][i] = port::Word64(m_.s_out_o, i);
+      io.out[kNorth][i] = port::Word64(m_.n_out_o, i);
+      io.cout[kSouth][i] = port::Byte(m_.s_cout_o, i);
+      io.cout[kNorth][i] = port::Byte(m_.n_cout_o, i);
+    }
+    for (int i = 0; i < TW * TH; ++i) {
+      io.ramp_out[i] = port::Word64(m_.ramp_out_o, i);
+      io.ramp_cout[i] = port::Byte(m_.ramp_cout_o, i);
+    }
+    io.fault = port::Bits64(m_.fault_o);
+  }
+
+  V m_;
+};
+
+}  // namespace tessera::rtl

@@ -1,0 +1,295 @@
+// The wavelet router of one PE: five ports (W, E, S, N, RAMP), 24 colors as independent virtual
+// channels with credit-based lossless flow control, per-color multicast routes and switches.
+//
+// Per cycle: each input port offers the heads of its per-color queues; a color is ready when
+// its route is valid and every target output holds a credit for it. A greedy allocator visits
+// the inputs in a rotating order (the first input changes every cycle), and each input takes,
+// round-robin over its ready colors, one whose targets are all still free this cycle. A winner
+// is copied to all its targets at once (multicast leaves whole or not at all) into the output
+// registers, so an uncontended hop takes one cycle. Wavelets that cannot be routed are consumed
+// and reported as faults (RouterFault register, fault_o), never dropped in silence.
+// See docs/router.md for the timing and the credit loop.
+module tessera_router #(
+  parameter int unsigned LinkQueueDepth = tessera_pkg::LinkDepth,
+  parameter int unsigned RampQueueDepth = tessera_pkg::RampInDepth,
+  parameter int unsigned RampCredits    = tessera_pkg::RampOutCredits
+) (
+  input  logic                                                 clk_i,
+  input  logic                                                 rst_ni,
+  // 0 freezes the router: nothing moves, only register-bus writes take effect (the host's
+  // zero-time back door)
+  input  logic                                                 en_i,
+  // per direction d: link_t at [d*LinkBits +: LinkBits], credit_t at [d*CreditBits +: ...]
+  input  logic [tessera_pkg::NumDirs*tessera_pkg::LinkBits-1:0]   in_link_i,
+  output logic [tessera_pkg::NumDirs*tessera_pkg::LinkBits-1:0]   out_link_o,
+  input  logic [tessera_pkg::NumDirs*tessera_pkg::CreditBits-1:0] credit_i,  // for our outputs
+  output logic [tessera_pkg::NumDirs*tessera_pkg::CreditBits-1:0] credit_o,  // for our inputs
+  input  logic [tessera_pkg::NumEdgeDirs-1:0]                     tied_i,    // edge tied off
+  // register bus (the PE's memory-mapped window)
+  input  logic                                                 cfg_we_i,
+  input  logic [15:0]                                          cfg_addr_i,
+  input  logic [31:0]                                          cfg_wdata_i,
+  output logic [31:0]                                          cfg_rdata_o,
+  output logic                                                 fault_o
+);
+  `include "tessera_pkg_use.svh"
+  `include "tessera_assert.svh"
+  `include "tessera_pick.svh"
+
+  localparam int unsigned CW   = ColorBits;
+  localparam int unsigned PayW = DataBits + 1;
+
+  // ---- Unpacked view of the ports ----
+  // Arrays of plain vectors rather than of structs: Yosys 0.23 cannot index struct arrays.
+  logic [LinkBits-1:0]   in_link [NumDirs];
+  logic [CreditBits-1:0] cred_in [NumDirs];
+  logic                  in_valid [NumDirs];
+  logic                  in_ctrl  [NumDirs];
+  logic [CW-1:0]         in_color [NumDirs];
+  logic [DataBits-1:0]   in_data  [NumDirs];
+  for (genvar d = 0; d < NumDirs; d++) begin : g_port
+    assign in_link[d] = in_link_i[d*LinkBits +: LinkBits];
+    assign cred_in[d] = credit_i[d*CreditBits +: CreditBits];
+    assign in_valid[d] = in_link[d][LinkValidLsb];
+    assign in_ctrl[d]  = in_link[d][LinkCtrlLsb];
+    assign in_color[d] = in_link[d][LinkColorLsb +: CW];
+    assign in_data[d]  = in_link[d][LinkDataLsb +: DataBits];
+  end
+
+  // ---- Configuration and switches ----
+  logic [NumColors*NumDirs-1:0] tx_of_flat;
+  logic [NumDirs*NumColors-1:0] tx_has_flat, rx_has_flat;
+  logic [NumColors-1:0]         adv;
+  logic [31:0]                  route_rdata;
+  logic                         route_hit;
+
+  tessera_router_cfg u_cfg (
+    .clk_i, .rst_ni, .cfg_we_i, .cfg_addr_i, .cfg_wdata_i,
+    .cfg_rdata_o(route_rdata),
+    .cfg_hit_o  (route_hit),
+    .adv_i      (adv & {NumColors{en_i}}),
+    .tx_of_o    (tx_of_flat),
+    .tx_has_o   (tx_has_flat),
+    .rx_has_o   (rx_has_flat)
+  );
+
+  logic [NumDirs-1:0]   tx_of  [NumColors];
+  logic [NumColors-1:0] tx_has [NumDirs];
+  logic [NumColors-1:0] rx_has [NumDirs];
+  for (genvar c = 0; c < NumColors; c++) begin : g_tx_of
+    assign tx_of[c] = tx_of_flat[c*NumDirs +: NumDirs];
+  end
+  for (genvar d = 0; d < NumDirs; d++) begin : g_has
+    assign tx_has[d] = tx_has_flat[d*NumColors +: NumColors];
+    assign rx_has[d] = rx_has_flat[d*NumColors +: NumColors];
+  end
+
+  // ---- Input queues ----
+  logic                 arr_fault [NumDirs];  // a reserved color arrived
+  logic                 push      [NumDirs];
+  logic [NumColors-1:0] avail     [NumDirs];
+  logic                 pop       [NumDirs];
+  logic [CW-1:0]        pop_color [NumDirs];
+  logic [PayW-1:0]      head      [NumDirs];
+
+  for (genvar d = 0; d < NumDirs; d++) begin : g_inq
+    localparam int unsigned Depth = (d == 32'(DirRamp)) ? RampQueueDepth : LinkQueueDepth;
+    assign arr_fault[d] = in_valid[d] && 32'(in_color[d]) >= NumColors;
+    assign push[d]      = in_valid[d] && !arr_fault[d];
+    tessera_router_inq #(.Depth(Depth)) u_inq (
+      .clk_i, .rst_ni, .en_i,
+      .push_i        (push[d]),
+      .push_color_i  (in_color[d]),
+      .push_payload_i({in_ctrl[d], in_data[d]}),
+      .avail_o       (avail[d]),
+      .pop_i         (pop[d]),
+      .pop_color_i   (pop_color[d]),
+      .pop_payload_o (head[d])
+    );
+  end
+
+  // ---- Per-color readiness ----
+  logic [NumColors-1:0] has_route, no_credit, tied_hit, ready;
+  logic [NumColors-1:0] credit_ok [NumDirs];
+  logic [NumDirs-1:0]   tied_any;  // the RAMP is never tied off
+  assign tied_any = {1'b0, tied_i};
+
+  always_comb begin
+    has_route = '0;
+    no_credit = '0;
+    tied_hit  = '0;
+    for (int o = 0; o < NumDirs; o++) begin
+      has_route = has_route | tx_has[o];
+      no_credit = no_credit | (tx_has[o] & ~credit_ok[o]);
+      if (tied_any[o]) tied_hit = tied_hit | tx_has[o];
+    end
+    ready = has_route & ~tied_hit & ~no_credit;
+  end
+
+  // ---- Allocation: inputs in round-robin order, round-robin over colors within an input ----
+  // The input visited first this cycle; next cycle the one after this cycle's first winner.
+  logic [2:0]         prio_q, prio_d;
+  logic [CW-1:0]      rr_ptr_q [NumDirs];      // per input: one past its last winner
+  logic [CW-1:0]      rr_ptr_d [NumDirs];
+  logic               fire       [NumDirs];
+  logic [CW-1:0]      fire_color [NumDirs];
+
+  always_comb begin : alloc
+    logic [NumDirs-1:0]   taken;
+    logic [NumColors-1:0] blocked, cand;
+    logic [CW:0]          pick;
+    logic [3:0]           sum;
+    logic [2:0]           d;
+    logic                 won;
+    taken  = '0;
+    won    = 1'b0;
+    prio_d = prio_q;
+    for (int i = 0; i < NumDirs; i++) begin
+      fire[i]       = 1'b0;
+      fire_color[i] = '0;
+    end
+    for (int k = 0; k < NumDirs; k++) begin
+      sum     = 4'(prio_q) + 4'(k);
+      d       = (32'(sum) >= NumDirs) ? 3'(32'(sum) - NumDirs) : sum[2:0];
+      blocked = '0;  // colors with a target another input took already
+      for (int o = 0; o < NumDirs; o++) if (taken[o]) blocked = blocked | tx_has[o];
+      cand = avail[d] & rx_has[d] & ready & ~blocked;
+      pick = pick_round_robin(cand, rr_ptr_q[d]);
+      if (pick[CW]) begin
+        fire[d]       = 1'b1;
+        fire_color[d] = pick[CW-1:0];
+        taken         = taken | tx_of[pick[CW-1:0]];
+        if (!won) prio_d = (32'(d) == NumDirs - 1) ? '0 : d + 3'd1;
+        won = 1'b1;
+      end
+    end
+  end
+
+  // ---- Pops: winners leave; otherwise a faulty head is consumed and reported ----
+  logic               head_fault  [NumDirs];
+  logic [CW-1:0]      fault_color [NumDirs];
+  logic [2:0]         fault_cause [NumDirs];
+  logic [CreditBits-1:0] cred_d [NumDirs];
+  logic [CreditBits-1:0] cred_q [NumDirs];
+
+  always_comb begin : pops
+    logic [NumColors-1:0] bad_rx, bad_any;
+    logic [CW:0]          bad;
+    for (int d = 0; d < NumDirs; d++) begin
+      bad_rx  = avail[d] & ~rx_has[d];
+      bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));
+      bad     = pick_lowest(bad_any);
+      // A faulty head leaves only when its input moves nothing else this cycle, so that an
+      // input reports at most one fault per cycle.
+      head_fault[d]  = bad[CW] && !fire[d] && !arr_fault[d];
+      fault_color[d] = bad[CW-1:0];
+      if (bad_rx[bad[CW-1:0]])          fault_cause[d] = 3'(FaultCauseRxMismatch);
+      else if (!has_route[bad[CW-1:0]]) fault_cause[d] = 3'(FaultCauseNoRoute);
+      else                              fault_cause[d] = 3'(FaultCauseTiedOffEdge);
+      pop[d]       = fire[d] || head_fault[d];
+      pop_color[d] = fire[d] ? fire_color[d] : fault_color[d];
+      cred_d[d]    = {pop[d], pop_color[d]};
+      rr_ptr_d[d]  = rr_ptr_q[d];
+      if (fire[d]) rr_ptr_d[d] = (32'(fire_color[d]) == NumColors - 1) ? '0 : fire_color[d] + 1'b1;
+    end
+  end
+
+  // ---- Outputs: a winner is copied to all its targets; control wavelets advance switches ----
+  logic [LinkBits-1:0] out_d [NumDirs];
+  logic [LinkBits-1:0] out_q [NumDirs];
+
+  always_comb begin : outputs
+    for (int o = 0; o < NumDirs; o++) out_d[o] = '0;
+    adv = '0;
+    for (int d = 0; d < NumDirs; d++) begin
+      if (fire[d]) begin
+        if (head[d][DataBits]) adv[fire_color[d]] = 1'b1;
+        for (int o = 0; o < NumDirs; o++) begin
+          if (tx_of[fire_color[d]][o]) begin
+            out_d[o] = {1'b1, head[d][DataBits], fire_color[d], head[d][DataBits-1:0]};
+          end
+        end
+      end
+    end
+  end
+
+  // ---- Output credits ----
+  for (genvar o = 0; o < NumDirs; o++) begin : g_credit
+    localparam int unsigned Init = (o == 32'(DirRamp)) ? RampCredits : LinkQueueDepth;
+    tessera_router_credits #(.Init(Init)) u_credits (
+      .clk_i, .rst_ni, .en_i,
+      .take_i      (out_d[o][LinkValidLsb]),
+      .take_color_i(out_d[o][LinkColorLsb +: CW]),
+      .credit_i    (cred_in[o]),
+      .ok_o        (credit_ok[o])
+    );
+  end
+
+  // ---- Fault status: the first fault since reset, and a saturating count ----
+  logic [31:0] fault_q, fault_d;
+  logic [15:0] fault_count;
+  logic [2:0]  nfaults;
+  logic        fault_seen;
+  always_comb begin
+    fault_d     = fault_q;
+    fault_count = fault_q[RouterFaultCountLsb +: 16];
+    nfaults     = '0;
+    fault_seen  = 1'b0;
+    for (int d = NumDirs - 1; d >= 0; d--) begin  // the lowest port wins the first record
+      if (arr_fault[d] || head_fault[d]) begin
+        nfaults    = nfaults + 3'd1;
+        fault_seen = 1'b1;
+        if (fault_count == '0) begin
+          fault_d[RouterFaultCauseLsb +: 3] = arr_fault[d] ? 3'(FaultCauseReservedColor)
+                                                           : fault_cause[d];
+          fault_d[RouterFaultDirLsb +: 3]   = 3'(d);
+          fault_d[RouterFaultColorLsb +: 5] = arr_fault[d] ? in_color[d] : fault_color[d];
+        end
+      end
+    end
+    if (fault_seen && en_i) begin
+      fault_d[RouterFaultCountLsb +: 16] =
+          (17'(fault_count) + 17'(nfaults) > 17'hFFFF) ? 16'hFFFF : fault_count + 16'(nfaults);
+    end
+    // Writing the register clears it (the host acknowledges the fault).
+    if (cfg_we_i && cfg_addr_i == RouterFaultAddr) fault_d = '0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      prio_q  <= '0;
+      fault_q <= '0;
+      for (int d = 0; d < NumDirs; d++) begin
+        out_q[d]    <= '0;
+        cred_q[d]   <= '0;
+        rr_ptr_q[d] <= '0;
+      end
+    end else begin
+      fault_q <= fault_d;
+      if (en_i) begin
+        prio_q <= prio_d;
+        for (int d = 0; d < NumDirs; d++) begin
+          out_q[d]    <= out_d[d];
+          cred_q[d]   <= cred_d[d];
+          rr_ptr_q[d] <= rr_ptr_d[d];
+        end
+      end
+    end
+  end
+
+  for (genvar d = 0; d < NumDirs; d++) begin : g_out
+    assign out_link_o[d*LinkBits +: LinkBits]   = out_q[d];
+    assign credit_o[d*CreditBits +: CreditBits] = cred_q[d];
+  end
+
+  assign fault_o     = fault_q[RouterFaultCountLsb +: 16] != '0;
+  assign cfg_rdata_o = route_hit ? route_rdata :
+                       (cfg_addr_i == RouterFaultAddr) ? fault_q : '0;
+
+  // A winner's targets hold credit and are not tied off.
+  logic [NumDirs-1:0] winner_ready;
+  always_comb begin
+    for (int d = 0; d < NumDirs; d++) winner_ready[d] = !fire[d] || ready[fire_color[d]];
+  end
+  `ASSERT(WinnerIsReady, !en_i || &winner_ready)
+endmodule

@@ -1,0 +1,153 @@
+// A TileW x TileH block of PEs, verilated once per shape; fabrics of any size are built at run
+// time from tiles joined at their edge links (model/rtl). Every signal that leaves the tile is a
+// register output, so tiles can be stepped independently and joined through plain copies.
+//
+// Port words are padded for cheap access from C++: one link per 64 bits (link_t
+// in bits 38:0), one credit per 8 bits (credit_t in bits 5:0). Side ports are indexed along the
+// side: west/east by row, north/south by column. Per-PE ports are indexed y * TileW + x.
+module tessera_tile #(
+  parameter int unsigned TileW = 1,
+  parameter int unsigned TileH = 1,
+  localparam int unsigned NumPe = TileW * TileH
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // 0 freezes the tile: nothing moves and only register-bus writes take effect, so the host
+  // can load routes through the bus in zero simulated time
+  input  logic                  en_i,
+  input  logic [15:0]           x0_i,  // fabric coordinates of the tile's north-west PE
+  input  logic [15:0]           y0_i,
+  input  logic [TileH*64-1:0]   w_in_i,
+  output logic [TileH*64-1:0]   w_out_o,
+  input  logic [TileH*8-1:0]    w_cin_i,
+  output logic [TileH*8-1:0]    w_cout_o,
+  input  logic [TileH-1:0]      w_tied_i,
+  input  logic [TileH*64-1:0]   e_in_i,
+  output logic [TileH*64-1:0]   e_out_o,
+  input  logic [TileH*8-1:0]    e_cin_i,
+  output logic [TileH*8-1:0]    e_cout_o,
+  input  logic [TileH-1:0]      e_tied_i,
+  input  logic [TileW*64-1:0]   n_in_i,
+  output logic [TileW*64-1:0]   n_out_o,
+  input  logic [TileW*8-1:0]    n_cin_i,
+  output logic [TileW*8-1:0]    n_cout_o,
+  input  logic [TileW-1:0]      n_tied_i,
+  input  logic [TileW*64-1:0]   s_in_i,
+  output logic [TileW*64-1:0]   s_out_o,
+  input  logic [TileW*8-1:0]    s_cin_i,
+  output logic [TileW*8-1:0]    s_cout_o,
+  input  logic [TileW-1:0]      s_tied_i,
+  // the CE side of every PE's ramp
+  input  logic [NumPe*64-1:0]   ramp_in_i,
+  output logic [NumPe*64-1:0]   ramp_out_o,
+  input  logic [NumPe*8-1:0]    ramp_cin_i,
+  output logic [NumPe*8-1:0]    ramp_cout_o,
+  // register bus: one PE at a time
+  input  logic                  cfg_we_i,
+  input  logic [15:0]           cfg_pe_i,
+  input  logic [15:0]           cfg_addr_i,
+  input  logic [31:0]           cfg_wdata_i,
+  output logic [31:0]           cfg_rdata_o,
+  output logic [NumPe-1:0]      fault_o
+);
+  `include "tessera_pkg_use.svh"
+
+  localparam int unsigned LW = LinkBits;
+  localparam int unsigned CB = CreditBits;
+  localparam int unsigned EW = NumEdgeDirs;
+  localparam int unsigned PeIdxW = (NumPe > 1) ? $clog2(NumPe) : 1;
+
+  // Every PE's edge ports, in direction order W, E, S, N.
+  logic [EW*LW-1:0] pe_in   [NumPe];
+  logic [EW*LW-1:0] pe_out  [NumPe];
+  logic [EW*CB-1:0] pe_cin  [NumPe];
+  logic [EW*CB-1:0] pe_cout [NumPe];
+  logic [EW-1:0]    pe_tied [NumPe];
+  logic [31:0]      pe_rdata[NumPe];
+
+  for (genvar y = 0; y < TileH; y++) begin : g_row
+    for (genvar x = 0; x < TileW; x++) begin : g_col
+      localparam int unsigned I = y * TileW + x;
+
+      // West port: the tile edge or the east port of the PE to the west; and so on.
+      if (x == 0) begin : g_w_edge
+        assign pe_in[I][0*LW +: LW]  = w_in_i[y*64 +: LW];
+        assign pe_cin[I][0*CB +: CB] = w_cin_i[y*8 +: CB];
+        assign pe_tied[I][0]         = w_tied_i[y];
+      end else begin : g_w_link
+        assign pe_in[I][0*LW +: LW]  = pe_out[I-1][1*LW +: LW];
+        assign pe_cin[I][0*CB +: CB] = pe_cout[I-1][1*CB +: CB];
+        assign pe_tied[I][0]         = 1'b0;
+      end
+      if (x == TileW - 1) begin : g_e_edge
+        assign pe_in[I][1*LW +: LW]  = e_in_i[y*64 +: LW];
+        assign pe_cin[I][1*CB +: CB] = e_cin_i[y*8 +: CB];
+        assign pe_tied[I][1]         = e_tied_i[y];
+      end else begin : g_e_link
+        assign pe_in[I][1*LW +: LW]  = pe_out[I+1][0*LW +: LW];
+        assign pe_cin[I][1*CB +: CB] = pe_cout[I+1][0*CB +: CB];
+        assign pe_tied[I][1]         = 1'b0;
+      end
+      if (y == TileH - 1) begin : g_s_edge
+        assign pe_in[I][2*LW +: LW]  = s_in_i[x*64 +: LW];
+        assign pe_cin[I][2*CB +: CB] = s_cin_i[x*8 +: CB];
+        assign pe_tied[I][2]         = s_tied_i[x];
+      end else begin : g_s_link
+        assign pe_in[I][2*LW +: LW]  = pe_out[I+TileW][3*LW +: LW];
+        assign pe_cin[I][2*CB +: CB] = pe_cout[I+TileW][3*CB +: CB];
+        assign pe_tied[I][2]         = 1'b0;
+      end
+      if (y == 0) begin : g_n_edge
+        assign pe_in[I][3*LW +: LW]  = n_in_i[x*64 +: LW];
+        assign pe_cin[I][3*CB +: CB] = n_cin_i[x*8 +: CB];
+        assign pe_tied[I][3]         = n_tied_i[x];
+      end else begin : g_n_link
+        assign pe_in[I][3*LW +: LW]  = pe_out[I-TileW][2*LW +: LW];
+        assign pe_cin[I][3*CB +: CB] = pe_cout[I-TileW][2*CB +: CB];
+        assign pe_tied[I][3]         = 1'b0;
+      end
+
+      link_t   ramp_out;
+      credit_t ramp_cout;
+
+      tessera_pe u_pe (
+        .clk_i, .rst_ni, .en_i,
+        .x_i          (x0_i + 16'(x)),
+        .y_i          (y0_i + 16'(y)),
+        .edge_in_i    (pe_in[I]),
+        .edge_out_o   (pe_out[I]),
+        .edge_credit_i(pe_cin[I]),
+        .edge_credit_o(pe_cout[I]),
+        .tied_i       (pe_tied[I]),
+        .ramp_in_i    (ramp_in_i[I*64 +: LW]),
+        .ramp_out_o   (ramp_out),
+        .ramp_credit_i(ramp_cin_i[I*8 +: CB]),
+        .ramp_credit_o(ramp_cout),
+        .cfg_we_i     (cfg_we_i && 32'(cfg_pe_i) == I),
+        .cfg_addr_i,
+        .cfg_wdata_i,
+        .cfg_rdata_o  (pe_rdata[I]),
+        .fault_o      (fault_o[I])
+      );
+
+      assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
+      assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);
+    end
+  end
+
+  // Tile edge outputs.
+  for (genvar y = 0; y < TileH; y++) begin : g_we
+    assign w_out_o[y*64 +: 64] = 64'(pe_out[y*TileW][0*LW +: LW]);
+    assign w_cout_o[y*8 +: 8]  = 8'(pe_cout[y*TileW][0*CB +: CB]);
+    assign e_out_o[y*64 +: 64] = 64'(pe_out[y*TileW + TileW - 1][1*LW +: LW]);
+    assign e_cout_o[y*8 +: 8]  = 8'(pe_cout[y*TileW + TileW - 1][1*CB +: CB]);
+  end
+  for (genvar x = 0; x < TileW; x++) begin : g_ns
+    assign s_out_o[x*64 +: 64] = 64'(pe_out[(TileH - 1) * TileW + x][2*LW +: LW]);
+    assign s_cout_o[x*8 +: 8]  = 8'(pe_cout[(TileH - 1) * TileW + x][2*CB +: CB]);
+    assign n_out_o[x*64 +: 64] = 64'(pe_out[x][3*LW +: LW]);
+    assign n_cout_o[x*8 +: 8]  = 8'(pe_cout[x][3*CB +: CB]);
+  end
+
+  assign cfg_rdata_o = (32'(cfg_pe_i) < NumPe) ? pe_rdata[PeIdxW'(cfg_pe_i)] : '0;
+endmodule
