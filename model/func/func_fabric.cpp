@@ -1,5 +1,6 @@
 #include "func/func_fabric.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -120,6 +121,16 @@ std::vector<fabric::FaultRecord> FuncFabric::Faults() {
 
 uint64_t FuncFabric::Run(uint64_t cycles) {
   fault_pending_ = false;
+  // Endpoints may have been changed from outside between runs (a color unblocked, a wavelet
+  // queued): take their wishes again.
+  for (int pe = 0; pe < NumPes(); ++pe) {
+    if (!endpoints_[pe]) continue;
+    uint64_t wake = std::max(endpoints_[pe]->NextWake(), cycle_);
+    if (wake < next_wake_[pe]) {
+      next_wake_[pe] = wake;
+      wakes_.push({wake, pe});
+    }
+  }
   uint64_t done = 0;
   while (done < cycles) {
     StepCycle();

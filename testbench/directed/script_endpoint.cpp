@@ -1,4 +1,4 @@
-#include "directed/script_endpoint.h"
+#include "testbench/directed/script_endpoint.h"
 
 namespace tessera::tb {
 

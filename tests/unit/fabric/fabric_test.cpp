@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "directed/script_endpoint.h"
+#include "testbench/directed/script_endpoint.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
