@@ -64,10 +64,19 @@ SC_MODULE(TileSc) {
     io->ramp_cin = r.credit;
     model->StepLow(*io);
     model->StepHigh(*io);
-    for (int s = 0; s < kNumSides; ++s) side_out[s].write(LinkBundle{io->out[s], io->cout[s]});
-    ramp_out.write(LinkBundle{io->ramp_out, io->ramp_cout});
+    // Copy into kept bundles (no allocation per cycle), then write.
+    for (int s = 0; s < kNumSides; ++s) {
+      out_[s].link = io->out[s];
+      out_[s].credit = io->cout[s];
+      side_out[s].write(out_[s]);
+    }
+    ramp_.link = io->ramp_out;
+    ramp_.credit = io->ramp_cout;
+    ramp_out.write(ramp_);
     on_edge(io->fault);
   }
+
+  LinkBundle out_[kNumSides], ramp_;
 
   SC_CTOR(TileSc) {
     SC_METHOD(OnPosedge);

@@ -1,0 +1,16 @@
+# Runs two `tessera ... --json` commands and requires the named JSON keys to be equal.
+#   cmake -DCMD_A="..." -DCMD_B="..." -DKEYS="k1;k2" -P compare_runs.cmake
+foreach(side A B)
+  execute_process(COMMAND ${CMD_${side}} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "run ${side} failed (exit ${rc}):\n${out}")
+  endif()
+  string(REGEX MATCH "{[^\n]*}[ \n]*$" json_${side} "${out}")
+endforeach()
+foreach(key ${KEYS})
+  string(JSON a GET "${json_A}" ${key})
+  string(JSON b GET "${json_B}" ${key})
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "'${key}' differs: ${a} vs ${b}\nA: ${json_A}\nB: ${json_B}")
+  endif()
+endforeach()
