@@ -47,7 +47,7 @@ gen: configure
 	$(BUILD)/bin/tessera_archgen model/arch/tessera.def rtl/pkg/tessera_pkg.sv rtl/pkg/tessera_pkg_use.svh model/arch/arch.h
 
 format:
-	find model host testbench tests bench -name '*.cpp' -o -name '*.h' | grep -v '/arch/arch.h' | xargs clang-format -i
+	git ls-files '*.cpp' '*.h' | grep -v '^model/arch/arch.h$$' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD)

@@ -1,11 +1,11 @@
 #include "waves/save_file.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "arch/arch.h"
 
@@ -13,9 +13,9 @@ namespace tessera::waves {
 namespace {
 
 // GTKWave trace flags (gtkwave's TR_* values) used in save files.
-constexpr unsigned kHex = 0x22;        // hex, right-justified
-constexpr unsigned kDec = 0x24;        // decimal, right-justified
-constexpr unsigned kBin = 0x28;        // binary, right-justified
+constexpr unsigned kHex = 0x22;  // hex, right-justified
+constexpr unsigned kDec = 0x24;  // decimal, right-justified
+constexpr unsigned kBin = 0x28;  // binary, right-justified
 constexpr unsigned kGroupBegin = 0x800200;
 constexpr unsigned kGroupEnd = 0x1000200;
 

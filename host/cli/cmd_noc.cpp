@@ -1,13 +1,13 @@
 // `tessera noc`: random traffic on the router fabric, on the RTL, the functional model, or both
 // in co-simulation; prints load, latency and the scoreboard's error counts.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <regex>
 #include <stdexcept>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
 #include "commands.h"
 #include "fabric/fabric.h"
@@ -57,16 +57,16 @@ std::string Summary(const tb::NocResult& r, const char* name) {
   out += fmt::format("  [{}]\n", name);
   out += fmt::format("    flows          {} source PEs{}\n", r.flows,
                      r.silent ? fmt::format(" ({} silent: no free color)", r.silent) : "");
-  out += fmt::format("    offered load   {:.4f} wavelets/PE/cycle ({} created)\n",
-                     r.offered_load, s.offered);
+  out += fmt::format("    offered load   {:.4f} wavelets/PE/cycle ({} created)\n", r.offered_load,
+                     s.offered);
   out += fmt::format("    accepted load  {:.4f} wavelets/PE/cycle ({} delivered)\n",
                      r.accepted_load, s.delivered);
-  out += fmt::format("    latency        avg {:.1f}, max {} cycles\n", s.latency_avg,
-                     s.latency_max);
+  out +=
+      fmt::format("    latency        avg {:.1f}, max {} cycles\n", s.latency_avg, s.latency_max);
   out += fmt::format("    errors         lost {}, duplicated {}, misrouted {}, reordered {}\n",
                      s.lost, s.duplicated, s.misrouted, s.reordered);
-  out += fmt::format("    cycles         {} injecting + {} draining{}\n", r.cycles,
-                     r.drain_cycles, r.drained ? "" : " (drain limit reached)");
+  out += fmt::format("    cycles         {} injecting + {} draining{}\n", r.cycles, r.drain_cycles,
+                     r.drained ? "" : " (drain limit reached)");
   for (const auto& f : r.faults) out += "    " + fabric::DescribeFault(f) + "\n";
   if (!s.first_error.empty()) out += "    first error: " + s.first_error + "\n";
   return out;
@@ -115,11 +115,11 @@ void RunNocCommand(const NocArgs& a) {
   }
   if (want_func) func_fabric = std::make_unique<func::FuncFabric>(w, h);
 
-  const std::string where = fmt::format(
-      "{}x{} PEs ({}{})", w, h, a.backend,
-      want_rtl ? fmt::format(", tiles {}x{}, {} glue", tile.first, tile.second,
-                             a.glue == "sc" ? "SystemC" : "loop")
-               : "");
+  const std::string where =
+      fmt::format("{}x{} PEs ({}{})", w, h, a.backend,
+                  want_rtl ? fmt::format(", tiles {}x{}, {} glue", tile.first, tile.second,
+                                         a.glue == "sc" ? "SystemC" : "loop")
+                           : "");
   fmt::print("noc: {} traffic on {}, rate {:.3f}, {} cycles, seed {}\n", a.noc.pattern, where,
              a.noc.rate, a.noc.cycles, a.noc.seed);
 
@@ -198,8 +198,7 @@ void AddNocCommand(CLI::App& app) {
       ->check(CLI::IsMember({"sc", "loop"}))
       ->capture_default_str();
   cmd->add_option("--wave", args->wave, "Dump every RTL signal to this FST file");
-  cmd->add_option("--wave-pe", args->wave_pe,
-                  "Router the generated GTKWave save file shows, X,Y")
+  cmd->add_option("--wave-pe", args->wave_pe, "Router the generated GTKWave save file shows, X,Y")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print one JSON object as the last line");
   cmd->callback([args] { RunNocCommand(*args); });

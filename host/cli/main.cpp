@@ -1,9 +1,9 @@
 // `tessera`: the single command-line entry point; see `tessera --help`.
-#include <cstdio>
-#include <exception>
+#include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/core.h>
+#include <cstdio>
+#include <exception>
 
 #include "commands.h"
 

@@ -130,8 +130,10 @@ Desc Parse(const std::string& file) {
   for (const auto& st : d.structs) {  // fields must tile [WIDTH-1:0], MSB first
     unsigned next = st.width;
     for (const auto& f : st.fields) {
-      if (f.msb + 1 != next) Fail(file, line, "struct " + st.name + ": field " + f.name +
-                                                  " must start at bit " + std::to_string(next - 1));
+      if (f.msb + 1 != next)
+        Fail(file, line,
+             "struct " + st.name + ": field " + f.name + " must start at bit " +
+                 std::to_string(next - 1));
       next = f.lsb;
     }
     if (next != 0) Fail(file, line, "struct " + st.name + ": fields do not reach bit 0");
@@ -229,16 +231,16 @@ std::string EmitSvUse(const Desc& d) {
   for (const auto& e : d.enums) {
     o << "typedef tessera_pkg::" << Snake(e.name) << "_e " << Snake(e.name) << "_e;\n";
     for (const auto& it : e.items)
-      o << "localparam " << Snake(e.name) << "_e " << e.name << it.name << " = tessera_pkg::"
-        << e.name << it.name << ";\n";
+      o << "localparam " << Snake(e.name) << "_e " << e.name << it.name
+        << " = tessera_pkg::" << e.name << it.name << ";\n";
   }
   for (const auto& st : d.structs) {
     o << "localparam int unsigned " << st.name << "Bits = tessera_pkg::" << st.name << "Bits;\n";
     o << "typedef tessera_pkg::" << Snake(st.name) << "_t " << Snake(st.name) << "_t;\n";
     for (const auto& f : st.fields) {
       for (const char* suf : {"Lsb", "Width"})
-        o << "localparam int unsigned " << st.name << f.name << suf << " = tessera_pkg::"
-          << st.name << f.name << suf << ";\n";
+        o << "localparam int unsigned " << st.name << f.name << suf << " = tessera_pkg::" << st.name
+          << f.name << suf << ";\n";
     }
   }
   for (const auto& r : d.regs) {
@@ -293,8 +295,8 @@ std::string EmitHpp(const Desc& d) {
       o << "  static constexpr uint64_t " << f.name << "(uint64_t r) { return (r >> " << f.lsb
         << ") & " << mask << "ull; }\n";
       o << "  static constexpr uint64_t With" << f.name << "(uint64_t r, uint64_t v) {\n"
-        << "    return (r & ~(" << mask << "ull << " << f.lsb << ")) | ((v & " << mask
-        << "ull) << " << f.lsb << ");\n  }\n";
+        << "    return (r & ~(" << mask << "ull << " << f.lsb << ")) | ((v & " << mask << "ull) << "
+        << f.lsb << ");\n  }\n";
     }
     o << "};\n\n";
   }

@@ -20,8 +20,10 @@ std::string DescribeFault(const FaultRecord& f) {
       what = fmt::format("reserved color {} entered the fabric from {}", color, ToString(dir));
       break;
     case arch::FaultCause::kTiedOffEdge:
-      what = fmt::format("routing fault: color {} (from {}) is routed off the fabric edge onto a "
-                         "tied-off port", color, ToString(dir));
+      what = fmt::format(
+          "routing fault: color {} (from {}) is routed off the fabric edge onto a "
+          "tied-off port",
+          color, ToString(dir));
       break;
     case arch::FaultCause::kNoRoute:
       what = fmt::format("routing fault: color {} (from {}) has no output in its route", color,

@@ -1,9 +1,9 @@
 #include "func/func_fabric.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace tessera::func {
 namespace {
@@ -19,16 +19,14 @@ inline int RoundRobin(uint32_t m, int ptr) {
   return LowestBit(upper ? upper : m);
 }
 
-inline uint64_t PayloadOf(uint64_t link) {
-  return L::Data(link) | (L::Ctrl(link) << 32);
-}
+inline uint64_t PayloadOf(uint64_t link) { return L::Data(link) | (L::Ctrl(link) << 32); }
 
 }  // namespace
 
 FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   if (width < 1 || height < 1 || width > 0xFFFF || height > 0xFFFF)
-    throw std::invalid_argument(fmt::format("--fabric {}x{}: sides must be 1..65535", width,
-                                            height));
+    throw std::invalid_argument(
+        fmt::format("--fabric {}x{}: sides must be 1..65535", width, height));
   routers_.resize(NumPes());
   for (int r = 0; r < NumPes(); ++r) {
     RouterState& s = routers_[r];
@@ -54,16 +52,20 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
 
 void FuncFabric::CheckPe(fabric::Coord pe) const {
   if (!Contains(pe))
-    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, w_,
-                                        h_));
+    throw std::out_of_range(
+        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, w_, h_));
 }
 
 int FuncFabric::Neighbour(int r, int dir) const {
   switch (dir) {
-    case 0: return r - 1;   // W
-    case 1: return r + 1;   // E
-    case 2: return r + w_;  // S
-    case 3: return r - w_;  // N
+    case 0:
+      return r - 1;  // W
+    case 1:
+      return r + 1;  // E
+    case 2:
+      return r + w_;  // S
+    case 3:
+      return r - w_;  // N
   }
   return -1;
 }
@@ -179,8 +181,8 @@ void FuncFabric::TickEndpoints(Slot& now) {
     ep->Tick(t, port);
     if (L::Valid(port.to_router)) {
       // Through the RampLatency stages into the router's RAMP input.
-      SlotAt(t + arch::kRampLatency).arrivals.push_back(
-          {pe, static_cast<uint8_t>(kRampDir), port.to_router});
+      SlotAt(t + arch::kRampLatency)
+          .arrivals.push_back({pe, static_cast<uint8_t>(kRampDir), port.to_router});
     }
     if (C::Valid(port.credit_to_router)) {
       // Visible at the router's RAMP output this cycle: usable from the next.
@@ -302,17 +304,17 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
         color = LowestBit(bad);
         head_fault = true;
         using FC = arch::FaultCause;
-        cause = static_cast<uint32_t>((bad_rx >> color & 1) ? FC::kRxMismatch
+        cause = static_cast<uint32_t>((bad_rx >> color & 1)         ? FC::kRxMismatch
                                       : !(s.has_route >> color & 1) ? FC::kNoRoute
-                                                                     : FC::kTiedOffEdge);
+                                                                    : FC::kTiedOffEdge);
       }
     }
     if (arr_fault[dd] || head_fault) {
       ++nfaults;
       using RF = arch::RouterFault;
       uint32_t f = 0;
-      f = RF::WithCause(f, arr_fault[dd] ? static_cast<uint32_t>(arch::FaultCause::kReservedColor)
-                                         : cause);
+      f = RF::WithCause(
+          f, arr_fault[dd] ? static_cast<uint32_t>(arch::FaultCause::kReservedColor) : cause);
       f = RF::WithDir(f, dd);
       f = RF::WithColor(f, arr_fault[dd] ? L::Color(in[dd]) : color);
       first_fault = f;

@@ -67,9 +67,9 @@ class FuncFabric final : public fabric::Fabric {
   Slot wheel_[kWheel];
 
   // Scratch for one cycle.
-  std::vector<uint64_t> in_word_;      // per router per direction: arriving link word
-  std::vector<uint64_t> stamp_;        // per router: cycle+1 when listed this cycle
-  std::vector<int> active_, queued_;   // routers to step; routers holding queued wavelets
+  std::vector<uint64_t> in_word_;     // per router per direction: arriving link word
+  std::vector<uint64_t> stamp_;       // per router: cycle+1 when listed this cycle
+  std::vector<int> active_, queued_;  // routers to step; routers holding queued wavelets
   std::vector<uint64_t> ce_link_, ce_credit_, ep_stamp_;  // per PE, this cycle
   std::vector<int> ep_due_;
   using Wake = std::pair<uint64_t, int>;

@@ -22,10 +22,12 @@ inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
   Route r{static_cast<uint8_t>(C::Tx(color_cfg)), static_cast<uint8_t>(C::Rx(color_cfg))};
   uint32_t pos = S::Pos(switch_cfg);
   if (pos == 0) return r;
-  uint32_t dir = pos == 1 ? S::Pos1Dir(switch_cfg) : pos == 2 ? S::Pos2Dir(switch_cfg)
-                                                              : S::Pos3Dir(switch_cfg);
-  uint32_t out = pos == 1 ? S::Pos1Out(switch_cfg) : pos == 2 ? S::Pos2Out(switch_cfg)
-                                                              : S::Pos3Out(switch_cfg);
+  uint32_t dir = pos == 1   ? S::Pos1Dir(switch_cfg)
+                 : pos == 2 ? S::Pos2Dir(switch_cfg)
+                            : S::Pos3Dir(switch_cfg);
+  uint32_t out = pos == 1   ? S::Pos1Out(switch_cfg)
+                 : pos == 2 ? S::Pos2Out(switch_cfg)
+                            : S::Pos3Out(switch_cfg);
   uint8_t mask = dir < arch::kNumDirs ? static_cast<uint8_t>(1u << dir) : 0;
   if (out) {
     r.tx = mask;

@@ -18,7 +18,8 @@ inline constexpr int kMaxDepth =
     arch::kRampInDepth > arch::kLinkDepth ? arch::kRampInDepth : arch::kLinkDepth;
 
 inline constexpr int QueueDepth(int dir) {
-  return dir == kRampDir ? static_cast<int>(arch::kRampInDepth) : static_cast<int>(arch::kLinkDepth);
+  return dir == kRampDir ? static_cast<int>(arch::kRampInDepth)
+                         : static_cast<int>(arch::kLinkDepth);
 }
 inline constexpr int CreditInit(int dir) {
   return dir == kRampDir ? static_cast<int>(arch::kRampOutCredits)

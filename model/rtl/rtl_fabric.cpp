@@ -1,8 +1,8 @@
 #include "rtl/rtl_fabric.h"
 
-#include <stdexcept>
-
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -11,8 +11,8 @@ namespace tessera::rtl {
 
 void ValidateRtlOptions(const RtlFabricOptions& opt) {
   if (opt.width < 1 || opt.height < 1)
-    throw std::invalid_argument(fmt::format("--fabric {}x{}: needs at least 1x1 PEs", opt.width,
-                                            opt.height));
+    throw std::invalid_argument(
+        fmt::format("--fabric {}x{}: needs at least 1x1 PEs", opt.width, opt.height));
   if (opt.width > 0xFFFF || opt.height > 0xFFFF)
     throw std::invalid_argument("--fabric: coordinates are 16-bit, at most 65535 per side");
   bool built = false;
@@ -21,9 +21,9 @@ void ValidateRtlOptions(const RtlFabricOptions& opt) {
     throw std::invalid_argument(fmt::format("--tile {}x{}: not verilated in this build (built: {})",
                                             opt.tile_w, opt.tile_h, BuiltTileShapesText()));
   if (opt.width % opt.tile_w || opt.height % opt.tile_h)
-    throw std::invalid_argument(fmt::format(
-        "--fabric {}x{} is not a whole number of --tile {}x{} tiles", opt.width, opt.height,
-        opt.tile_w, opt.tile_h));
+    throw std::invalid_argument(
+        fmt::format("--fabric {}x{} is not a whole number of --tile {}x{} tiles", opt.width,
+                    opt.height, opt.tile_w, opt.tile_h));
 }
 
 RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
@@ -70,18 +70,22 @@ RtlFabric::~RtlFabric() {
 int RtlFabric::Neighbour(int t, Side s) const {
   int tx = t % tiles_x_, ty = t / tiles_x_;
   switch (s) {
-    case kWest: return tx > 0 ? t - 1 : -1;
-    case kEast: return tx + 1 < tiles_x_ ? t + 1 : -1;
-    case kNorth: return ty > 0 ? t - tiles_x_ : -1;
-    case kSouth: return ty + 1 < tiles_y_ ? t + tiles_x_ : -1;
+    case kWest:
+      return tx > 0 ? t - 1 : -1;
+    case kEast:
+      return tx + 1 < tiles_x_ ? t + 1 : -1;
+    case kNorth:
+      return ty > 0 ? t - tiles_x_ : -1;
+    case kSouth:
+      return ty + 1 < tiles_y_ ? t + tiles_x_ : -1;
   }
   return -1;
 }
 
 void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
   if (!Contains(pe))
-    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y,
-                                        Width(), Height()));
+    throw std::out_of_range(
+        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, Width(), Height()));
   int tx = pe.x / opt_.tile_w, ty = pe.y / opt_.tile_h;
   int local = (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w;
   // A frozen edge moves nothing else, in this tile or elsewhere: zero simulated time.
@@ -90,8 +94,8 @@ void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
 
 uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
   if (!Contains(pe))
-    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y,
-                                        Width(), Height()));
+    throw std::out_of_range(
+        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, Width(), Height()));
   int tx = pe.x / opt_.tile_w, ty = pe.y / opt_.tile_h;
   int local = (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w;
   return tiles_[TileIndex(tx, ty)].model->ReadReg(local, addr);
@@ -99,21 +103,20 @@ uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
 
 void RtlFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
   if (!Contains(pe))
-    throw std::out_of_range(fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y,
-                                        Width(), Height()));
+    throw std::out_of_range(
+        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, Width(), Height()));
   endpoints_[Index(pe)] = ep;
 }
 
 void RtlFabric::TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
-                              const std::vector<uint8_t>& ramp_cout,
-                              std::vector<uint64_t>& ramp_in, std::vector<uint8_t>& ramp_cin) {
+                              const std::vector<uint8_t>& ramp_cout, std::vector<uint64_t>& ramp_in,
+                              std::vector<uint8_t>& ramp_cin) {
   const Tile& tile = tiles_[t];
   const int tw = opt_.tile_w, th = opt_.tile_h;
   for (int ly = 0; ly < th; ++ly) {
     for (int lx = 0; lx < tw; ++lx) {
       int local = ly * tw + lx;
-      fabric::RampEndpoint* ep =
-          endpoints_[(tile.ty * th + ly) * opt_.width + tile.tx * tw + lx];
+      fabric::RampEndpoint* ep = endpoints_[(tile.ty * th + ly) * opt_.width + tile.tx * tw + lx];
       if (!ep) {
         ramp_in[local] = 0;
         ramp_cin[local] = 0;

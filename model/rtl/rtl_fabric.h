@@ -17,9 +17,9 @@ class VerilatedFstC;
 namespace tessera::rtl {
 
 struct RtlFabricOptions {
-  int width = 4, height = 4;       // PEs
-  int tile_w = 1, tile_h = 1;      // PEs per tile; must divide the fabric
-  std::string wave_path;           // FST file to dump every signal to; empty: no waves
+  int width = 4, height = 4;   // PEs
+  int tile_w = 1, tile_h = 1;  // PEs per tile; must divide the fabric
+  std::string wave_path;       // FST file to dump every signal to; empty: no waves
 };
 
 class RtlFabric : public fabric::Fabric {

@@ -7,12 +7,13 @@
 #include <ostream>
 #include <stdexcept>
 
-// Verilator headers before SystemC (toolchain note 7).
-#include "verilated.h"
-
-#include <systemc>
-
 #include <fmt/format.h>
+
+// Verilator headers before SystemC (toolchain note 7).
+// clang-format off
+#include "verilated.h"
+#include <systemc>
+// clang-format on
 
 #include "rtl/rtl_fabric.h"
 
@@ -107,7 +108,9 @@ SC_MODULE(RampSc) {
 
 class ScRtlFabric final : public RtlFabric {
  public:
-  explicit ScRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt), clk_("clk", sc_core::sc_time(1, sc_core::SC_NS), 0.5, sc_core::SC_ZERO_TIME, false) {
+  explicit ScRtlFabric(const RtlFabricOptions& opt)
+      : RtlFabric(opt),
+        clk_("clk", sc_core::sc_time(1, sc_core::SC_NS), 0.5, sc_core::SC_ZERO_TIME, false) {
     const int n = NumTiles();
     // Clocks, then signals, then modules, then one bind per line.
     for (int t = 0; t < n; ++t) {
@@ -127,7 +130,8 @@ class ScRtlFabric final : public RtlFabric {
       ts->clk(clk_);
       for (int s = 0; s < kNumSides; ++s) {
         int nb = Neighbour(t, static_cast<Side>(s));
-        Signal* in = nb < 0 ? edge_.get() : out_sig_[nb * kNumSides + Opposite(static_cast<Side>(s))].get();
+        Signal* in =
+            nb < 0 ? edge_.get() : out_sig_[nb * kNumSides + Opposite(static_cast<Side>(s))].get();
         ts->side_in[s](*in);
         ts->side_out[s](*out_sig_[t * kNumSides + s]);
       }
@@ -192,8 +196,7 @@ bool g_elaborated = false;
 }  // namespace
 
 std::unique_ptr<RtlFabric> MakeScRtlFabric(const RtlFabricOptions& opt) {
-  if (g_elaborated)
-    throw std::logic_error("the SystemC fabric can be built once per process");
+  if (g_elaborated) throw std::logic_error("the SystemC fabric can be built once per process");
   ValidateRtlOptions(opt);
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);  // keep stdout for results
   g_elaborated = true;

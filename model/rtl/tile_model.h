@@ -23,8 +23,8 @@ inline Side Opposite(Side s) { return static_cast<Side>(s ^ 1); }
 struct TileIo {
   std::vector<uint64_t> in[kNumSides], out[kNumSides];
   std::vector<uint8_t> cin[kNumSides], cout[kNumSides];  // credits for our outputs / from us
-  std::vector<uint8_t> tied[kNumSides];                   // 1: that edge port is tied off
-  std::vector<uint64_t> ramp_in, ramp_out;                // per PE (y * TW + x): CE side
+  std::vector<uint8_t> tied[kNumSides];                  // 1: that edge port is tied off
+  std::vector<uint64_t> ramp_in, ramp_out;               // per PE (y * TW + x): CE side
   std::vector<uint8_t> ramp_cin, ramp_cout;
   uint64_t fault = 0;  // bit per PE: its fault flag
 

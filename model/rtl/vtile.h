@@ -4,10 +4,9 @@
 
 #include <type_traits>
 
+#include "rtl/tile_model.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
-
-#include "rtl/tile_model.h"
 
 namespace tessera::rtl {
 

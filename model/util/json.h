@@ -2,12 +2,12 @@
 // Use it for every subcommand's machine-readable result so keys are quoted and escaped alike.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
-
-#include <fmt/format.h>
 
 namespace tessera::util {
 
@@ -51,10 +51,18 @@ class JsonObject {
     std::string o = "\"";
     for (char c : s) {
       switch (c) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        case '\t': o += "\\t"; break;
+        case '"':
+          o += "\\\"";
+          break;
+        case '\\':
+          o += "\\\\";
+          break;
+        case '\n':
+          o += "\\n";
+          break;
+        case '\t':
+          o += "\\t";
+          break;
         default:
           if (static_cast<unsigned char>(c) < 0x20) {
             o += fmt::format("\\u{:04x}", static_cast<unsigned>(c));

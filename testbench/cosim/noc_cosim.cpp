@@ -1,8 +1,8 @@
 #include "testbench/cosim/noc_cosim.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace tessera::tb {
 

@@ -12,9 +12,9 @@
 namespace tessera::tb {
 
 struct NocCosimResult {
-  NocResult a, b;               // the runs on each backend
-  uint64_t mismatches = 0;      // log entries that differ, plus deliveries one side lacks
-  std::string first_difference; // in words; "" when the runs agree
+  NocResult a, b;                // the runs on each backend
+  uint64_t mismatches = 0;       // log entries that differ, plus deliveries one side lacks
+  std::string first_difference;  // in words; "" when the runs agree
   bool Passed() const { return mismatches == 0 && a.Passed() && b.Passed(); }
 };
 

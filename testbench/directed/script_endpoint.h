@@ -42,7 +42,7 @@ class ScriptEndpoint final : public fabric::RampEndpoint {
   std::vector<std::deque<Item>> out_;  // per color 0..31
   std::vector<int> credits_;           // per color: free slots in the router's RAMP queue
   std::vector<bool> blocked_;
-  std::vector<int> held_;              // per color: wavelets held while blocked
+  std::vector<int> held_;  // per color: wavelets held while blocked
   std::vector<Received> received_;
   std::vector<uint64_t> sent_cycles_;
   size_t pending_ = 0;

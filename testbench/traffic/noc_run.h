@@ -20,7 +20,7 @@ struct NocOptions {
   uint64_t seed = 1;
   // Draining stops after this many cycles without a delivery (0: max(2000, 20 * (W + H))).
   uint64_t drain_limit = 0;
-  bool keep_log = true;      // keep the scoreboard's delivery logs (co-simulation)
+  bool keep_log = true;  // keep the scoreboard's delivery logs (co-simulation)
 };
 
 struct NocResult {
@@ -36,7 +36,7 @@ struct NocResult {
   bool drained = false;       // every expected delivery was made
   bool stopped_by_fault = false;
   ScoreStats stats;
-  double offered_load = 0;   // wavelets created per PE per cycle of the window
+  double offered_load = 0;  // wavelets created per PE per cycle of the window
   // Deliveries made during the window per PE per cycle (multicast: each copy counts).
   double accepted_load = 0;
   std::vector<fabric::FaultRecord> faults;       // what the fabric reports (Fabric::Faults)

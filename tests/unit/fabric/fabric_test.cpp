@@ -1,18 +1,19 @@
 // Directed tests of the router fabric, run on every backend: the functional model and the RTL
 // tiles (plain-loop glue, 1x1 and 2x2 tiles). Each test also checks that all backends deliver
 // the same wavelets at the same cycles.
+#include "fabric/fabric.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-
-#include "testbench/directed/script_endpoint.h"
-#include "fabric/fabric.h"
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
+#include "testbench/directed/script_endpoint.h"
 
 namespace tessera {
 namespace {
@@ -43,7 +44,8 @@ std::vector<Backend> Backends() {
 }
 
 void Route(fabric::Fabric& f, Coord pe, uint32_t color, uint32_t rx, uint32_t tx) {
-  f.WriteReg(pe, arch::ColorCfg::Addr(color), arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, tx), rx));
+  f.WriteReg(pe, arch::ColorCfg::Addr(color),
+             arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, tx), rx));
 }
 
 // A scenario sets up routes and endpoints on a fabric; the harness runs it on every backend.
@@ -116,7 +118,8 @@ TEST(Fabric, UncontendedHopTakesOneCycle) {
 
 TEST(Fabric, StraightStreamSustainsOneWaveletPerCycle) {
   OnAllBackends(4, 2, [](Scene& r, const std::string&) {
-    for (int x = 0; x < 4; ++x) Route(*r.fabric, {x, 0}, 5, x == 0 ? kRamp : kW, x == 3 ? kRamp : kE);
+    for (int x = 0; x < 4; ++x)
+      Route(*r.fabric, {x, 0}, 5, x == 0 ? kRamp : kW, x == 3 ? kRamp : kE);
     const int n = 200;
     for (int i = 0; i < n; ++i) r.at({0, 0}).Send(0, false, 5, i);
     r.fabric->Run(n + 50);
@@ -245,21 +248,42 @@ struct FaultCase {
 
 TEST(Fabric, FaultsAreReportedNeverDropped) {
   const FaultCase cases[] = {
-      {"rx mismatch", [](Scene& r) {
+      {"rx mismatch",
+       [](Scene& r) {
          Route(*r.fabric, {0, 0}, 4, kRamp, kE);
          Route(*r.fabric, {1, 0}, 4, kN, kRamp);  // does not accept from W
          r.at({0, 0}).Send(0, false, 4, 1);
-       }, {1, 0}, arch::FaultCause::kRxMismatch, 4, arch::Dir::kW},
-      {"reserved color", [](Scene& r) { r.at({1, 0}).Send(0, false, 27, 1); },
-       {1, 0}, arch::FaultCause::kReservedColor, 27, arch::Dir::kRamp},
-      {"tied-off edge", [](Scene& r) {
+       },
+       {1, 0},
+       arch::FaultCause::kRxMismatch,
+       4,
+       arch::Dir::kW},
+      {"reserved color",
+       [](Scene& r) {
+         r.at({1, 0}).Send(0, false, 27, 1);
+       },
+       {1, 0},
+       arch::FaultCause::kReservedColor,
+       27,
+       arch::Dir::kRamp},
+      {"tied-off edge",
+       [](Scene& r) {
          Route(*r.fabric, {0, 0}, 6, kRamp, kN);  // north of row 0 is off the fabric
          r.at({0, 0}).Send(0, false, 6, 1);
-       }, {0, 0}, arch::FaultCause::kTiedOffEdge, 6, arch::Dir::kRamp},
-      {"no route", [](Scene& r) {
+       },
+       {0, 0},
+       arch::FaultCause::kTiedOffEdge,
+       6,
+       arch::Dir::kRamp},
+      {"no route",
+       [](Scene& r) {
          Route(*r.fabric, {1, 0}, 8, kRamp, 0);
          r.at({1, 0}).Send(0, false, 8, 1);
-       }, {1, 0}, arch::FaultCause::kNoRoute, 8, arch::Dir::kRamp},
+       },
+       {1, 0},
+       arch::FaultCause::kNoRoute,
+       8,
+       arch::Dir::kRamp},
   };
   for (const auto& fc : cases) {
     SCOPED_TRACE(fc.name);

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark, printed as ratios against baselines measured in the same run.
+# Usage: bench/run.sh BUILD_DIR [--quick]
+set -euo pipefail
+build=${1:-build}
+shift || true
+echo "== router fabric (bench/noc_bench.cpp) =="
+"$build/bin/tessera_bench_noc" "$build/bin/tessera" "$@"
+echo
+echo "== FMAC (bench/fmac_bench.cpp) =="
+"$build/bin/tessera_bench_fmac"

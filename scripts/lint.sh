@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `make lint`: Verilator -Wall on all RTL (every top, tiles in several shapes) and clang-format on
+# the C++ sources. Prints what is wrong and exits non-zero if anything is.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+fail=0
+
+tile_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
+  rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv
+  rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
+fmac_srcs="rtl/pkg/tessera_pkg.sv $(ls rtl/fmac/*.sv)"
+
+lint() {  # name, args...
+  local name=$1; shift
+  local out
+  out=$(verilator --lint-only -Wall --no-timing -Irtl/pkg -Irtl/prim "$@" 2>&1)
+  if [ -n "$out" ]; then
+    echo "lint: $name: verilator warnings"; echo "$out" | head -40; fail=1
+  else
+    echo "lint: $name: clean"
+  fi
+}
+for shape in "1 1" "2 2" "4 4" "3 2"; do
+  set -- $shape
+  lint "tessera_tile ${1}x${2}" rtl/tessera.vlt $tile_srcs --top-module tessera_tile \
+    -GTileW=$1 -GTileH=$2
+done
+lint "tessera_fmac" rtl/fmac/fmac.vlt -Irtl/fmac $fmac_srcs --top-module tessera_fmac
+
+cxx=$(git ls-files '*.cpp' '*.h' | grep -v '^model/arch/arch.h$')
+bad=$(clang-format --dry-run --Werror $cxx 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: error' | cut -d: -f1 | sort -u)
+if [ -n "$bad" ]; then
+  echo "lint: clang-format: these files need 'make format':"; echo "$bad" | sed 's/^/  /'; fail=1
+else
+  echo "lint: clang-format: clean ($(echo "$cxx" | wc -w) files)"
+fi
+exit $fail

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The regression behind `make sim` (MODE=sim) and `make sim-long` (MODE=long): random-traffic
+# co-simulation of the RTL against the cycle-exact functional model over patterns, rates, seeds,
+# fabric and tile shapes, and every shared TestFloat vector file on the RTL FMAC.
+# Usage: scripts/regress.sh TESSERA_BINARY sim|long. Logs: build/regress/<mode>/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tessera=${1:?usage: regress.sh TESSERA_BINARY sim|long}
+mode=${2:?usage: regress.sh TESSERA_BINARY sim|long}
+logs=build/regress/$mode
+rm -rf "$logs"; mkdir -p "$logs"
+passed=0; failed=0; t_start=$SECONDS
+
+run() {  # name, command...
+  local name=$1; shift
+  local t0=$SECONDS
+  if "$@" >"$logs/$name.log" 2>&1; then
+    passed=$((passed + 1))
+    printf "  pass  %-48s %4ss\n" "$name" $((SECONDS - t0))
+  else
+    failed=$((failed + 1))
+    printf "  FAIL  %-48s %4ss  (%s)\n" "$name" $((SECONDS - t0)) "$logs/$name.log"
+    tail -n 12 "$logs/$name.log" | sed 's/^/        /'
+  fi
+}
+
+patterns="uniform transpose hotspot neighbour broadcast switch"
+case $mode in
+  sim)
+    echo "regress: noc co-simulation, 8x8 fabric (2x2 tiles, SystemC glue)"
+    for p in $patterns; do
+      for rate in 0.05 0.2 0.6; do
+        for seed in 1 2; do
+          run "noc_8x8_${p}_r${rate}_s${seed}" "$tessera" noc --fabric 8x8 --pattern "$p" \
+            --rate "$rate" --cycles 2000 --seed "$seed" --backend cosim
+        done
+      done
+    done
+    echo "regress: noc co-simulation, other shapes"
+    for p in $patterns; do
+      run "noc_6x4_${p}" "$tessera" noc --fabric 6x4 --pattern "$p" --rate 0.3 --cycles 1500 \
+        --seed 5 --backend cosim
+      run "noc_8x8_tile1x1_${p}" "$tessera" noc --fabric 8x8 --tile 1x1 --pattern "$p" \
+        --rate 0.2 --cycles 1000 --seed 6 --backend cosim
+      run "noc_8x8_tile4x4_loop_${p}" "$tessera" noc --fabric 8x8 --tile 4x4 --glue loop \
+        --pattern "$p" --rate 0.2 --cycles 1000 --seed 7 --backend cosim
+    done
+    for p in uniform transpose; do
+      run "noc_16x16_${p}" "$tessera" noc --fabric 16x16 --pattern "$p" --rate 0.1 \
+        --cycles 1000 --seed 8 --backend cosim
+    done
+    ;;
+  long)
+    echo "regress: long noc co-simulation"
+    for p in $patterns; do
+      for seed in 11 12 13; do
+        run "noc_32x32_${p}_s${seed}" "$tessera" noc --fabric 32x32 --pattern "$p" --rate 0.1 \
+          --cycles 3000 --seed "$seed" --backend cosim
+      done
+      for rate in 0.01 0.1 0.3 0.5 0.8 1.0; do
+        run "noc_16x16_${p}_r${rate}" "$tessera" noc --fabric 16x16 --pattern "$p" \
+          --rate "$rate" --cycles 5000 --seed 21 --backend cosim
+      done
+      run "noc_12x20_tile1x1_${p}" "$tessera" noc --fabric 12x20 --tile 1x1 --pattern "$p" \
+        --rate 0.25 --cycles 5000 --seed 22 --backend cosim
+    done
+    ;;
+  *) echo "regress: unknown mode '$mode' (sim or long)" >&2; exit 2 ;;
+esac
+
+echo "regress: every shared TestFloat vector file on the RTL FMAC"
+shared=${TESSERA_SHARED_DIR:-../shared}
+for f in "$shared"/testfloat/*.tv.gz; do
+  run "fpcheck_rtl_$(basename "$f" .tv.gz)" "$tessera" fpcheck --backend rtl "$f"
+done
+
+echo "regress ($mode, $((SECONDS - t_start)) s): $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `make synth`: synthesizes the router, a 2x2 tile and the FMAC with Yosys (generic gates) and
+# prints cells and flip-flops, per router for the tile. Logs go to build/synth/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=build/synth
+mkdir -p "$out"
+
+router_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
+  rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv"
+tile_srcs="$router_srcs rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
+fmac_srcs="rtl/pkg/tessera_pkg.sv $(ls rtl/fmac/*.sv)"
+
+synth() {  # name top "sources" [chparam...]
+  local name=$1 top=$2 srcs; srcs=$(echo $3); shift 3
+  local params=""
+  for p in "$@"; do params="$params -set ${p%=*} ${p#*=}"; done
+  local chparam=""
+  [ -n "$params" ] && chparam="chparam $params $top;"
+  local t0=$SECONDS
+  yosys -q -l "$out/$name.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/pkg -Irtl/prim $srcs;
+    $chparam synth -flatten -top $top; tee -o $out/$name.stat stat" >/dev/null 2>&1
+  local cells ffs
+  cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$out/$name.stat")
+  ffs=$(awk '/\$_(S?DFF|DFFE|SDFFE|SDFFCE|DLATCH)[A-Z0-9_]*_/ {n+=$2} END {print n+0}' "$out/$name.stat")
+  echo "$name $cells $ffs $((SECONDS - t0))"
+}
+
+printf "%-22s %10s %12s %12s %8s\n" block cells flip-flops "per router" seconds
+while read -r name cells ffs secs; do
+  per=""
+  case $name in
+    router) per="$cells / $ffs" ;;
+    tile_2x2) per="$((cells / 4)) / $((ffs / 4))" ;;
+  esac
+  printf "%-22s %10s %12s %12s %8s\n" "$name" "$cells" "$ffs" "$per" "$secs"
+done < <(
+  synth router tessera_router "$router_srcs"
+  synth tile_2x2 tessera_tile "$tile_srcs" TileW=2 TileH=2
+  synth fmac tessera_fmac "$fmac_srcs"
+)
+echo "(per router: cells / flip-flops; logs in $out/)"
