@@ -4,14 +4,14 @@
 // process (SystemC elaborates once per process). Figures include the traffic testbench.
 //
 //   tessera_bench_noc [TESSERA_BINARY] [--quick]
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace {
 
@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
           tessera, fmt::format("{} --cycles {} --backend func", common, 10 * s.cycles));
       for (const char* tile : {"1x1", "2x2", "4x4"}) {
         if (s.n % (tile[0] - '0')) continue;
-        std::string rtl = fmt::format("{} --cycles {} --backend rtl --tile {}", common, s.cycles,
-                                      tile);
+        std::string rtl =
+            fmt::format("{} --cycles {} --backend rtl --tile {}", common, s.cycles, tile);
         double loop = RouterCyclesPerSecond(tessera, rtl + " --glue loop");
         double sc = RouterCyclesPerSecond(tessera, rtl + " --glue sc");
         fmt::print("{:>7} {:>8} {:>14.3g} {:>14.3g} {:>14.3g} {:>9.1f}% {:>9.1f}x\n",

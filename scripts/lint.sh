@@ -8,7 +8,7 @@ fail=0
 tile_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
   rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv
   rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
-fmac_srcs="rtl/pkg/tessera_pkg.sv $(ls rtl/fmac/*.sv)"
+fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"
 
 lint() {  # name, args...
   local name=$1; shift

@@ -9,8 +9,10 @@ mkdir -p "$out"
 router_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
   rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv"
 tile_srcs="$router_srcs rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
-fmac_srcs="rtl/pkg/tessera_pkg.sv $(ls rtl/fmac/*.sv)"
+fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"
 
+# Blocks are synthesized hierarchically: each module once (the PEs of a tile are identical, their
+# coordinates are constant ports), totals counted over the hierarchy.
 synth() {  # name top "sources" [chparam...]
   local name=$1 top=$2 srcs; srcs=$(echo $3); shift 3
   local params=""
@@ -19,10 +21,13 @@ synth() {  # name top "sources" [chparam...]
   [ -n "$params" ] && chparam="chparam $params $top;"
   local t0=$SECONDS
   yosys -q -l "$out/$name.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/pkg -Irtl/prim $srcs;
-    $chparam synth -flatten -top $top; tee -o $out/$name.stat stat" >/dev/null 2>&1
+    $chparam synth -top $top; tee -o $out/$name.stat stat -top $top" >/dev/null 2>&1
   local cells ffs
-  cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$out/$name.stat")
-  ffs=$(awk '/\$_(S?DFF|DFFE|SDFFE|SDFFCE|DLATCH)[A-Z0-9_]*_/ {n+=$2} END {print n+0}' "$out/$name.stat")
+  # The last block of `stat -top` is the whole design with its hierarchy expanded.
+  local total
+  total=$(awk '/design hierarchy/ {f=1} f' "$out/$name.stat")
+  cells=$(echo "$total" | awk '/Number of cells:/ {n=$4} END {print n}')
+  ffs=$(echo "$total" | awk '/\$_(S?DFF|DFFE|SDFFE|SDFFCE|DLATCH)[A-Z0-9_]*_/ {n+=$2} END {print n+0}')
   echo "$name $cells $ffs $((SECONDS - t0))"
 }
 

@@ -15,7 +15,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // Help and version exit 0; a failed check exits 1; bad arguments exit 2, like the tools'
+    // own input checks.
+    const int code = app.exit(e);
+    if (code == 0 || dynamic_cast<const CLI::RuntimeError*>(&e)) return code;
+    return 2;
   } catch (const std::exception& e) {
     fmt::print(stderr, "tessera: error: {}\n", e.what());
     return 2;

@@ -242,7 +242,7 @@ struct SwitchCfg {
   static constexpr uint32_t kCount = 24;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
-  // position 1: the direction
+  // position 1: direction code
   static constexpr unsigned kPos1DirLsb = 0, kPos1DirWidth = 3;
   static constexpr uint32_t Pos1Dir(uint32_t r) { return (r >> 0) & 0x7u; }
   static constexpr uint32_t WithPos1Dir(uint32_t r, uint32_t v) {
@@ -286,15 +286,9 @@ struct SwitchCfg {
   static constexpr uint32_t WithPos(uint32_t r, uint32_t v) {
     return (r & ~(0x3u << 13)) | ((v & 0x3u) << 13);
   }
-  // 1: control wavelets advance the position
-  static constexpr unsigned kEnableLsb = 15, kEnableWidth = 1;
-  static constexpr uint32_t Enable(uint32_t r) { return (r >> 15) & 0x1u; }
-  static constexpr uint32_t WithEnable(uint32_t r, uint32_t v) {
-    return (r & ~(0x1u << 15)) | ((v & 0x1u) << 15);
-  }
 };
 
-// first router fault since reset (sticky)
+// first router fault since last cleared (a write clears)
 struct RouterFault {
   static constexpr uint16_t kAddr = 0xC200;
   static constexpr uint32_t kCount = 1;

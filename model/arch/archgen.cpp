@@ -1,8 +1,9 @@
 // tessera_archgen: reads the architecture description (model/arch/tessera.def) and writes the
-// SystemVerilog package and the C++ header generated from it, so RTL and model never drift.
+// SystemVerilog package, its module-scope aliases and the C++ header generated from it, so RTL
+// and model never drift.
 //
-//   tessera_archgen DEF_FILE SV_OUT HPP_OUT        write both outputs
-//   tessera_archgen --check DEF_FILE SV_OUT HPP_OUT  exit 1 (naming the file) if either is stale
+//   tessera_archgen DEF SV_PKG SV_USE HPP           write the three outputs
+//   tessera_archgen --check DEF SV_PKG SV_USE HPP   exit 1 (naming the file) if any is stale
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -34,6 +35,7 @@ struct Reg {
   uint64_t addr, count = 1, stride = 4;
   std::vector<Field> fields;
   unsigned width = 32;  // structs: their width; registers: 32
+  int line = 0;         // where it is declared
 };
 struct Desc {
   std::vector<Const> consts;
@@ -50,7 +52,8 @@ struct Desc {
 uint64_t ParseNum(const std::string& s, const std::string& file, int line) {
   try {
     size_t pos = 0;
-    uint64_t v = std::stoull(s, &pos, 0);
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    uint64_t v = std::stoull(s, &pos, hex ? 16 : 10);  // decimal unless 0x: no octal surprises
     if (pos != s.size()) throw std::invalid_argument(s);
     return v;
   } catch (...) {
@@ -106,6 +109,7 @@ Desc Parse(const std::string& file) {
     } else if (kind == "struct") {
       if (tok.size() != 3) Fail(file, line, "expected: struct NAME WIDTH");
       Reg r{tok[1], doc, 0};
+      r.line = line;
       r.width = static_cast<unsigned>(ParseNum(tok[2], file, line));
       if (r.width == 0 || r.width > 64) Fail(file, line, "struct width must be 1..64");
       d.structs.push_back(r);
@@ -124,7 +128,7 @@ Desc Parse(const std::string& file) {
       if (msb < lsb || msb >= reg->width) Fail(file, line, "bad bit range '" + tok[3] + "'");
       reg->fields.push_back({tok[2], doc, msb, lsb});
     } else {
-      Fail(file, line, "unknown line kind '" + kind + "' (const, enum, reg, field)");
+      Fail(file, line, "unknown line kind '" + kind + "' (const, enum, struct, reg, field)");
     }
   }
   for (const auto& st : d.structs) {  // fields must tile [WIDTH-1:0], MSB first
@@ -136,7 +140,7 @@ Desc Parse(const std::string& file) {
                  std::to_string(next - 1));
       next = f.lsb;
     }
-    if (next != 0) Fail(file, line, "struct " + st.name + ": fields do not reach bit 0");
+    if (next != 0) Fail(file, st.line, "struct " + st.name + ": fields do not reach bit 0");
   }
   return d;
 }

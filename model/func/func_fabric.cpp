@@ -81,7 +81,7 @@ void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
     s.UpdateRoute(c);
   } else if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0) {
     int c = (addr - SC::kAddr) / 4;
-    s.switch_cfg[c] = value & ((1u << (SC::kEnableLsb + 1)) - 1);
+    s.switch_cfg[c] = value & ((1u << (SC::kPosLsb + SC::kPosWidth)) - 1);
     s.UpdateRoute(c);
   } else if (addr == arch::RouterFault::kAddr) {
     s.fault_reg = 0;  // writing acknowledges (clears) the fault record
@@ -269,12 +269,31 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   for (int o = 0; o < kDirs; ++o) no_credit |= s.tx_has[o] & ~s.credit_ok[o];
   const uint32_t ready = s.has_route & ~s.tied_hit & ~no_credit;
 
+  // Faulty heads (a head its route cannot take) are consumed and reported ahead of traffic; an
+  // input reports at most one fault per cycle, a reserved color arriving first.
+  int bad_color[kDirs];
+  uint32_t bad_cause[kDirs];
+  for (int dd = 0; dd < kDirs; ++dd) {
+    bad_color[dd] = -1;
+    if (arr_fault[dd]) continue;
+    uint32_t bad_rx = avail[dd] & ~s.rx_has[dd];
+    uint32_t bad = bad_rx | (avail[dd] & s.rx_has[dd] & (~s.has_route | s.tied_hit));
+    if (!bad) continue;
+    int c = LowestBit(bad);
+    bad_color[dd] = c;
+    using FC = arch::FaultCause;
+    bad_cause[dd] = static_cast<uint32_t>((bad_rx >> c & 1)         ? FC::kRxMismatch
+                                          : !(s.has_route >> c & 1) ? FC::kNoRoute
+                                                                    : FC::kTiedOffEdge);
+  }
+
   // Allocation: inputs in round-robin order from s.prio, round robin over colors in an input.
   int fire_color[kDirs] = {-1, -1, -1, -1, -1};
   uint8_t taken = 0;
   bool won = false;
   int d = s.prio;
   for (int k = 0; k < kDirs; ++k, d = (d + 1 == kDirs) ? 0 : d + 1) {
+    if (bad_color[d] >= 0) continue;  // consuming a faulty head
     uint32_t cand = avail[d] & s.rx_has[d] & ready;
     if (!cand) continue;
     uint32_t blocked = 0;
@@ -289,32 +308,20 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
     won = true;
   }
 
-  // Pops: winners leave; otherwise one faulty head per input is consumed and reported.
+  // Pops: winners leave, faulty heads are consumed.
   uint32_t nfaults = 0;
   uint32_t first_fault = 0;  // RouterFault fields of the lowest faulting input
   uint32_t advance = 0;      // colors whose control wavelet left: their switches move after
   for (int dd = kDirs - 1; dd >= 0; --dd) {
     int color = fire_color[dd];
-    bool head_fault = false;
-    uint32_t cause = 0;
-    if (color < 0 && !arr_fault[dd]) {
-      uint32_t bad_rx = avail[dd] & ~s.rx_has[dd];
-      uint32_t bad = bad_rx | (avail[dd] & s.rx_has[dd] & (~s.has_route | s.tied_hit));
-      if (bad) {
-        color = LowestBit(bad);
-        head_fault = true;
-        using FC = arch::FaultCause;
-        cause = static_cast<uint32_t>((bad_rx >> color & 1)         ? FC::kRxMismatch
-                                      : !(s.has_route >> color & 1) ? FC::kNoRoute
-                                                                    : FC::kTiedOffEdge);
-      }
-    }
+    const bool head_fault = bad_color[dd] >= 0;
+    if (head_fault) color = bad_color[dd];
     if (arr_fault[dd] || head_fault) {
       ++nfaults;
       using RF = arch::RouterFault;
       uint32_t f = 0;
-      f = RF::WithCause(
-          f, arr_fault[dd] ? static_cast<uint32_t>(arch::FaultCause::kReservedColor) : cause);
+      f = RF::WithCause(f, arr_fault[dd] ? static_cast<uint32_t>(arch::FaultCause::kReservedColor)
+                                         : bad_cause[dd]);
       f = RF::WithDir(f, dd);
       f = RF::WithColor(f, arr_fault[dd] ? L::Color(in[dd]) : color);
       first_fault = f;

@@ -1,6 +1,7 @@
-// Routing semantics shared by every C++ user of the routing registers: the effective route of a
-// color at its current switch position, and the switch advance of a control wavelet. The RTL
-// implements the same in rtl/router/tessera_router_cfg.sv.
+// Routing semantics of the functional model: the effective route of a color at its current switch
+// position, and the switch advance of a control wavelet. The RTL implements the same in
+// rtl/router/tessera_router_cfg.sv; the traffic testbench's route tracer has its own, independent
+// copy so that it checks both.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,9 @@ struct Route {
 };
 
 // The route a color takes at the position its SwitchCfg holds: position 0 is the base route;
-// positions 1..3 replace the output side (PosOut = 1) or the input side by one direction; a
-// direction code past RAMP names no port (an empty mask).
+// positions 1..3 replace the output side (PosOut = 1) or the input side by one direction. The
+// direction code is 0 for "keep the base route", Dir + 1 for a port, 6 or 7 for no port (an
+// empty mask).
 inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
   using C = arch::ColorCfg;
   using S = arch::SwitchCfg;
@@ -28,7 +30,8 @@ inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
   uint32_t out = pos == 1   ? S::Pos1Out(switch_cfg)
                  : pos == 2 ? S::Pos2Out(switch_cfg)
                             : S::Pos3Out(switch_cfg);
-  uint8_t mask = dir < arch::kNumDirs ? static_cast<uint8_t>(1u << dir) : 0;
+  if (dir == 0) return r;
+  uint8_t mask = dir <= arch::kNumDirs ? static_cast<uint8_t>(1u << (dir - 1)) : 0;
   if (out) {
     r.tx = mask;
   } else {
@@ -37,11 +40,10 @@ inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
   return r;
 }
 
-// SwitchCfg after a control wavelet of its color has been forwarded: the position advances when
-// the switch is enabled; from 3 it wraps to 0 in ring mode and stays at 3 otherwise.
+// SwitchCfg after a control wavelet of its color has been forwarded: the position advances; from
+// 3 it wraps to 0 in ring mode and stays at 3 otherwise.
 inline uint32_t AdvanceSwitch(uint32_t switch_cfg) {
   using S = arch::SwitchCfg;
-  if (!S::Enable(switch_cfg)) return switch_cfg;
   uint32_t pos = S::Pos(switch_cfg);
   if (pos != 3) return S::WithPos(switch_cfg, pos + 1);
   return S::Ring(switch_cfg) ? S::WithPos(switch_cfg, 0) : switch_cfg;

@@ -59,7 +59,6 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
     tfp_->open(opt.wave_path.c_str());
     if (!tfp_->isOpen())
       throw std::runtime_error(fmt::format("--wave {}: cannot open for writing", opt.wave_path));
-    DumpWaves(0);
   }
 }
 
@@ -162,6 +161,13 @@ void RtlFabric::DumpWaves(uint64_t time) {
   if (tfp_) tfp_->dump(time);
 }
 
+void RtlFabric::CheckAssertions() const {
+  if (ctx_->gotError())
+    throw std::runtime_error(fmt::format(
+        "an RTL assertion failed in cycle {} (its message is above): the run is not valid",
+        cycle_ ? cycle_ - 1 : 0));
+}
+
 // ---- The plain-loop glue ----
 
 LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
@@ -192,11 +198,12 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
     for (const auto& c : link_copies_) *c.to = *c.from;
     for (const auto& c : credit_copies_) *c.to = *c.from;
     for (auto& t : tiles_) t.model->StepLow(t.io);
+    DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
     for (auto& t : tiles_) t.model->StepHigh(t.io);
     for (int t = 0; t < NumTiles(); ++t) NoteFaults(t, tiles_[t].io.fault, cycle_);
     ++cycle_;
     ++done;
-    DumpWaves(cycle_);
+    CheckAssertions();
     if (fault_pending_) break;
   }
   return done;

@@ -50,6 +50,9 @@ class RtlFabric : public fabric::Fabric {
   // Notes the fault flags a tile shows after the edge that ended cycle `cycle`.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
   void DumpWaves(uint64_t time);
+  bool Tracing() const { return static_cast<bool>(tfp_); }
+  // Throws if an RTL assertion failed during the last cycle (they print as %Error on stderr).
+  void CheckAssertions() const;
   int TileIndex(int tx, int ty) const { return ty * tiles_x_ + tx; }
   // The neighbouring tile across side s, or -1 at the fabric edge.
   int Neighbour(int t, Side s) const;

@@ -2,12 +2,12 @@
 // joined by sc_signals. Tiles act on the rising clock edge, endpoints (the CE side) on the
 // falling edge before it, so every signal behaves as the register it carries. The modules copy
 // words and call into TileModel and the endpoints; they hold no behaviour of their own.
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <functional>
 #include <ostream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 // Verilator headers before SystemC (toolchain note 7).
 // clang-format off
@@ -52,6 +52,11 @@ SC_MODULE(TileSc) {
   TileModel* model = nullptr;
   TileIo* io = nullptr;
   std::function<void(uint64_t fault_bits)> on_edge;
+  // With waves on, a cycle is two steps: every tile applies its inputs (the last one to do so
+  // dumps the waves and notifies `high`), then every tile takes the clock edge.
+  bool two_phase = false;
+  std::function<void()> on_low;
+  sc_core::sc_event* high = nullptr;
 
   void OnPosedge() {
     for (int s = 0; s < kNumSides; ++s) {
@@ -64,6 +69,14 @@ SC_MODULE(TileSc) {
     io->ramp_in = r.link;
     io->ramp_cin = r.credit;
     model->StepLow(*io);
+    if (two_phase) {
+      on_low();
+      return;
+    }
+    OnHigh();
+  }
+
+  void OnHigh() {
     model->StepHigh(*io);
     // Copy into kept bundles (no allocation per cycle), then write.
     for (int s = 0; s < kNumSides; ++s) {
@@ -82,6 +95,12 @@ SC_MODULE(TileSc) {
   SC_CTOR(TileSc) {
     SC_METHOD(OnPosedge);
     sensitive << clk.pos();
+    dont_initialize();
+  }
+
+  void SenseHigh() {  // called once `high` is set, before simulation starts
+    SC_METHOD(OnHigh);
+    sensitive << *high;
     dont_initialize();
   }
 };
@@ -127,6 +146,12 @@ class ScRtlFabric final : public RtlFabric {
       ts->model = tile.model.get();
       ts->io = &tile.io;
       ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
+      if (Tracing()) {
+        ts->two_phase = true;
+        ts->high = &high_;
+        ts->on_low = [this] { OnTileLow(); };
+        ts->SenseHigh();
+      }
       ts->clk(clk_);
       for (int s = 0; s < kNumSides; ++s) {
         int nb = Neighbour(t, static_cast<Side>(s));
@@ -168,17 +193,34 @@ class ScRtlFabric final : public RtlFabric {
     double ns = static_cast<double>(cycles) + (mid_cycle_ ? 0.5 : 0.0);
     sc_core::sc_start(sc_core::sc_time(ns, sc_core::SC_NS));
     mid_cycle_ = fault_pending_;
+    CheckAssertions();
     return cycle_ - start;
   }
 
  private:
+  void OnTileLow() {
+    if (++tiles_low_ == NumTiles()) {  // every tile holds this cycle's state and inputs
+      tiles_low_ = 0;
+      DumpWaves(cycle_);
+      high_.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+
   void OnTileEdge(int t, uint64_t fault_bits) {
     NoteFaults(t, fault_bits, cycle_);
     if (++tiles_stepped_ == NumTiles()) {  // the last tile of this edge
       tiles_stepped_ = 0;
       ++cycle_;
-      DumpWaves(cycle_);
-      if (fault_pending_) sc_core::sc_pause();
+      if (fault_pending_ || assertion_failed_) {
+        sc_core::sc_pause();
+      } else {
+        try {
+          CheckAssertions();
+        } catch (const std::runtime_error&) {
+          assertion_failed_ = true;
+          sc_core::sc_pause();
+        }
+      }
     }
   }
 
@@ -187,8 +229,9 @@ class ScRtlFabric final : public RtlFabric {
   std::unique_ptr<Signal> edge_;
   std::vector<std::unique_ptr<TileSc>> tile_sc_;
   std::vector<std::unique_ptr<RampSc>> ramp_sc_;
-  int tiles_stepped_ = 0;
-  bool mid_cycle_ = false;
+  sc_core::sc_event high_;
+  int tiles_stepped_ = 0, tiles_low_ = 0;
+  bool mid_cycle_ = false, assertion_failed_ = false;
 };
 
 bool g_elaborated = false;

@@ -7,7 +7,7 @@
 set(TESSERA_FMAC_RTL
   ${CMAKE_SOURCE_DIR}/rtl/fmac/tessera_fmac_lzc.sv
   ${CMAKE_SOURCE_DIR}/rtl/fmac/tessera_fmac_shr_jam.sv
-  ${CMAKE_SOURCE_DIR}/rtl/fmac/tessera_fmac_pipe_reg.sv
+  ${CMAKE_SOURCE_DIR}/rtl/prim/tessera_pipe.sv
   ${CMAKE_SOURCE_DIR}/rtl/fmac/tessera_fmac_classify.sv
   ${CMAKE_SOURCE_DIR}/rtl/fmac/tessera_fmac_unpack.sv
   ${CMAKE_SOURCE_DIR}/rtl/fmac/tessera_fmac_round.sv

@@ -23,6 +23,7 @@
 module tessera_fmac (
   input  logic                 clk_i,
   input  logic                 rst_ni,
+  input  logic                 en_i,     // 0 holds every stage (the PE is frozen)
   input  logic                 valid_i,
   input  tessera_pkg::fp_op_e  op_i,
   input  tessera_pkg::fp_fmt_e fmt_i,
@@ -77,7 +78,7 @@ module tessera_fmac (
         a_q     <= '0;
         b_q     <= '0;
         c_q     <= '0;
-      end else begin
+      end else if (en_i) begin
         valid_q <= valid_i;
         op_q    <= op_i;
         fmt_q   <= fmt_i;
@@ -160,6 +161,7 @@ module tessera_fmac (
   tessera_fmac_fma #(.ExpBits(8), .ManBits(23), .Regs(FmaRegs)) u_fma32 (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
+    .en_i    (en_i),
     .a_i     (in_a),
     .b_i     (fma_b),
     .c_i     (fma_c),
@@ -176,6 +178,7 @@ module tessera_fmac (
     tessera_fmac_fma #(.ExpBits(5), .ManBits(10), .Regs(FmaRegs)) u_fma16 (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
+      .en_i    (en_i),
       .a_i     (in_a[16*l +: 16]),
       .b_i     (fma_b[16*l +: 16]),
       .c_i     (fma_c[16*l +: 16]),
@@ -256,9 +259,10 @@ module tessera_fmac (
   logic [31:0] s4_misc_res, s4_res;
   logic [9:0]  s4_misc_flags, s4_flags;
 
-  tessera_fmac_pipe_reg #(.Width(CtlW), .Depth(CoreRegs)) u_ctl_pipe (
+  tessera_pipe #(.Width(CtlW), .Stages(CoreRegs)) u_ctl_pipe (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
+    .en_i  (en_i),
     .d_i   ({in_valid, in_op, in_fmt, is_fma, is_two_lane, misc_res, misc_flags}),
     .q_o   ({s4_valid, s4_op, s4_fmt, s4_is_fma, s4_is_two_lane, s4_misc_res, s4_misc_flags})
   );
@@ -279,9 +283,10 @@ module tessera_fmac (
   logic       out_is_two_lane, out_fmt;
   logic [3:0] out_op;
 
-  tessera_fmac_pipe_reg #(.Width(1 + 4 + 1 + 1 + 32 + 10), .Depth(OutDepth)) u_out_pipe (
+  tessera_pipe #(.Width(1 + 4 + 1 + 1 + 32 + 10), .Stages(OutDepth)) u_out_pipe (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
+    .en_i  (en_i),
     .d_i   ({s4_valid, s4_op, s4_fmt, s4_is_two_lane, s4_res, s4_flags}),
     .q_o   ({valid_o, out_op, out_fmt, out_is_two_lane, result_o, flags_o})
   );

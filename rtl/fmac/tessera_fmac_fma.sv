@@ -18,6 +18,7 @@ module tessera_fmac_fma #(
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
+  input  logic                     en_i,
   input  logic [ExpBits+ManBits:0] a_i,
   input  logic [ExpBits+ManBits:0] b_i,
   input  logic [ExpBits+ManBits:0] c_i,
@@ -91,9 +92,10 @@ module tessera_fmac_fma #(
   logic [ExpW-1:0]  r1_exp_prod, r1_c_exp;
   logic [Prec-1:0]  r1_a_sig, r1_b_sig, r1_c_sig;
 
-  tessera_fmac_pipe_reg #(.Width(R1W), .Depth(Regs[0] ? 1 : 0)) u_reg1 (
+  tessera_pipe #(.Width(R1W), .Stages(Regs[0] ? 1 : 0)) u_reg1 (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
+    .en_i  (en_i),
     .d_i   ({s1_special, s1_invalid, s1_special_res, s1_sign_prod, s1_exp_prod, a_sig, b_sig,
              c_sign, c_exp, c_sig, c_zero}),
     .q_o   ({r1_special, r1_invalid, r1_special_res, r1_sign_prod, r1_exp_prod, r1_a_sig, r1_b_sig,
@@ -142,9 +144,10 @@ module tessera_fmac_fma #(
   logic [ExpW-1:0]  r2_exp;
   logic [AlnW-1:0]  r2_big, r2_small;
 
-  tessera_fmac_pipe_reg #(.Width(R2W), .Depth(Regs[1] ? 1 : 0)) u_reg2 (
+  tessera_pipe #(.Width(R2W), .Stages(Regs[1] ? 1 : 0)) u_reg2 (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
+    .en_i  (en_i),
     .d_i   ({r1_special, r1_invalid, r1_special_res, s2_eff_sub, s2_sign, s2_exp, s2_big,
              s2_small}),
     .q_o   ({r2_special, r2_invalid, r2_special_res, r2_eff_sub, r2_sign, r2_exp, r2_big,
@@ -194,9 +197,10 @@ module tessera_fmac_fma #(
   logic [ExpW-1:0]  r3_exp;
   logic [SigW-1:0]  r3_sig;
 
-  tessera_fmac_pipe_reg #(.Width(R3W), .Depth(Regs[2] ? 1 : 0)) u_reg3 (
+  tessera_pipe #(.Width(R3W), .Stages(Regs[2] ? 1 : 0)) u_reg3 (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
+    .en_i  (en_i),
     .d_i   ({r2_special, r2_invalid, r2_special_res, s3_sign, s3_exp, s3_sig, s3_zero}),
     .q_o   ({r3_special, r3_invalid, r3_special_res, r3_sign, r3_exp, r3_sig, r3_zero})
   );

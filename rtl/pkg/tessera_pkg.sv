@@ -130,7 +130,7 @@ package tessera_pkg;
   localparam logic [15:0] SwitchCfgAddr = 16'hC180;
   localparam int unsigned SwitchCfgCount = 24;
   localparam int unsigned SwitchCfgStride = 4;
-  localparam int unsigned SwitchCfgPos1DirLsb = 0;  localparam int unsigned SwitchCfgPos1DirWidth = 3;  // position 1: the direction
+  localparam int unsigned SwitchCfgPos1DirLsb = 0;  localparam int unsigned SwitchCfgPos1DirWidth = 3;  // position 1: direction code
   localparam int unsigned SwitchCfgPos1OutLsb = 3;  localparam int unsigned SwitchCfgPos1OutWidth = 1;  // position 1: 1 replaces the output side, 0 the input side
   localparam int unsigned SwitchCfgPos2DirLsb = 4;  localparam int unsigned SwitchCfgPos2DirWidth = 3;
   localparam int unsigned SwitchCfgPos2OutLsb = 7;  localparam int unsigned SwitchCfgPos2OutWidth = 1;
@@ -138,9 +138,8 @@ package tessera_pkg;
   localparam int unsigned SwitchCfgPos3OutLsb = 11;  localparam int unsigned SwitchCfgPos3OutWidth = 1;
   localparam int unsigned SwitchCfgRingLsb = 12;  localparam int unsigned SwitchCfgRingWidth = 1;  // 1: position wraps 3 -> 0
   localparam int unsigned SwitchCfgPosLsb = 13;  localparam int unsigned SwitchCfgPosWidth = 2;  // current position
-  localparam int unsigned SwitchCfgEnableLsb = 15;  localparam int unsigned SwitchCfgEnableWidth = 1;  // 1: control wavelets advance the position
 
-  // first router fault since reset (sticky)
+  // first router fault since last cleared (a write clears)
   localparam logic [15:0] RouterFaultAddr = 16'hC200;
   localparam int unsigned RouterFaultCauseLsb = 0;  localparam int unsigned RouterFaultCauseWidth = 3;
   localparam int unsigned RouterFaultDirLsb = 3;  localparam int unsigned RouterFaultDirWidth = 3;

@@ -12,6 +12,9 @@ module tessera_pipe #(
 );
   if (Stages == 0) begin : g_wire
     assign q_o = d_i;
+
+    logic unused_ctrl;
+    assign unused_ctrl = clk_i ^ rst_ni ^ en_i;
   end else begin : g_regs
     logic [Width-1:0] stage_d [Stages];
     logic [Width-1:0] stage_q [Stages];

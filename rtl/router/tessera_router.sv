@@ -3,8 +3,9 @@
 //
 // Per cycle: each input port offers the heads of its per-color queues; a color is ready when
 // its route is valid and every target output holds a credit for it. A greedy allocator visits
-// the inputs in a rotating order (the first input changes every cycle), and each input takes,
-// round-robin over its ready colors, one whose targets are all still free this cycle. A winner
+// the inputs in round-robin order (the first visited moves to one past the last cycle's first
+// winner), and each input takes, round-robin over its ready colors, one whose targets are all
+// still free this cycle. A winner
 // is copied to all its targets at once (multicast leaves whole or not at all) into the output
 // registers, so an uncontended hop takes one cycle. Wavelets that cannot be routed are consumed
 // and reported as faults (RouterFault register, fault_o), never dropped in silence.
@@ -126,6 +127,27 @@ module tessera_router #(
     ready = has_route & ~tied_hit & ~no_credit;
   end
 
+  // ---- Faulty heads: a head its route cannot take is consumed and reported, ahead of traffic ----
+  logic               head_bad    [NumDirs];  // this input consumes a faulty head this cycle
+  logic [CW-1:0]      fault_color [NumDirs];
+  logic [2:0]         fault_cause [NumDirs];
+
+  always_comb begin : faulty_heads
+    logic [NumColors-1:0] bad_rx, bad_any;
+    logic [CW:0]          bad;
+    for (int d = 0; d < NumDirs; d++) begin
+      bad_rx  = avail[d] & ~rx_has[d];
+      bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));
+      bad     = pick_lowest(bad_any);
+      // An input reports at most one fault per cycle: a reserved color arriving goes first.
+      head_bad[d]    = bad[CW] && !arr_fault[d];
+      fault_color[d] = bad[CW-1:0];
+      if (bad_rx[bad[CW-1:0]])          fault_cause[d] = 3'(FaultCauseRxMismatch);
+      else if (!has_route[bad[CW-1:0]]) fault_cause[d] = 3'(FaultCauseNoRoute);
+      else                              fault_cause[d] = 3'(FaultCauseTiedOffEdge);
+    end
+  end
+
   // ---- Allocation: inputs in round-robin order, round-robin over colors within an input ----
   // The input visited first this cycle; next cycle the one after this cycle's first winner.
   logic [2:0]         prio_q, prio_d;
@@ -153,7 +175,8 @@ module tessera_router #(
       d       = (32'(sum) >= NumDirs) ? 3'(32'(sum) - NumDirs) : sum[2:0];
       blocked = '0;  // colors with a target another input took already
       for (int o = 0; o < NumDirs; o++) if (taken[o]) blocked = blocked | tx_has[o];
-      cand = avail[d] & rx_has[d] & ready & ~blocked;
+      // An input consuming a faulty head moves nothing else this cycle.
+      cand = avail[d] & rx_has[d] & ready & ~blocked & {NumColors{!head_bad[d]}};
       pick = pick_round_robin(cand, rr_ptr_q[d]);
       if (pick[CW]) begin
         fire[d]       = 1'b1;
@@ -165,31 +188,18 @@ module tessera_router #(
     end
   end
 
-  // ---- Pops: winners leave; otherwise a faulty head is consumed and reported ----
-  logic               head_fault  [NumDirs];
-  logic [CW-1:0]      fault_color [NumDirs];
-  logic [2:0]         fault_cause [NumDirs];
+  // ---- Pops: winners leave, faulty heads are consumed ----
+  logic                  head_fault [NumDirs];
   logic [CreditBits-1:0] cred_d [NumDirs];
   logic [CreditBits-1:0] cred_q [NumDirs];
 
   always_comb begin : pops
-    logic [NumColors-1:0] bad_rx, bad_any;
-    logic [CW:0]          bad;
     for (int d = 0; d < NumDirs; d++) begin
-      bad_rx  = avail[d] & ~rx_has[d];
-      bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));
-      bad     = pick_lowest(bad_any);
-      // A faulty head leaves only when its input moves nothing else this cycle, so that an
-      // input reports at most one fault per cycle.
-      head_fault[d]  = bad[CW] && !fire[d] && !arr_fault[d];
-      fault_color[d] = bad[CW-1:0];
-      if (bad_rx[bad[CW-1:0]])          fault_cause[d] = 3'(FaultCauseRxMismatch);
-      else if (!has_route[bad[CW-1:0]]) fault_cause[d] = 3'(FaultCauseNoRoute);
-      else                              fault_cause[d] = 3'(FaultCauseTiedOffEdge);
-      pop[d]       = fire[d] || head_fault[d];
-      pop_color[d] = fire[d] ? fire_color[d] : fault_color[d];
-      cred_d[d]    = {pop[d], pop_color[d]};
-      rr_ptr_d[d]  = rr_ptr_q[d];
+      head_fault[d] = head_bad[d];
+      pop[d]        = fire[d] || head_fault[d];
+      pop_color[d]  = fire[d] ? fire_color[d] : fault_color[d];
+      cred_d[d]     = {pop[d], pop_color[d]};
+      rr_ptr_d[d]   = rr_ptr_q[d];
       if (fire[d]) rr_ptr_d[d] = (32'(fire_color[d]) == NumColors - 1) ? '0 : fire_color[d] + 1'b1;
     end
   end
@@ -236,7 +246,7 @@ module tessera_router #(
     nfaults     = '0;
     fault_seen  = 1'b0;
     for (int d = NumDirs - 1; d >= 0; d--) begin  // the lowest port wins the first record
-      if (arr_fault[d] || head_fault[d]) begin
+      if (en_i && (arr_fault[d] || head_fault[d])) begin
         nfaults    = nfaults + 3'd1;
         fault_seen = 1'b1;
         if (fault_count == '0) begin
@@ -247,7 +257,7 @@ module tessera_router #(
         end
       end
     end
-    if (fault_seen && en_i) begin
+    if (fault_seen) begin
       fault_d[RouterFaultCountLsb +: 16] =
           (17'(fault_count) + 17'(nfaults) > 17'hFFFF) ? 16'hFFFF : fault_count + 16'(nfaults);
     end

@@ -1,5 +1,5 @@
 // The router's routing configuration: per color the base route (ColorCfg: rx and tx masks) and
-// the switch (SwitchCfg: positions 1..3, ring mode, enable, current position). Exposes, per
+// the switch (SwitchCfg: positions 1..3, ring mode, current position). Exposes, per
 // color, the effective route of the current switch position, also transposed into per-direction
 // color masks for the allocator. Written through the PE's register bus; a control wavelet that
 // leaves (adv_i) advances its color's position. A register write wins over an advance.
@@ -22,7 +22,9 @@ module tessera_router_cfg (
   // Only the low bits of a written word are state; the rest read back as zero.
 
   localparam int unsigned BaseW = ColorCfgRxLsb + ColorCfgRxWidth;
-  localparam int unsigned SwW   = SwitchCfgEnableLsb + 1;
+  localparam int unsigned SwW   = SwitchCfgPosLsb + SwitchCfgPosWidth;
+  localparam logic [15:0] BaseEnd = ColorCfgAddr + 16'(ColorCfgCount * ColorCfgStride);
+  localparam logic [15:0] SwEnd   = SwitchCfgAddr + 16'(SwitchCfgCount * SwitchCfgStride);
 
   logic [BaseW-1:0]   base_q [NumColors];
   logic [SwW-1:0]     sw_q [NumColors];
@@ -32,12 +34,15 @@ module tessera_router_cfg (
   logic       is_base, is_sw;
   logic [4:0] idx;
 
+  logic [15:0] base_off, sw_off;
   always_comb begin
-    idx     = cfg_addr_i[6:2];
-    is_base = (cfg_addr_i & ~16'h007F) == ColorCfgAddr && 32'(idx) < NumColors
-              && cfg_addr_i[1:0] == 2'b00;
-    is_sw   = (cfg_addr_i & ~16'h007F) == SwitchCfgAddr && 32'(idx) < NumColors
-              && cfg_addr_i[1:0] == 2'b00;
+    base_off = cfg_addr_i - ColorCfgAddr;
+    sw_off   = cfg_addr_i - SwitchCfgAddr;
+    is_base  = cfg_addr_i >= ColorCfgAddr && cfg_addr_i < BaseEnd
+               && 32'(base_off) % ColorCfgStride == 0;
+    is_sw    = cfg_addr_i >= SwitchCfgAddr && cfg_addr_i < SwEnd
+               && 32'(sw_off) % SwitchCfgStride == 0;
+    idx      = is_sw ? 5'(32'(sw_off) / SwitchCfgStride) : 5'(32'(base_off) / ColorCfgStride);
     cfg_hit_o   = is_base || is_sw;
     cfg_rdata_o = '0;
     if (is_base) cfg_rdata_o = 32'(base_q[idx]);
@@ -71,18 +76,18 @@ module tessera_router_cfg (
         end
         default: ;
       endcase
-      // A direction code past RAMP names no port: that position routes nowhere.
-      dir_mask  = (32'(dir) < NumDirs) ? (NumDirs'(1) << dir) : '0;
+      // Direction code: 0 keeps the base route, 1..5 name W..RAMP, 6 and 7 name no port.
+      dir_mask  = (dir != 3'd0 && 32'(dir) <= NumDirs) ? (NumDirs'(1) << (dir - 3'd1)) : '0;
       tx = base_q[c][ColorCfgTxLsb +: NumDirs];
       rx = base_q[c][ColorCfgRxLsb +: NumDirs];
-      if (pos != 2'd0 && out_side)  tx = dir_mask;
-      if (pos != 2'd0 && !out_side) rx = dir_mask;
+      if (pos != 2'd0 && dir != 3'd0 && out_side)  tx = dir_mask;
+      if (pos != 2'd0 && dir != 3'd0 && !out_side) rx = dir_mask;
     end
 
     always_comb begin
       base_d = base_q[c];
       sw_d   = sw_q[c];
-      if (adv_i[c] && sw_q[c][SwitchCfgEnableLsb]) begin
+      if (adv_i[c]) begin
         // Advance after forwarding: 3 wraps to 0 in ring mode, else stays at 3.
         if (pos != 2'd3)                    sw_d[SwitchCfgPosLsb +: 2] = pos + 2'd1;
         else if (sw_q[c][SwitchCfgRingLsb]) sw_d[SwitchCfgPosLsb +: 2] = 2'd0;

@@ -19,6 +19,7 @@ class RtlFpBackend final : public fp::FpBackend {
         top_(std::make_unique<Vtessera_fmac>(context_.get(), "fmac")) {
     top_->clk_i = 0;
     top_->rst_ni = 0;
+    top_->en_i = 1;
     top_->valid_i = 0;
     top_->op_i = 0;
     top_->fmt_i = 0;

@@ -68,7 +68,8 @@ NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
   {
     Attachment attach(fabric, eps);
     uint64_t ran = fabric.Run(options.cycles);
-    res.stopped_by_fault = ran < options.cycles;
+    // A fault in the window's last cycle stops nothing but still ends the run.
+    res.stopped_by_fault = ran < options.cycles || !fabric.Faults().empty();
     delivered_in_window = scoreboard->Stats().delivered;
     // Drain while deliveries still happen: a saturated pattern may need many cycles to empty,
     // but `limit` cycles without a single delivery mean nothing will move again (a deadlock).

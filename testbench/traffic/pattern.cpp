@@ -129,8 +129,9 @@ void Switch(TrafficPlan& plan) {
   }
   // Column W/2, unless that is the east end itself (W = 2).
   const int m = std::min(w / 2, w - 2);
-  const uint32_t e = static_cast<uint32_t>(arch::Dir::kE);
-  const uint32_t ramp = static_cast<uint32_t>(arch::Dir::kRamp);
+  // SwitchCfg direction codes are arch::Dir + 1 (0 keeps the base route).
+  const uint32_t e = static_cast<uint32_t>(arch::Dir::kE) + 1;
+  const uint32_t ramp = static_cast<uint32_t>(arch::Dir::kRamp) + 1;
   uint32_t sw = 0;
   sw = SwitchCfg::WithPos1Dir(sw, e);
   sw = SwitchCfg::WithPos1Out(sw, 1);
@@ -139,7 +140,6 @@ void Switch(TrafficPlan& plan) {
   sw = SwitchCfg::WithPos3Dir(sw, e);
   sw = SwitchCfg::WithPos3Out(sw, 1);
   sw = SwitchCfg::WithRing(sw, 1);
-  sw = SwitchCfg::WithEnable(sw, 1);
   const int rows = std::min(r.Height(), static_cast<int>(kNumColors));
   for (int y = 0; y < rows; ++y) {
     const uint32_t color = static_cast<uint32_t>(y);

@@ -6,16 +6,17 @@
 //              same destination merge); a PE that finds no color after 4 destinations is silent.
 //   transpose  PE(x,y) -> PE(y mod W, x mod H), colors first-fit as for uniform.
 //   hotspot    every PE (the centre itself too) -> the centre PE(W/2, H/2) on color 0: a merge
-//   tree. neighbour  each PE -> its east neighbour on color x%2; the last column -> its west
-//   neighbour
+//              tree.
+//   neighbour  each PE -> its east neighbour on color x%2; the last column -> its west neighbour
 //              on color 2 (a 1-wide fabric loops back to itself).
 //   broadcast  for y < min(H, 24), PE(0,y) multicasts on color y to every PE: east along row y,
 //              and from every router of row y north and south along its column.
 //   switch     for y < min(H, 24), PE(0,y) sends east along row y on color y. The router at column
 //              m = W/2 (0 when W = 2) delivers to its CE at position 0 and has switch positions
-//              1: E, 2: RAMP, 3: E (all output side), Ring=1, Enable=1: each control wavelet
-//              flips the stream between PE(m,y) and PE(W-1,y). One wavelet in 8 is a control
-//              wavelet. Needs W >= 2.
+//              1: E, 2: RAMP, 3: E (all output side), Ring=1: each control wavelet flips the
+//              stream between PE(m,y) and PE(W-1,y). (It also advances the positions of the other
+//              routers it passes, whose SwitchCfg is 0: they keep their base route.) One wavelet
+//              in 8 is a control wavelet. Needs W >= 2.
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,15 @@ using arch::FaultCause;
 using arch::kNumColors;
 using arch::SwitchCfg;
 
+namespace {
+
+// Whether some position of the switch has a non-zero direction code, i.e. can change the route.
+bool HasDirectionCode(uint32_t sw) {
+  return (SwitchCfg::Pos1Dir(sw) | SwitchCfg::Pos2Dir(sw) | SwitchCfg::Pos3Dir(sw)) != 0;
+}
+
+}  // namespace
+
 RouteTracer::RouteTracer(const RouteTable& routes)
     : width_(routes.Width()), height_(routes.Height()) {
   initial_.resize(static_cast<size_t>(routes.NumPes()) * kNumColors);
@@ -42,10 +51,12 @@ const TraceResult& RouteTracer::Trace(int src, uint32_t color, bool ctrl) {
     return TraceFrom(src, Dir::kRamp, color, ctrl);
   }
   int32_t& entry = cache_[static_cast<size_t>(src) * kNumColors + color];
-  if (entry >= 0) return cached_[static_cast<size_t>(entry)];
+  // A control wavelet walks even a cached route: it advances the position of every router that
+  // forwards it (which cannot change that route, but is visible in the SwitchCfg registers).
+  if (entry >= 0 && !ctrl) return cached_[static_cast<size_t>(entry)];
   const TraceResult& r = TraceFrom(src, Dir::kRamp, color, ctrl);
   if (entry == kUnknown) {
-    if (met_switch_) {
+    if (met_code_) {
       entry = kUncacheable;
     } else {
       entry = static_cast<int32_t>(cached_.size());
@@ -63,7 +74,7 @@ const TraceResult& RouteTracer::TraceFrom(int pe, Dir from, uint32_t color, bool
   }
   result_.dests.clear();
   result_.faults.clear();
-  met_switch_ = false;
+  met_code_ = false;
   if (color >= kNumColors) {
     result_.faults.push_back({pe, FaultCause::kReservedColor, color, from});
     return result_;
@@ -86,25 +97,28 @@ const TraceResult& RouteTracer::TraceFrom(int pe, Dir from, uint32_t color, bool
     }
     seen_[v.pe] = stamp_;
     Slot& slot = slots_[static_cast<size_t>(v.pe) * kNumColors + color];
-    if (SwitchCfg::Enable(slot.sw)) met_switch_ = true;
+    if (HasDirectionCode(slot.sw)) met_code_ = true;
     uint32_t rx = ColorCfg::Rx(slot.base);
     uint32_t tx = ColorCfg::Tx(slot.base);
     uint32_t pos = SwitchCfg::Pos(slot.sw);
     if (pos != 0) {
-      uint32_t dir = 0, out = 0;
+      uint32_t code = 0, out = 0;
       switch (pos) {
         case 1:
-          dir = SwitchCfg::Pos1Dir(slot.sw), out = SwitchCfg::Pos1Out(slot.sw);
+          code = SwitchCfg::Pos1Dir(slot.sw), out = SwitchCfg::Pos1Out(slot.sw);
           break;
         case 2:
-          dir = SwitchCfg::Pos2Dir(slot.sw), out = SwitchCfg::Pos2Out(slot.sw);
+          code = SwitchCfg::Pos2Dir(slot.sw), out = SwitchCfg::Pos2Out(slot.sw);
           break;
         default:
-          dir = SwitchCfg::Pos3Dir(slot.sw), out = SwitchCfg::Pos3Out(slot.sw);
+          code = SwitchCfg::Pos3Dir(slot.sw), out = SwitchCfg::Pos3Out(slot.sw);
           break;
       }
-      uint32_t mask = dir < arch::kNumDirs ? 1u << dir : 0u;
-      (out ? tx : rx) = mask;
+      // Code 0 keeps the base route; 1..5 name arch::Dir(code - 1); 6 and 7 name no port.
+      if (code != 0) {
+        const uint32_t mask = code <= arch::kNumDirs ? 1u << (code - 1) : 0u;
+        (out ? tx : rx) = mask;
+      }
     }
     Dir in = static_cast<Dir>(v.from);
     if (!(rx & (1u << v.from))) {
@@ -127,7 +141,7 @@ const TraceResult& RouteTracer::TraceFrom(int pe, Dir from, uint32_t color, bool
     if (tx & kMaskS) work_.push_back({v.pe + width_, static_cast<uint8_t>(Dir::kN)});
     if (tx & kMaskE) work_.push_back({v.pe + 1, static_cast<uint8_t>(Dir::kW)});
     if (tx & kMaskW) work_.push_back({v.pe - 1, static_cast<uint8_t>(Dir::kE)});
-    if (ctrl && SwitchCfg::Enable(slot.sw)) {
+    if (ctrl) {  // every forwarded control wavelet advances the position, whatever the codes
       if (pos != 3) {
         slot.sw = SwitchCfg::WithPos(slot.sw, pos + 1);
       } else if (SwitchCfg::Ring(slot.sw)) {

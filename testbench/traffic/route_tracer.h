@@ -4,11 +4,14 @@
 //
 // Per router, for a wavelet of color c arriving from direction d: a color >= kNumColors is a
 // ReservedColor fault; the effective route is the base route with the current switch position
-// applied (position p in 1..3 replaces tx by 1<<dir when PosPOut=1, else rx; dir >= 5 gives an
-// empty mask); d not in rx is an RxMismatch fault; an empty tx is a NoRoute fault; a tx direction
-// off the fabric (all edges tied off) is a TiedOffEdge fault. A faulting wavelet is consumed
-// there. Otherwise it goes to every direction of tx (RAMP: delivered to that PE's CE side), and a
-// control wavelet then advances the position when Enable=1 (3 wraps to 0 with Ring=1, else stays).
+// applied: position p in 1..3 with direction code PosPDir = 0 keeps the base route; a code 1..5
+// names the port arch::Dir(code - 1) and 6 or 7 names none (an empty mask), and that mask
+// replaces tx when PosPOut=1, else rx. d not in rx is an RxMismatch fault; an empty tx is a
+// NoRoute fault; a tx direction off the fabric (all edges tied off) is a TiedOffEdge fault. A
+// faulting wavelet is consumed there. Otherwise it goes to every direction of tx (RAMP: delivered
+// to that PE's CE side), and a control wavelet then always advances the position of its color at
+// that router, 0 -> 1 -> 2 -> 3, then 3 wraps to 0 with Ring=1 and stays at 3 otherwise. (A color
+// whose SwitchCfg is 0 thus keeps its base route while its position counts control wavelets.)
 //
 // The tracer keeps its own copy of the switch positions, which control wavelets advance. Wavelets
 // of a color that has switches must be traced in the order their (single) source injects them:
@@ -47,8 +50,10 @@ class RouteTracer {
   int Height() const { return height_; }
 
   // A wavelet injected by the CE side of PE `src` (it arrives at its router from RAMP). The
-  // result lives in the tracer and is valid until the next call. Results of (src, color) pairs
-  // whose route passes no switch with Enable=1 never change, and are computed once. Throws
+  // result lives in the tracer and is valid until the next call. The route of a (src, color) pair
+  // can only change if some router on it has a non-zero direction code at some position; the
+  // results of the other pairs never change, and data wavelets of them are traced once (control
+  // wavelets always walk the route, to advance every position on it). Throws
   // std::runtime_error if the route reaches a router twice (a loop, or a multicast whose branches
   // merge again): the tracer predicts trees only.
   const TraceResult& Trace(int src, uint32_t color, bool ctrl);
@@ -81,7 +86,7 @@ class RouteTracer {
   uint32_t stamp_ = 0;
   std::vector<Visit> work_;
   TraceResult result_;
-  bool met_switch_ = false;     // the last walk passed a router with Enable=1
+  bool met_code_ = false;       // the last walk passed a router with a non-zero direction code
   std::vector<int32_t> cache_;  // [pe * kNumColors + color]: index into cached_, or below
   std::vector<TraceResult> cached_;
   static constexpr int32_t kUnknown = -1, kUncacheable = -2;

@@ -16,6 +16,8 @@ find_program(FST2VCD fst2vcd REQUIRED)
 execute_process(COMMAND ${FST2VCD} ${OUT}/noc.fst OUTPUT_VARIABLE vcd ERROR_QUIET)
 # Every $var's full name: join the scope stack with the variable's name and range. Brackets
 # become <> first: CMake lists treat [ and ] specially.
+string(REPLACE ";" "," vcd "${vcd}")  # VCD identifier codes may contain ';'
+string(REPLACE "\\" "/" vcd "${vcd}")
 string(REPLACE "[" "<" vcd "${vcd}")
 string(REPLACE "]" ">" vcd "${vcd}")
 string(REPLACE "\n" ";" lines "${vcd}")

@@ -213,14 +213,14 @@ TEST(Fabric, SwitchAlternatesRouteOnControlWavelets) {
     Route(*r.fabric, {0, 0}, 9, kRamp, kE);
     Route(*r.fabric, {1, 0}, 9, kW, kRamp);  // position 0: deliver at PE(1,0)
     using S = arch::SwitchCfg;
-    uint32_t sw = S::WithPos1Dir(0, 1);  // position 1: output E
+    // Direction codes are Dir + 1 (0 keeps the base route).
+    uint32_t sw = S::WithPos1Dir(0, 2);  // position 1: output E
     sw = S::WithPos1Out(sw, 1);
-    sw = S::WithPos2Dir(sw, 4);  // position 2: output RAMP
+    sw = S::WithPos2Dir(sw, 5);  // position 2: output RAMP
     sw = S::WithPos2Out(sw, 1);
-    sw = S::WithPos3Dir(sw, 1);  // position 3: output E
+    sw = S::WithPos3Dir(sw, 2);  // position 3: output E
     sw = S::WithPos3Out(sw, 1);
     sw = S::WithRing(sw, 1);
-    sw = S::WithEnable(sw, 1);
     r.fabric->WriteReg({1, 0}, S::Addr(9), sw);
     Route(*r.fabric, {2, 0}, 9, kW, kRamp);
     // d0 ctrl1 d2 d3 ctrl4 d5 ctrl6 d7: the control wavelet goes by the old route, then flips.

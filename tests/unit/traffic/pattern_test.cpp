@@ -155,6 +155,11 @@ TEST(Pattern, SwitchAlternatesBetweenTheMiddleAndTheEnd) {
       const int y = p.routes.At(f.src).y;
       const int mid = p.routes.Index(w == 2 ? 0 : w / 2, y), end = p.routes.Index(w - 1, y);
       EXPECT_EQ(f.dests, std::vector<int>{mid});
+      // Only the middle router has a switch: codes E+1, RAMP+1, E+1, all output side, ring.
+      for (int x = 0; x < w; ++x) {
+        const int pe = p.routes.Index(x, y);
+        EXPECT_EQ(p.routes.Switch(pe, f.color), pe == mid ? 0x1ADAu : 0u) << "x " << x;
+      }
       // data, ctrl, data, ctrl, ...: the control wavelet goes where the data before it went.
       const int want[] = {mid, mid, end, end, mid, mid, end, end, mid};
       for (int i = 0; i < 9; ++i) {
@@ -162,6 +167,13 @@ TEST(Pattern, SwitchAlternatesBetweenTheMiddleAndTheEnd) {
         EXPECT_TRUE(r.faults.empty());
         EXPECT_EQ(r.dests, std::vector<int>{want[i]}) << "wavelet " << i;
       }
+      // Four control wavelets: the ring wrapped back to 0; the source router (SwitchCfg 0, when it
+      // is not the middle one) counted them and stays at 3 with its base route.
+      EXPECT_EQ(tr.Position(mid, f.color), 0u);
+      if (f.src != mid) {
+        EXPECT_EQ(tr.Position(f.src, f.color), 3u);
+      }
+      EXPECT_EQ(tr.Position(end, f.color), 2u);
     }
   }
   EXPECT_THROW(MakePlan("switch", 1, 4, 1), std::invalid_argument);

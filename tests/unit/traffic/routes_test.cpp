@@ -121,7 +121,8 @@ TEST(Routes, SourceInsideAnotherPathNeedsTheSameTx) {
 
 TEST(Routes, ASwitchMakesARouterConflict) {
   RouteTable t(3, 1);
-  t.SetSwitch(1, 4, arch::SwitchCfg::WithEnable(0, 1));
+  // Position 1 would send the color north (code = arch::Dir + 1).
+  t.SetSwitch(1, 4, arch::SwitchCfg::WithPos1Dir(0, static_cast<uint32_t>(arch::Dir::kN) + 1));
   EXPECT_FALSE(t.TryAddXyPath(0, 2, 4));
   EXPECT_TRUE(t.TryAddXyPath(0, 2, 5));
   EXPECT_TRUE(t.ColorUsed(4));
@@ -150,7 +151,8 @@ class RecordingFabric : public testing::FakeFabric {
 TEST(Routes, ApplyWritesExactlyTheNonZeroRegisters) {
   RouteTable t(3, 2);
   ASSERT_TRUE(t.TryAddXyPath(t.Index(0, 0), t.Index(2, 1), 3));
-  const uint32_t sw = arch::SwitchCfg::WithRing(arch::SwitchCfg::WithEnable(0, 1), 1);
+  const uint32_t sw = arch::SwitchCfg::WithRing(
+      arch::SwitchCfg::WithPos2Dir(0, static_cast<uint32_t>(arch::Dir::kE) + 1), 1);
   t.SetSwitch(t.Index(1, 1), 9, sw);
   RecordingFabric f(3, 2);
   t.Apply(f);
