@@ -146,7 +146,9 @@ void RunNocCommand(const NocArgs& a) {
     cycles_run = r.a.run_cycles + r.b.run_cycles;
   } else {
     fabric::Fabric& f = want_rtl ? *rtl_fabric : *func_fabric;
-    tb::NocResult r = tb::RunNoc(f, a.noc);
+    tb::NocOptions opt = a.noc;
+    opt.keep_log = false;  // delivery logs serve co-simulation only
+    tb::NocResult r = tb::RunNoc(f, opt);
     fmt::print("{}", Summary(r, f.Name()));
     AddResult(j, r);
     passed = r.Passed();

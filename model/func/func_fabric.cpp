@@ -73,6 +73,7 @@ int FuncFabric::Neighbour(int r, int dir) const {
 void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
   CheckPe(pe);
   RouterState& s = routers_[Index(pe)];
+  s.dirty = true;
   using CC = arch::ColorCfg;
   using SC = arch::SwitchCfg;
   if (addr >= CC::kAddr && addr < CC::Addr(kColors) && addr % 4 == 0) {
@@ -181,13 +182,11 @@ void FuncFabric::TickEndpoints(Slot& now) {
     ep->Tick(t, port);
     if (L::Valid(port.to_router)) {
       // Through the RampLatency stages into the router's RAMP input.
-      SlotAt(t + arch::kRampLatency)
-          .arrivals.push_back({pe, static_cast<uint8_t>(kRampDir), port.to_router});
+      Add(SlotAt(t + arch::kRampLatency).arrivals, pe, kRampDir, port.to_router);
     }
     if (C::Valid(port.credit_to_router)) {
       // Visible at the router's RAMP output this cycle: usable from the next.
-      now.credits.push_back({pe, static_cast<uint8_t>(kRampDir),
-                             static_cast<uint8_t>(C::Color(port.credit_to_router))});
+      Add(now.credits, pe, kRampDir, static_cast<int>(C::Color(port.credit_to_router)));
     }
     uint64_t wake = ep->NextWake();
     if (wake != fabric::kNever) {
@@ -209,6 +208,11 @@ void FuncFabric::StepCycle() {
   const uint64_t mark = t + 1;
   active_.clear();
   for (int r : queued_) {
+    if (!routers_[r].dirty) {  // nothing changed since it last moved nothing: skip it
+      stamp_[r] = mark;
+      skipped_.push_back(r);
+      continue;
+    }
     if (stamp_[r] != mark) {
       stamp_[r] = mark;
       active_.push_back(r);
@@ -216,12 +220,21 @@ void FuncFabric::StepCycle() {
   }
   for (const Arrival& a : now.arrivals) {
     in_word_[static_cast<size_t>(a.router) * kDirs + a.dir] = a.link;
+    routers_[a.router].dirty = true;
     if (stamp_[a.router] != mark) {
       stamp_[a.router] = mark;
       active_.push_back(a.router);
     }
   }
   queued_.clear();
+  for (int r : skipped_) {
+    if (routers_[r].dirty) {
+      active_.push_back(r);  // an arrival came after all
+    } else {
+      queued_.push_back(r);
+    }
+  }
+  skipped_.clear();
   for (int r : active_) {
     uint64_t* in = &in_word_[static_cast<size_t>(r) * kDirs];
     StepRouter(r, in);
@@ -234,6 +247,7 @@ void FuncFabric::StepCycle() {
     RouterState& s = routers_[c.router];
     ++s.credit[c.dir][c.color];
     s.credit_ok[c.dir] |= 1u << c.color;
+    s.dirty = true;
   }
   now.arrivals.clear();
   now.credits.clear();
@@ -250,11 +264,14 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   uint32_t avail[kDirs];
   int push_color[kDirs];
   bool arr_fault[kDirs];
+  uint32_t busy = 0;  // inputs with a head or an arrival
   for (int d = 0; d < kDirs; ++d) {
     push_color[d] = -1;
     arr_fault[d] = false;
     avail[d] = s.nonempty[d];
+    if (avail[d]) busy |= 1u << d;
     if (!L::Valid(in[d])) continue;
+    busy |= 1u << d;
     int c = static_cast<int>(L::Color(in[d]));
     if (c >= kColors) {
       arr_fault[d] = true;
@@ -275,7 +292,7 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   uint32_t bad_cause[kDirs];
   for (int dd = 0; dd < kDirs; ++dd) {
     bad_color[dd] = -1;
-    if (arr_fault[dd]) continue;
+    if (arr_fault[dd] || !avail[dd]) continue;
     uint32_t bad_rx = avail[dd] & ~s.rx_has[dd];
     uint32_t bad = bad_rx | (avail[dd] & s.rx_has[dd] & (~s.has_route | s.tied_hit));
     if (!bad) continue;
@@ -313,6 +330,7 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   uint32_t first_fault = 0;  // RouterFault fields of the lowest faulting input
   uint32_t advance = 0;      // colors whose control wavelet left: their switches move after
   for (int dd = kDirs - 1; dd >= 0; --dd) {
+    if (!(busy >> dd & 1)) continue;
     int color = fire_color[dd];
     const bool head_fault = bad_color[dd] >= 0;
     if (head_fault) color = bad_color[dd];
@@ -333,7 +351,7 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       uint32_t bit = 1u << color;
       if (s.nonempty[dd] & bit) {
         uint8_t& h = s.head[dd][color];
-        payload = s.buf[dd][color][h];
+        payload = s.buf[QueueSlot(dd, color, h)];
         h = static_cast<uint8_t>(h + 1 == QueueDepth(dd) ? 0 : h + 1);
         if (--s.count[dd][color] == 0) s.nonempty[dd] &= ~bit;
       } else {
@@ -342,10 +360,9 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       }
       // The freed slot's credit reaches the sender next cycle.
       if (dd == kRampDir) {
-        SlotAt(t + 1).ce_credits.push_back({r, fabric::MakeCredit(color)});
+        Add(SlotAt(t + 1).ce_credits, r, fabric::MakeCredit(color));
       } else {
-        SlotAt(t + 1).credits.push_back(
-            {Neighbour(r, dd), static_cast<uint8_t>(dd ^ 1), static_cast<uint8_t>(color)});
+        Add(SlotAt(t + 1).credits, Neighbour(r, dd), dd ^ 1, color);
       }
     }
     if (pushed) {
@@ -353,7 +370,7 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       uint8_t n = s.count[dd][c];
       int slot = s.head[dd][c] + n;
       if (slot >= QueueDepth(dd)) slot -= QueueDepth(dd);
-      s.buf[dd][c][slot] = PayloadOf(in[dd]);
+      s.buf[QueueSlot(dd, c, slot)] = PayloadOf(in[dd]);
       s.count[dd][c] = static_cast<uint8_t>(n + 1);
       s.nonempty[dd] |= 1u << c;
     }
@@ -367,9 +384,9 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
         if (--s.credit[o][c] == 0) s.credit_ok[o] &= ~(1u << c);
         if (o == kRampDir) {
           // Output register plus RampLatency-1 stages to the CE side.
-          SlotAt(t + arch::kRampLatency).ce_links.push_back({r, word});
+          Add(SlotAt(t + arch::kRampLatency).ce_links, r, word);
         } else {
-          SlotAt(t + 1).arrivals.push_back({Neighbour(r, o), static_cast<uint8_t>(o ^ 1), word});
+          Add(SlotAt(t + 1).arrivals, Neighbour(r, o), o ^ 1, word);
         }
       }
       s.rr_ptr[dd] = static_cast<uint8_t>(c + 1 == kColors ? 0 : c + 1);
@@ -395,6 +412,8 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   uint32_t any = 0;
   for (int dd = 0; dd < kDirs; ++dd) any |= s.nonempty[dd];
   s.queued = any != 0;
+  // If nothing moved, nothing will until an arrival, a credit or a register write.
+  s.dirty = won || nfaults != 0;
 }
 
 }  // namespace tessera::func

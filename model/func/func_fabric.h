@@ -51,6 +51,26 @@ class FuncFabric final : public fabric::Fabric {
     std::vector<CeEvent> ce_links, ce_credits;
   };
 
+  // Event constructors that write in place (a struct built on the stack and copied stalls on
+  // store forwarding in the hot loop).
+  static void Add(std::vector<Arrival>& v, int router, int dir, uint64_t link) {
+    Arrival& a = v.emplace_back();
+    a.router = router;
+    a.dir = static_cast<uint8_t>(dir);
+    a.link = link;
+  }
+  static void Add(std::vector<CreditReturn>& v, int router, int dir, int color) {
+    CreditReturn& c = v.emplace_back();
+    c.router = router;
+    c.dir = static_cast<uint8_t>(dir);
+    c.color = static_cast<uint8_t>(color);
+  }
+  static void Add(std::vector<CeEvent>& v, int pe, uint64_t word) {
+    CeEvent& e = v.emplace_back();
+    e.pe = pe;
+    e.word = word;
+  }
+
   void StepCycle();
   void TickEndpoints(Slot& now);
   void StepRouter(int r, const uint64_t* in);
@@ -70,6 +90,7 @@ class FuncFabric final : public fabric::Fabric {
   std::vector<uint64_t> in_word_;     // per router per direction: arriving link word
   std::vector<uint64_t> stamp_;       // per router: cycle+1 when listed this cycle
   std::vector<int> active_, queued_;  // routers to step; routers holding queued wavelets
+  std::vector<int> skipped_;          // queued routers with nothing new this cycle
   std::vector<uint64_t> ce_link_, ce_credit_, ep_stamp_;  // per PE, this cycle
   std::vector<int> ep_due_;
   using Wake = std::pair<uint64_t, int>;

@@ -14,8 +14,6 @@ namespace tessera::func {
 inline constexpr int kDirs = arch::kNumDirs;
 inline constexpr int kColors = arch::kNumColors;
 inline constexpr int kRampDir = static_cast<int>(arch::Dir::kRamp);
-inline constexpr int kMaxDepth =
-    arch::kRampInDepth > arch::kLinkDepth ? arch::kRampInDepth : arch::kLinkDepth;
 
 inline constexpr int QueueDepth(int dir) {
   return dir == kRampDir ? static_cast<int>(arch::kRampInDepth)
@@ -29,27 +27,41 @@ inline constexpr int CreditInit(int dir) {
 // One queued wavelet: data in bits 31:0, ctrl in bit 32.
 using Payload = uint64_t;
 
+// Queue storage is one flat array: per direction, per color, QueueDepth(dir) slots.
+inline constexpr int QueueBase(int dir) {
+  return dir * kColors * static_cast<int>(arch::kLinkDepth);
+}
+inline constexpr int kQueueSlots = QueueBase(kRampDir) + kColors * QueueDepth(kRampDir);
+inline constexpr int QueueSlot(int dir, int color, int slot) {
+  return QueueBase(dir) + color * QueueDepth(dir) + slot;
+}
+
 struct RouterState {
-  // Input queues, per direction per color: a ring of QueueDepth(dir) payloads.
-  std::array<std::array<std::array<Payload, kMaxDepth>, kColors>, kDirs> buf{};
-  std::array<std::array<uint8_t, kColors>, kDirs> head{}, count{};
-  std::array<uint32_t, kDirs> nonempty{};  // per direction: colors with something stored
+  // Hot state first (what every step reads), the queue storage last.
+  std::array<uint32_t, kDirs> nonempty{};          // per direction: colors with something stored
+  std::array<uint32_t, kDirs> credit_ok{};         // per direction: colors with a credit
+  std::array<uint32_t, kDirs> tx_has{}, rx_has{};  // per direction: colors whose route has it
+  uint32_t has_route = 0, tied_hit = 0;
+  std::array<Route, kColors> route{};
+  std::array<uint8_t, kDirs> rr_ptr{};
+  uint8_t prio = 0;     // input visited first; then the one after the first winner
+  uint8_t tied = 0;     // edge directions tied off (bit per direction)
+  bool queued = false;  // any queue non-empty
+  // Something that could let a queued wavelet move happened since the router last stepped (an
+  // arrival, a credit, a register write). A router whose last step moved nothing and that is not
+  // dirty would move nothing again: the model skips it.
+  bool dirty = true;
+  uint32_t fault_reg = 0;  // arch::RouterFault
 
   // Output credits toward the downstream queues.
   std::array<std::array<uint8_t, kColors>, kDirs> credit{};
-  std::array<uint32_t, kDirs> credit_ok{};  // per direction: colors with a credit
+  // Input queues, per direction per color: a ring of QueueDepth(dir) payloads.
+  std::array<std::array<uint8_t, kColors>, kDirs> head{}, count{};
 
-  // Routing registers and what they imply.
+  // Routing registers.
   std::array<uint32_t, kColors> color_cfg{}, switch_cfg{};
-  std::array<Route, kColors> route{};
-  std::array<uint32_t, kDirs> tx_has{}, rx_has{};  // per direction: colors whose route has it
-  uint32_t has_route = 0, tied_hit = 0;
 
-  std::array<uint8_t, kDirs> rr_ptr{};
-  uint8_t prio = 0;        // input visited first; then the one after the first winner
-  uint8_t tied = 0;        // edge directions tied off (bit per direction)
-  uint32_t fault_reg = 0;  // arch::RouterFault
-  bool queued = false;     // any queue non-empty
+  std::array<Payload, kQueueSlots> buf{};  // see QueueSlot()
 
   void Reset();
   // Recomputes a color's route and the per-direction masks after its registers changed.
