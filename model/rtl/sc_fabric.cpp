@@ -54,9 +54,9 @@ SC_MODULE(TileSc) {
   std::function<void(uint64_t fault_bits)> on_edge;
   // With waves on, a cycle is two steps: every tile applies its inputs (the last one to do so
   // dumps the waves and notifies `high`), then every tile takes the clock edge.
-  bool two_phase = false;
+  const bool two_phase;
+  sc_core::sc_event* const high;
   std::function<void()> on_low;
-  sc_core::sc_event* high = nullptr;
 
   void OnPosedge() {
     for (int s = 0; s < kNumSides; ++s) {
@@ -92,16 +92,18 @@ SC_MODULE(TileSc) {
 
   LinkBundle out_[kNumSides], ramp_;
 
-  SC_CTOR(TileSc) {
+  SC_HAS_PROCESS(TileSc);
+  // `high` is the fabric's event for the second step of a cycle when waves are on, else null.
+  TileSc(sc_core::sc_module_name name, sc_core::sc_event * high_event)
+      : sc_core::sc_module(name), two_phase(high_event != nullptr), high(high_event) {
     SC_METHOD(OnPosedge);
     sensitive << clk.pos();
     dont_initialize();
-  }
-
-  void SenseHigh() {  // called once `high` is set, before simulation starts
-    SC_METHOD(OnHigh);
-    sensitive << *high;
-    dont_initialize();
+    if (two_phase) {
+      SC_METHOD(OnHigh);
+      sensitive << *high;
+      dont_initialize();
+    }
   }
 };
 
@@ -142,15 +144,14 @@ class ScRtlFabric final : public RtlFabric {
     edge_ = std::make_unique<Signal>("fabric_edge");  // what arrives across a fabric edge
     for (int t = 0; t < n; ++t) {
       Tile& tile = tiles_[t];
-      auto ts = std::make_unique<TileSc>(fmt::format("tile_x{}_y{}", tile.tx, tile.ty).c_str());
+      auto ts = std::make_unique<TileSc>(
+          fmt::format("tile_x{}_y{}", tile.tx * opt.tile_w, tile.ty * opt.tile_h).c_str(),
+          Tracing() ? &high_ : nullptr);
       ts->model = tile.model.get();
       ts->io = &tile.io;
       ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
       if (Tracing()) {
-        ts->two_phase = true;
-        ts->high = &high_;
         ts->on_low = [this] { OnTileLow(); };
-        ts->SenseHigh();
       }
       ts->clk(clk_);
       for (int s = 0; s < kNumSides; ++s) {
@@ -162,7 +163,8 @@ class ScRtlFabric final : public RtlFabric {
       }
       ts->ramp_in(*ramp_to_tile_[t]);
       ts->ramp_out(*ramp_to_ce_[t]);
-      auto rs = std::make_unique<RampSc>(fmt::format("ramp_x{}_y{}", tile.tx, tile.ty).c_str());
+      auto rs = std::make_unique<RampSc>(
+          fmt::format("ramp_x{}_y{}", tile.tx * opt.tile_w, tile.ty * opt.tile_h).c_str());
       rs->clk(clk_);
       rs->from_tile(*ramp_to_ce_[t]);
       rs->to_tile(*ramp_to_tile_[t]);

@@ -82,7 +82,7 @@ NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
       const uint64_t step = std::min(kDrainStep, limit - stalled);
       const uint64_t n = fabric.Run(step);
       res.drain_cycles += n;
-      res.stopped_by_fault = n < step;
+      res.stopped_by_fault = n < step || !fabric.Faults().empty();
       stalled = scoreboard->Outstanding() < before ? 0 : stalled + n;
     }
   }
