@@ -55,6 +55,8 @@ class Fabric {
   int Index(Coord c) const { return c.y * Width() + c.x; }
   Coord At(int index) const { return {index % Width(), index / Width()}; }
   bool Contains(Coord c) const { return c.x >= 0 && c.y >= 0 && c.x < Width() && c.y < Height(); }
+  // Throws std::out_of_range naming the PE and the fabric when `c` is outside it.
+  void CheckContains(Coord c) const;
 };
 
 }  // namespace tessera::fabric

@@ -50,12 +50,6 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   next_wake_.assign(NumPes(), fabric::kNever);
 }
 
-void FuncFabric::CheckPe(fabric::Coord pe) const {
-  if (!Contains(pe))
-    throw std::out_of_range(
-        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, w_, h_));
-}
-
 int FuncFabric::Neighbour(int r, int dir) const {
   switch (dir) {
     case 0:
@@ -71,7 +65,7 @@ int FuncFabric::Neighbour(int r, int dir) const {
 }
 
 void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
-  CheckPe(pe);
+  CheckContains(pe);
   RouterState& s = routers_[Index(pe)];
   s.dirty = true;
   using CC = arch::ColorCfg;
@@ -90,7 +84,7 @@ void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
 }
 
 uint32_t FuncFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
-  CheckPe(pe);
+  CheckContains(pe);
   const RouterState& s = routers_[Index(pe)];
   using CC = arch::ColorCfg;
   using SC = arch::SwitchCfg;
@@ -104,7 +98,7 @@ uint32_t FuncFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
 }
 
 void FuncFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
-  CheckPe(pe);
+  CheckContains(pe);
   int i = Index(pe);
   endpoints_[i] = ep;
   if (ep) {

@@ -76,7 +76,6 @@ class FuncFabric final : public fabric::Fabric {
   void StepRouter(int r, const uint64_t* in);
   Slot& SlotAt(uint64_t cycle) { return wheel_[cycle % kWheel]; }
   int Neighbour(int r, int dir) const;
-  void CheckPe(fabric::Coord pe) const;
 
   int w_, h_;
   uint64_t cycle_ = 0;

@@ -81,29 +81,25 @@ int RtlFabric::Neighbour(int t, Side s) const {
   return -1;
 }
 
+std::pair<TileModel*, int> RtlFabric::Locate(fabric::Coord pe) {
+  CheckContains(pe);
+  Tile& t = tiles_[TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h)];
+  return {t.model.get(), (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w};
+}
+
 void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
-  if (!Contains(pe))
-    throw std::out_of_range(
-        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, Width(), Height()));
-  int tx = pe.x / opt_.tile_w, ty = pe.y / opt_.tile_h;
-  int local = (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w;
+  auto [model, local] = Locate(pe);
   // A frozen edge moves nothing else, in this tile or elsewhere: zero simulated time.
-  tiles_[TileIndex(tx, ty)].model->WriteReg(local, addr, value);
+  model->WriteReg(local, addr, value);
 }
 
 uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
-  if (!Contains(pe))
-    throw std::out_of_range(
-        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, Width(), Height()));
-  int tx = pe.x / opt_.tile_w, ty = pe.y / opt_.tile_h;
-  int local = (pe.y % opt_.tile_h) * opt_.tile_w + pe.x % opt_.tile_w;
-  return tiles_[TileIndex(tx, ty)].model->ReadReg(local, addr);
+  auto [model, local] = Locate(pe);
+  return model->ReadReg(local, addr);
 }
 
 void RtlFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
-  if (!Contains(pe))
-    throw std::out_of_range(
-        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, Width(), Height()));
+  CheckContains(pe);
   endpoints_[Index(pe)] = ep;
 }
 

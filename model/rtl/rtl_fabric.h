@@ -54,6 +54,8 @@ class RtlFabric : public fabric::Fabric {
   // Throws if an RTL assertion failed during the last cycle (they print as %Error on stderr).
   void CheckAssertions() const;
   int TileIndex(int tx, int ty) const { return ty * tiles_x_ + tx; }
+  // The tile model holding PE `pe` and the PE's index in it (y * TW + x); checks the range.
+  std::pair<TileModel*, int> Locate(fabric::Coord pe);
   // The neighbouring tile across side s, or -1 at the fabric edge.
   int Neighbour(int t, Side s) const;
 

@@ -1,8 +1,17 @@
+// Helpers of the fabric interface shared by every backend: range checks and fault text.
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 #include "fabric/fabric.h"
 
 namespace tessera::fabric {
+
+void Fabric::CheckContains(Coord c) const {
+  if (!Contains(c))
+    throw std::out_of_range(
+        fmt::format("PE({},{}) is outside the {}x{} fabric", c.x, c.y, Width(), Height()));
+}
 
 std::string DescribeFault(const FaultRecord& f) {
   using RF = arch::RouterFault;
