@@ -1,9 +1,9 @@
 // Helpers of the fabric interface shared by every backend: range checks and fault text.
+#include "fabric/fabric.h"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
-
-#include "fabric/fabric.h"
 
 namespace tessera::fabric {
 
