@@ -44,7 +44,7 @@ bench: build
 # Regenerate the RTL package and the C++ constants from model/arch/tessera.def.
 gen: configure
 	cmake --build $(BUILD) --target tessera_archgen
-	$(BUILD)/bin/tessera_archgen model/arch/tessera.def rtl/pkg/tessera_pkg.sv rtl/pkg/tessera_pkg_use.svh model/arch/arch.h
+	$(BUILD)/bin/tessera_archgen model/arch/tessera.def model/arch/isa.def rtl/pkg/tessera_pkg.sv rtl/pkg/tessera_pkg_use.svh model/arch/arch.h model/arch/isa_table.h rtl/pkg/tessera_isa.svh
 
 format:
 	git ls-files '*.cpp' '*.h' | grep -v '^model/arch/arch.h$$' | xargs clang-format -i

@@ -29,8 +29,8 @@ inline constexpr uint32_t kNumTasks = 32;
 inline constexpr uint32_t kRampLatency = 7;
 // per-color input queue depth on a router-to-router link (credits)
 inline constexpr uint32_t kLinkDepth = 3;
-// per-color input queue depth on the CE->router ramp (RampLatency + 3)
-inline constexpr uint32_t kRampInDepth = 10;
+// per-color input queue depth on the CE->router ramp (RampLatency + DsdLatency + 3; docs/isa.md 6.7)
+inline constexpr uint32_t kRampInDepth = 15;
 // per-color credits the router holds toward the CE side
 inline constexpr uint32_t kRampOutCredits = 16;
 // switch positions 0..3; 0 is the base route
@@ -44,6 +44,25 @@ inline constexpr uint32_t kCanonicalNan16 = 0x7E00;
 // 48 KiB, 0x0000..0xBFFF
 inline constexpr uint32_t kSramBytes = 0xC000;
 inline constexpr uint32_t kMmioBase = 0xC000;
+// general registers r0..r15 (no hardwired zero)
+inline constexpr uint32_t kNumGprs = 16;
+// descriptor registers d0..d15
+inline constexpr uint32_t kNumDsrs = 16;
+inline constexpr uint32_t kNumMicrothreads = 8;
+inline constexpr uint32_t kInsnBytes = 4;
+// a descriptor in memory, 8-byte aligned
+inline constexpr uint32_t kDsdBytes = 8;
+// cycles from a DSD step to its result; must equal FmacLatency + 1
+inline constexpr uint32_t kDsdLatency = 5;
+// fdot partial sums per lane (f32: 4, f16: 8)
+inline constexpr uint32_t kDotPartials = 4;
+inline constexpr uint32_t kUnboundedLength = 0x7FFF;
+inline constexpr uint32_t kNoTask = 31;
+// per-color CE input queue; equals RampOutCredits
+inline constexpr uint32_t kCeInDepth = 16;
+// 16-bit interleave: bank = addr[3:1]
+inline constexpr uint32_t kSramBanks = 8;
+inline constexpr uint32_t kNumDebugFmts = 6;
 
 // port order, also the bit order of every direction mask
 enum class Dir : uint8_t {
@@ -157,6 +176,206 @@ inline const char* ToString(FpFlag v) {
   return "?";
 }
 
+enum class TaskKind : uint8_t {
+  kNone = 0,
+  kData = 1,
+  kLocal = 2,
+  kControl = 3,
+};
+inline constexpr unsigned kTaskKindWidth = 2;
+inline const char* ToString(TaskKind v) {
+  switch (v) {
+    case TaskKind::kNone: return "None";
+    case TaskKind::kData: return "Data";
+    case TaskKind::kLocal: return "Local";
+    case TaskKind::kControl: return "Control";
+  }
+  return "?";
+}
+
+// 4..7 reserved (4: indexed, planned)
+enum class DsdKind : uint8_t {
+  kNone = 0,
+  kMem1d = 1,
+  kFabIn = 2,
+  kFabOut = 3,
+};
+inline constexpr unsigned kDsdKindWidth = 3;
+inline const char* ToString(DsdKind v) {
+  switch (v) {
+    case DsdKind::kNone: return "None";
+    case DsdKind::kMem1d: return "Mem1d";
+    case DsdKind::kFabIn: return "FabIn";
+    case DsdKind::kFabOut: return "FabOut";
+  }
+  return "?";
+}
+
+enum class ElemType : uint8_t {
+  kF32 = 0,
+  kF16 = 1,
+  kI32 = 2,
+  kI16 = 3,
+  kU32 = 4,
+  kU16 = 5,
+};
+inline constexpr unsigned kElemTypeWidth = 3;
+inline const char* ToString(ElemType v) {
+  switch (v) {
+    case ElemType::kF32: return "F32";
+    case ElemType::kF16: return "F16";
+    case ElemType::kI32: return "I32";
+    case ElemType::kI16: return "I16";
+    case ElemType::kU32: return "U32";
+    case ElemType::kU16: return "U16";
+  }
+  return "?";
+}
+
+enum class DsdRole : uint8_t {
+  kNone = 0,
+  kDst = 1,
+  kSrc0 = 2,
+  kSrc1 = 3,
+  kScalar = 4,
+};
+inline constexpr unsigned kDsdRoleWidth = 3;
+inline const char* ToString(DsdRole v) {
+  switch (v) {
+    case DsdRole::kNone: return "None";
+    case DsdRole::kDst: return "Dst";
+    case DsdRole::kSrc0: return "Src0";
+    case DsdRole::kSrc1: return "Src1";
+    case DsdRole::kScalar: return "Scalar";
+  }
+  return "?";
+}
+
+enum class AccSize : uint8_t {
+  kByte = 0,
+  kHalf = 1,
+  kWord = 2,
+  kDsd = 3,
+};
+inline constexpr unsigned kAccSizeWidth = 2;
+inline const char* ToString(AccSize v) {
+  switch (v) {
+    case AccSize::kByte: return "Byte";
+    case AccSize::kHalf: return "Half";
+    case AccSize::kWord: return "Word";
+    case AccSize::kDsd: return "Dsd";
+  }
+  return "?";
+}
+
+enum class DebugFmt : uint8_t {
+  kHex = 0,
+  kU32 = 1,
+  kI32 = 2,
+  kF32 = 3,
+  kF16 = 4,
+  kChar = 5,
+};
+inline constexpr unsigned kDebugFmtWidth = 3;
+inline const char* ToString(DebugFmt v) {
+  switch (v) {
+    case DebugFmt::kHex: return "Hex";
+    case DebugFmt::kU32: return "U32";
+    case DebugFmt::kI32: return "I32";
+    case DebugFmt::kF32: return "F32";
+    case DebugFmt::kF16: return "F16";
+    case DebugFmt::kChar: return "Char";
+  }
+  return "?";
+}
+
+enum class CeStall : uint8_t {
+  kNone = 0,
+  kUt = 1,
+  kSync = 2,
+  kSend = 3,
+  kUtWait = 4,
+  kPort = 5,
+  kFmac = 6,
+};
+inline constexpr unsigned kCeStallWidth = 3;
+inline const char* ToString(CeStall v) {
+  switch (v) {
+    case CeStall::kNone: return "None";
+    case CeStall::kUt: return "Ut";
+    case CeStall::kSync: return "Sync";
+    case CeStall::kSend: return "Send";
+    case CeStall::kUtWait: return "UtWait";
+    case CeStall::kPort: return "Port";
+    case CeStall::kFmac: return "Fmac";
+  }
+  return "?";
+}
+
+enum class UtWait : uint8_t {
+  kReady = 0,
+  kFabIn = 1,
+  kFabOut = 2,
+  kPort = 3,
+  kFmac = 4,
+  kTurn = 5,
+  kDrain = 6,
+};
+inline constexpr unsigned kUtWaitWidth = 3;
+inline const char* ToString(UtWait v) {
+  switch (v) {
+    case UtWait::kReady: return "Ready";
+    case UtWait::kFabIn: return "FabIn";
+    case UtWait::kFabOut: return "FabOut";
+    case UtWait::kPort: return "Port";
+    case UtWait::kFmac: return "Fmac";
+    case UtWait::kTurn: return "Turn";
+    case UtWait::kDrain: return "Drain";
+  }
+  return "?";
+}
+
+enum class CeFault : uint8_t {
+  kNone = 0,
+  kIllegal = 1,
+  kMisaligned = 2,
+  kOutOfRange = 3,
+  kMmioAccess = 4,
+  kReadOnly = 5,
+  kPcRange = 6,
+  kTaskId = 7,
+  kTaskKind = 8,
+  kTaskEntry = 9,
+  kDsdInvalid = 10,
+  kDsdType = 11,
+  kDsdRange = 12,
+  kDsdMisaligned = 13,
+  kBadColor = 14,
+  kTrap = 15,
+};
+inline constexpr unsigned kCeFaultWidth = 5;
+inline const char* ToString(CeFault v) {
+  switch (v) {
+    case CeFault::kNone: return "None";
+    case CeFault::kIllegal: return "Illegal";
+    case CeFault::kMisaligned: return "Misaligned";
+    case CeFault::kOutOfRange: return "OutOfRange";
+    case CeFault::kMmioAccess: return "MmioAccess";
+    case CeFault::kReadOnly: return "ReadOnly";
+    case CeFault::kPcRange: return "PcRange";
+    case CeFault::kTaskId: return "TaskId";
+    case CeFault::kTaskKind: return "TaskKind";
+    case CeFault::kTaskEntry: return "TaskEntry";
+    case CeFault::kDsdInvalid: return "DsdInvalid";
+    case CeFault::kDsdType: return "DsdType";
+    case CeFault::kDsdRange: return "DsdRange";
+    case CeFault::kDsdMisaligned: return "DsdMisaligned";
+    case CeFault::kBadColor: return "BadColor";
+    case CeFault::kTrap: return "Trap";
+  }
+  return "?";
+}
+
 // a wavelet on a link, with its valid bit
 struct Link {
   static constexpr unsigned kBits = 39;
@@ -195,6 +414,188 @@ struct Credit {
   static constexpr uint64_t Color(uint64_t r) { return (r >> 0) & 0x1Full; }
   static constexpr uint64_t WithColor(uint64_t r, uint64_t v) {
     return (r & ~(0x1Full << 0)) | ((v & 0x1Full) << 0);
+  }
+};
+
+// R format
+struct InsnR {
+  static constexpr unsigned kBits = 32;
+  static constexpr unsigned kFunctLsb = 24, kFunctWidth = 8;
+  static constexpr uint64_t Funct(uint64_t r) { return (r >> 24) & 0xFFull; }
+  static constexpr uint64_t WithFunct(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFull << 24)) | ((v & 0xFFull) << 24);
+  }
+  static constexpr unsigned kDLsb = 20, kDWidth = 4;
+  static constexpr uint64_t D(uint64_t r) { return (r >> 20) & 0xFull; }
+  static constexpr uint64_t WithD(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 20)) | ((v & 0xFull) << 20);
+  }
+  static constexpr unsigned kCLsb = 16, kCWidth = 4;
+  static constexpr uint64_t C(uint64_t r) { return (r >> 16) & 0xFull; }
+  static constexpr uint64_t WithC(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 16)) | ((v & 0xFull) << 16);
+  }
+  static constexpr unsigned kBLsb = 12, kBWidth = 4;
+  static constexpr uint64_t B(uint64_t r) { return (r >> 12) & 0xFull; }
+  static constexpr uint64_t WithB(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 12)) | ((v & 0xFull) << 12);
+  }
+  static constexpr unsigned kALsb = 8, kAWidth = 4;
+  static constexpr uint64_t A(uint64_t r) { return (r >> 8) & 0xFull; }
+  static constexpr uint64_t WithA(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 8)) | ((v & 0xFull) << 8);
+  }
+  // the B operand reads as 0
+  static constexpr unsigned kZLsb = 7, kZWidth = 1;
+  static constexpr uint64_t Z(uint64_t r) { return (r >> 7) & 0x1ull; }
+  static constexpr uint64_t WithZ(uint64_t r, uint64_t v) {
+    return (r & ~(0x1ull << 7)) | ((v & 0x1ull) << 7);
+  }
+  static constexpr unsigned kOpLsb = 0, kOpWidth = 7;
+  static constexpr uint64_t Op(uint64_t r) { return (r >> 0) & 0x7Full; }
+  static constexpr uint64_t WithOp(uint64_t r, uint64_t v) {
+    return (r & ~(0x7Full << 0)) | ((v & 0x7Full) << 0);
+  }
+};
+
+// I format
+struct InsnI {
+  static constexpr unsigned kBits = 32;
+  static constexpr unsigned kImmLsb = 16, kImmWidth = 16;
+  static constexpr uint64_t Imm(uint64_t r) { return (r >> 16) & 0xFFFFull; }
+  static constexpr uint64_t WithImm(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFFFull << 16)) | ((v & 0xFFFFull) << 16);
+  }
+  static constexpr unsigned kBLsb = 12, kBWidth = 4;
+  static constexpr uint64_t B(uint64_t r) { return (r >> 12) & 0xFull; }
+  static constexpr uint64_t WithB(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 12)) | ((v & 0xFull) << 12);
+  }
+  static constexpr unsigned kALsb = 8, kAWidth = 4;
+  static constexpr uint64_t A(uint64_t r) { return (r >> 8) & 0xFull; }
+  static constexpr uint64_t WithA(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 8)) | ((v & 0xFull) << 8);
+  }
+  static constexpr unsigned kZLsb = 7, kZWidth = 1;
+  static constexpr uint64_t Z(uint64_t r) { return (r >> 7) & 0x1ull; }
+  static constexpr uint64_t WithZ(uint64_t r, uint64_t v) {
+    return (r & ~(0x1ull << 7)) | ((v & 0x1ull) << 7);
+  }
+  static constexpr unsigned kOpLsb = 0, kOpWidth = 7;
+  static constexpr uint64_t Op(uint64_t r) { return (r >> 0) & 0x7Full; }
+  static constexpr uint64_t WithOp(uint64_t r, uint64_t v) {
+    return (r & ~(0x7Full << 0)) | ((v & 0x7Full) << 0);
+  }
+};
+
+// D format (DSD operations)
+struct InsnD {
+  static constexpr unsigned kBits = 32;
+  // microthread
+  static constexpr unsigned kUtLsb = 29, kUtWidth = 3;
+  static constexpr uint64_t Ut(uint64_t r) { return (r >> 29) & 0x7ull; }
+  static constexpr uint64_t WithUt(uint64_t r, uint64_t v) {
+    return (r & ~(0x7ull << 29)) | ((v & 0x7ull) << 29);
+  }
+  // completion task (31: none; with U=1: synchronous)
+  static constexpr unsigned kTidLsb = 24, kTidWidth = 5;
+  static constexpr uint64_t Tid(uint64_t r) { return (r >> 24) & 0x1Full; }
+  static constexpr uint64_t WithTid(uint64_t r, uint64_t v) {
+    return (r & ~(0x1Full << 24)) | ((v & 0x1Full) << 24);
+  }
+  // scalar or accumulator GPR
+  static constexpr unsigned kSLsb = 20, kSWidth = 4;
+  static constexpr uint64_t S(uint64_t r) { return (r >> 20) & 0xFull; }
+  static constexpr uint64_t WithS(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 20)) | ((v & 0xFull) << 20);
+  }
+  static constexpr unsigned kSrc1Lsb = 16, kSrc1Width = 4;
+  static constexpr uint64_t Src1(uint64_t r) { return (r >> 16) & 0xFull; }
+  static constexpr uint64_t WithSrc1(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 16)) | ((v & 0xFull) << 16);
+  }
+  static constexpr unsigned kSrc0Lsb = 12, kSrc0Width = 4;
+  static constexpr uint64_t Src0(uint64_t r) { return (r >> 12) & 0xFull; }
+  static constexpr uint64_t WithSrc0(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 12)) | ((v & 0xFull) << 12);
+  }
+  static constexpr unsigned kDstLsb = 8, kDstWidth = 4;
+  static constexpr uint64_t Dst(uint64_t r) { return (r >> 8) & 0xFull; }
+  static constexpr uint64_t WithDst(uint64_t r, uint64_t v) {
+    return (r & ~(0xFull << 8)) | ((v & 0xFull) << 8);
+  }
+  // completion: 0 activate, 1 unblock
+  static constexpr unsigned kULsb = 7, kUWidth = 1;
+  static constexpr uint64_t U(uint64_t r) { return (r >> 7) & 0x1ull; }
+  static constexpr uint64_t WithU(uint64_t r, uint64_t v) {
+    return (r & ~(0x1ull << 7)) | ((v & 0x1ull) << 7);
+  }
+  static constexpr unsigned kOpLsb = 0, kOpWidth = 7;
+  static constexpr uint64_t Op(uint64_t r) { return (r >> 0) & 0x7Full; }
+  static constexpr uint64_t WithOp(uint64_t r, uint64_t v) {
+    return (r & ~(0x7Full << 0)) | ((v & 0x7Full) << 0);
+  }
+};
+
+// a descriptor, in a DSR and in memory (word 0 = bits 31:0)
+struct Dsd {
+  static constexpr unsigned kBits = 64;
+  static constexpr unsigned kRsvd1Lsb = 61, kRsvd1Width = 3;
+  static constexpr uint64_t Rsvd1(uint64_t r) { return (r >> 61) & 0x7ull; }
+  static constexpr uint64_t WithRsvd1(uint64_t r, uint64_t v) {
+    return (r & ~(0x7ull << 61)) | ((v & 0x7ull) << 61);
+  }
+  // fabout, 16-bit: data[31:16] = Base + i
+  static constexpr unsigned kIdxLsb = 60, kIdxWidth = 1;
+  static constexpr uint64_t Idx(uint64_t r) { return (r >> 60) & 0x1ull; }
+  static constexpr uint64_t WithIdx(uint64_t r, uint64_t v) {
+    return (r & ~(0x1ull << 60)) | ((v & 0x1ull) << 60);
+  }
+  // fabout: control wavelets
+  static constexpr unsigned kCtrlLsb = 59, kCtrlWidth = 1;
+  static constexpr uint64_t Ctrl(uint64_t r) { return (r >> 59) & 0x1ull; }
+  static constexpr uint64_t WithCtrl(uint64_t r, uint64_t v) {
+    return (r & ~(0x1ull << 59)) | ((v & 0x1ull) << 59);
+  }
+  // DsdKind
+  static constexpr unsigned kKindLsb = 56, kKindWidth = 3;
+  static constexpr uint64_t Kind(uint64_t r) { return (r >> 56) & 0x7ull; }
+  static constexpr uint64_t WithKind(uint64_t r, uint64_t v) {
+    return (r & ~(0x7ull << 56)) | ((v & 0x7ull) << 56);
+  }
+  // ElemType
+  static constexpr unsigned kElemLsb = 53, kElemWidth = 3;
+  static constexpr uint64_t Elem(uint64_t r) { return (r >> 53) & 0x7ull; }
+  static constexpr uint64_t WithElem(uint64_t r, uint64_t v) {
+    return (r & ~(0x7ull << 53)) | ((v & 0x7ull) << 53);
+  }
+  static constexpr unsigned kColorLsb = 48, kColorWidth = 5;
+  static constexpr uint64_t Color(uint64_t r) { return (r >> 48) & 0x1Full; }
+  static constexpr uint64_t WithColor(uint64_t r, uint64_t v) {
+    return (r & ~(0x1Full << 48)) | ((v & 0x1Full) << 48);
+  }
+  // signed, in elements
+  static constexpr unsigned kStrideLsb = 32, kStrideWidth = 16;
+  static constexpr uint64_t Stride(uint64_t r) { return (r >> 32) & 0xFFFFull; }
+  static constexpr uint64_t WithStride(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFFFull << 32)) | ((v & 0xFFFFull) << 32);
+  }
+  static constexpr unsigned kRsvd0Lsb = 31, kRsvd0Width = 1;
+  static constexpr uint64_t Rsvd0(uint64_t r) { return (r >> 31) & 0x1ull; }
+  static constexpr uint64_t WithRsvd0(uint64_t r, uint64_t v) {
+    return (r & ~(0x1ull << 31)) | ((v & 0x1ull) << 31);
+  }
+  // 0x7FFF: unbounded
+  static constexpr unsigned kLengthLsb = 16, kLengthWidth = 15;
+  static constexpr uint64_t Length(uint64_t r) { return (r >> 16) & 0x7FFFull; }
+  static constexpr uint64_t WithLength(uint64_t r, uint64_t v) {
+    return (r & ~(0x7FFFull << 16)) | ((v & 0x7FFFull) << 16);
+  }
+  // byte address (mem1d) or index base (fabout Idx)
+  static constexpr unsigned kBaseLsb = 0, kBaseWidth = 16;
+  static constexpr uint64_t Base(uint64_t r) { return (r >> 0) & 0xFFFFull; }
+  static constexpr uint64_t WithBase(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFFFull << 0)) | ((v & 0xFFFFull) << 0);
   }
 };
 
@@ -314,6 +715,430 @@ struct RouterFault {
   static constexpr uint32_t Count(uint32_t r) { return (r >> 16) & 0xFFFFu; }
   static constexpr uint32_t WithCount(uint32_t r, uint32_t v) {
     return (r & ~(0xFFFFu << 16)) | ((v & 0xFFFFu) << 16);
+  }
+};
+
+// fabric size (set by the host at load)
+struct FabricDim {
+  static constexpr uint16_t kAddr = 0xC004;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kWLsb = 0, kWWidth = 16;
+  static constexpr uint32_t W(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithW(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+  static constexpr unsigned kHLsb = 16, kHWidth = 16;
+  static constexpr uint32_t H(uint32_t r) { return (r >> 16) & 0xFFFFu; }
+  static constexpr uint32_t WithH(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 16)) | ((v & 0xFFFFu) << 16);
+  }
+};
+
+// CE state (read only)
+struct CeStatus {
+  static constexpr uint16_t kAddr = 0xC008;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // running task, 31 if none
+  static constexpr unsigned kTaskLsb = 0, kTaskWidth = 5;
+  static constexpr uint32_t Task(uint32_t r) { return (r >> 0) & 0x1Fu; }
+  static constexpr uint32_t WithTask(uint32_t r, uint32_t v) {
+    return (r & ~(0x1Fu << 0)) | ((v & 0x1Fu) << 0);
+  }
+  static constexpr unsigned kRunningLsb = 8, kRunningWidth = 1;
+  static constexpr uint32_t Running(uint32_t r) { return (r >> 8) & 0x1u; }
+  static constexpr uint32_t WithRunning(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 8)) | ((v & 0x1u) << 8);
+  }
+  static constexpr unsigned kFaultedLsb = 9, kFaultedWidth = 1;
+  static constexpr uint32_t Faulted(uint32_t r) { return (r >> 9) & 0x1u; }
+  static constexpr uint32_t WithFaulted(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 9)) | ((v & 0x1u) << 9);
+  }
+  // idle, nothing runnable, no microthread busy, CE queues empty
+  static constexpr unsigned kQuietLsb = 10, kQuietWidth = 1;
+  static constexpr uint32_t Quiet(uint32_t r) { return (r >> 10) & 0x1u; }
+  static constexpr uint32_t WithQuiet(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 10)) | ((v & 0x1u) << 10);
+  }
+  // CeStall
+  static constexpr unsigned kStallLsb = 12, kStallWidth = 3;
+  static constexpr uint32_t Stall(uint32_t r) { return (r >> 12) & 0x7u; }
+  static constexpr uint32_t WithStall(uint32_t r, uint32_t v) {
+    return (r & ~(0x7u << 12)) | ((v & 0x7u) << 12);
+  }
+  static constexpr unsigned kStallColorLsb = 16, kStallColorWidth = 5;
+  static constexpr uint32_t StallColor(uint32_t r) { return (r >> 16) & 0x1Fu; }
+  static constexpr uint32_t WithStallColor(uint32_t r, uint32_t v) {
+    return (r & ~(0x1Fu << 16)) | ((v & 0x1Fu) << 16);
+  }
+  static constexpr unsigned kUtBusyLsb = 24, kUtBusyWidth = 8;
+  static constexpr uint32_t UtBusy(uint32_t r) { return (r >> 24) & 0xFFu; }
+  static constexpr uint32_t WithUtBusy(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFu << 24)) | ((v & 0xFFu) << 24);
+  }
+};
+
+// cycle counter bits 31:0; a CE read latches CycleHi
+struct CycleLo {
+  static constexpr uint16_t kAddr = 0xC010;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
+  }
+};
+
+// cycle counter bits 47:32, latched
+struct CycleHi {
+  static constexpr uint16_t kAddr = 0xC014;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 16;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+};
+
+// sticky FP exception flags (FpFlag bit order)
+struct FpFlags {
+  static constexpr uint16_t kAddr = 0xC018;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kInexactLsb = 0, kInexactWidth = 1;
+  static constexpr uint32_t Inexact(uint32_t r) { return (r >> 0) & 0x1u; }
+  static constexpr uint32_t WithInexact(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 0)) | ((v & 0x1u) << 0);
+  }
+  static constexpr unsigned kUnderflowLsb = 1, kUnderflowWidth = 1;
+  static constexpr uint32_t Underflow(uint32_t r) { return (r >> 1) & 0x1u; }
+  static constexpr uint32_t WithUnderflow(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 1)) | ((v & 0x1u) << 1);
+  }
+  static constexpr unsigned kOverflowLsb = 2, kOverflowWidth = 1;
+  static constexpr uint32_t Overflow(uint32_t r) { return (r >> 2) & 0x1u; }
+  static constexpr uint32_t WithOverflow(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 2)) | ((v & 0x1u) << 2);
+  }
+  static constexpr unsigned kInfiniteLsb = 3, kInfiniteWidth = 1;
+  static constexpr uint32_t Infinite(uint32_t r) { return (r >> 3) & 0x1u; }
+  static constexpr uint32_t WithInfinite(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 3)) | ((v & 0x1u) << 3);
+  }
+  static constexpr unsigned kInvalidLsb = 4, kInvalidWidth = 1;
+  static constexpr uint32_t Invalid(uint32_t r) { return (r >> 4) & 0x1u; }
+  static constexpr uint32_t WithInvalid(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 4)) | ((v & 0x1u) << 4);
+  }
+};
+
+// first CE fault; a host write clears the fault registers
+struct FaultStatus {
+  static constexpr uint16_t kAddr = 0xC020;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // CeFault
+  static constexpr unsigned kCauseLsb = 0, kCauseWidth = 5;
+  static constexpr uint32_t Cause(uint32_t r) { return (r >> 0) & 0x1Fu; }
+  static constexpr uint32_t WithCause(uint32_t r, uint32_t v) {
+    return (r & ~(0x1Fu << 0)) | ((v & 0x1Fu) << 0);
+  }
+};
+
+struct FaultPc {
+  static constexpr uint16_t kAddr = 0xC024;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kPcLsb = 0, kPcWidth = 16;
+  static constexpr uint32_t Pc(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithPc(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+};
+
+// address, target, task, color or value (per cause)
+struct FaultAddr {
+  static constexpr uint16_t kAddr = 0xC028;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
+  }
+};
+
+struct FaultInfo {
+  static constexpr uint16_t kAddr = 0xC02C;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // DsdRole
+  static constexpr unsigned kRoleLsb = 0, kRoleWidth = 3;
+  static constexpr uint32_t Role(uint32_t r) { return (r >> 0) & 0x7u; }
+  static constexpr uint32_t WithRole(uint32_t r, uint32_t v) {
+    return (r & ~(0x7u << 0)) | ((v & 0x7u) << 0);
+  }
+  // AccSize
+  static constexpr unsigned kSizeLsb = 4, kSizeWidth = 2;
+  static constexpr uint32_t Size(uint32_t r) { return (r >> 4) & 0x3u; }
+  static constexpr uint32_t WithSize(uint32_t r, uint32_t v) {
+    return (r & ~(0x3u << 4)) | ((v & 0x3u) << 4);
+  }
+  static constexpr unsigned kWriteLsb = 6, kWriteWidth = 1;
+  static constexpr uint32_t Write(uint32_t r) { return (r >> 6) & 0x1u; }
+  static constexpr uint32_t WithWrite(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 6)) | ((v & 0x1u) << 6);
+  }
+  // microthread, 15 if none
+  static constexpr unsigned kUtLsb = 8, kUtWidth = 4;
+  static constexpr uint32_t Ut(uint32_t r) { return (r >> 8) & 0xFu; }
+  static constexpr uint32_t WithUt(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 8)) | ((v & 0xFu) << 8);
+  }
+  static constexpr unsigned kDsrLsb = 12, kDsrWidth = 4;
+  static constexpr uint32_t Dsr(uint32_t r) { return (r >> 12) & 0xFu; }
+  static constexpr uint32_t WithDsr(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 12)) | ((v & 0xFu) << 12);
+  }
+  // element index, or color
+  static constexpr unsigned kIndexLsb = 16, kIndexWidth = 15;
+  static constexpr uint32_t Index(uint32_t r) { return (r >> 16) & 0x7FFFu; }
+  static constexpr uint32_t WithIndex(uint32_t r, uint32_t v) {
+    return (r & ~(0x7FFFu << 16)) | ((v & 0x7FFFu) << 16);
+  }
+};
+
+// a write emits (cycle, x, y, value); index = DebugFmt
+struct DebugPort {
+  static constexpr uint16_t kAddr = 0xC040;
+  static constexpr uint32_t kCount = 6;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
+  }
+};
+
+// per-color CE queue state (read only)
+struct CeColor {
+  static constexpr uint16_t kAddr = 0xC080;
+  static constexpr uint32_t kCount = 24;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kInCountLsb = 0, kInCountWidth = 5;
+  static constexpr uint32_t InCount(uint32_t r) { return (r >> 0) & 0x1Fu; }
+  static constexpr uint32_t WithInCount(uint32_t r, uint32_t v) {
+    return (r & ~(0x1Fu << 0)) | ((v & 0x1Fu) << 0);
+  }
+  static constexpr unsigned kHeadCtrlLsb = 5, kHeadCtrlWidth = 1;
+  static constexpr uint32_t HeadCtrl(uint32_t r) { return (r >> 5) & 0x1u; }
+  static constexpr uint32_t WithHeadCtrl(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 5)) | ((v & 0x1u) << 5);
+  }
+  static constexpr unsigned kReaderLsb = 6, kReaderWidth = 1;
+  static constexpr uint32_t Reader(uint32_t r) { return (r >> 6) & 0x1u; }
+  static constexpr uint32_t WithReader(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 6)) | ((v & 0x1u) << 6);
+  }
+  static constexpr unsigned kOutCreditsLsb = 8, kOutCreditsWidth = 4;
+  static constexpr uint32_t OutCredits(uint32_t r) { return (r >> 8) & 0xFu; }
+  static constexpr uint32_t WithOutCredits(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 8)) | ((v & 0xFu) << 8);
+  }
+};
+
+// per-microthread state (read only)
+struct UtStatus {
+  static constexpr uint16_t kAddr = 0xC280;
+  static constexpr uint32_t kCount = 8;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kBusyLsb = 0, kBusyWidth = 1;
+  static constexpr uint32_t Busy(uint32_t r) { return (r >> 0) & 0x1u; }
+  static constexpr uint32_t WithBusy(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 0)) | ((v & 0x1u) << 0);
+  }
+  static constexpr unsigned kSyncLsb = 1, kSyncWidth = 1;
+  static constexpr uint32_t Sync(uint32_t r) { return (r >> 1) & 0x1u; }
+  static constexpr uint32_t WithSync(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 1)) | ((v & 0x1u) << 1);
+  }
+  // UtWait
+  static constexpr unsigned kWaitLsb = 2, kWaitWidth = 3;
+  static constexpr uint32_t Wait(uint32_t r) { return (r >> 2) & 0x7u; }
+  static constexpr uint32_t WithWait(uint32_t r, uint32_t v) {
+    return (r & ~(0x7u << 2)) | ((v & 0x7u) << 2);
+  }
+  static constexpr unsigned kOpcodeLsb = 8, kOpcodeWidth = 7;
+  static constexpr uint32_t Opcode(uint32_t r) { return (r >> 8) & 0x7Fu; }
+  static constexpr uint32_t WithOpcode(uint32_t r, uint32_t v) {
+    return (r & ~(0x7Fu << 8)) | ((v & 0x7Fu) << 8);
+  }
+  // elements finished
+  static constexpr unsigned kDoneLsb = 16, kDoneWidth = 15;
+  static constexpr uint32_t Done(uint32_t r) { return (r >> 16) & 0x7FFFu; }
+  static constexpr uint32_t WithDone(uint32_t r, uint32_t v) {
+    return (r & ~(0x7FFFu << 16)) | ((v & 0x7FFFu) << 16);
+  }
+};
+
+struct UtInfo {
+  static constexpr uint16_t kAddr = 0xC2A0;
+  static constexpr uint32_t kCount = 8;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kPcLsb = 0, kPcWidth = 16;
+  static constexpr uint32_t Pc(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithPc(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+  // color waited on, 31 if none
+  static constexpr unsigned kColorLsb = 16, kColorWidth = 5;
+  static constexpr uint32_t Color(uint32_t r) { return (r >> 16) & 0x1Fu; }
+  static constexpr uint32_t WithColor(uint32_t r, uint32_t v) {
+    return (r & ~(0x1Fu << 16)) | ((v & 0x1Fu) << 16);
+  }
+  // completion task, 31 if none
+  static constexpr unsigned kTidLsb = 24, kTidWidth = 5;
+  static constexpr uint32_t Tid(uint32_t r) { return (r >> 24) & 0x1Fu; }
+  static constexpr uint32_t WithTid(uint32_t r, uint32_t v) {
+    return (r & ~(0x1Fu << 24)) | ((v & 0x1Fu) << 24);
+  }
+  static constexpr unsigned kUnblockLsb = 29, kUnblockWidth = 1;
+  static constexpr uint32_t Unblock(uint32_t r) { return (r >> 29) & 0x1u; }
+  static constexpr uint32_t WithUnblock(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 29)) | ((v & 0x1u) << 29);
+  }
+};
+
+// task binding; entry 31 is read-only zero
+struct TaskCfg {
+  static constexpr uint16_t kAddr = 0xC300;
+  static constexpr uint32_t kCount = 32;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kEntryLsb = 0, kEntryWidth = 16;
+  static constexpr uint32_t Entry(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithEntry(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+  // TaskKind
+  static constexpr unsigned kKindLsb = 16, kKindWidth = 2;
+  static constexpr uint32_t Kind(uint32_t r) { return (r >> 16) & 0x3u; }
+  static constexpr uint32_t WithKind(uint32_t r, uint32_t v) {
+    return (r & ~(0x3u << 16)) | ((v & 0x3u) << 16);
+  }
+};
+
+struct TaskArg {
+  static constexpr uint16_t kAddr = 0xC380;
+  static constexpr uint32_t kCount = 32;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kArgLsb = 0, kArgWidth = 16;
+  static constexpr uint32_t Arg(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithArg(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+};
+
+// bit t: task t activated
+struct TaskActive {
+  static constexpr uint16_t kAddr = 0xC400;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+};
+
+// write 1 to set (launch)
+struct TaskActiveSet {
+  static constexpr uint16_t kAddr = 0xC404;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+};
+
+// write 1 to clear
+struct TaskActiveClr {
+  static constexpr uint16_t kAddr = 0xC408;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+};
+
+// bit t: task t blocked
+struct TaskBlocked {
+  static constexpr uint16_t kAddr = 0xC40C;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+};
+
+struct TaskBlockSet {
+  static constexpr uint16_t kAddr = 0xC410;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+};
+
+struct TaskBlockClr {
+  static constexpr uint16_t kAddr = 0xC414;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+};
+
+// host only: general registers
+struct Gpr {
+  static constexpr uint16_t kAddr = 0xC800;
+  static constexpr uint32_t kCount = 16;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
+  }
+};
+
+// host only: pc
+struct CePc {
+  static constexpr uint16_t kAddr = 0xC840;
+  static constexpr uint32_t kCount = 1;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 16;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+};
+
+// host only: descriptor registers, two words each
+struct Dsr {
+  static constexpr uint16_t kAddr = 0xC880;
+  static constexpr uint32_t kCount = 32;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
   }
 };
 

@@ -11,20 +11,55 @@
 #include <string>
 #include <vector>
 
+#include "gen_common.h"
+#include "isagen.h"
+
+namespace tessera::archgen {
+
+std::string EmitSvEnum(const Enum& e) {
+  std::ostringstream o;
+  if (!e.doc.empty()) o << "  // " << e.doc << "\n";
+  o << "  typedef enum logic [" << e.width - 1 << ":0] {\n";
+  for (size_t i = 0; i < e.items.size(); ++i) {
+    o << "    " << e.name << e.items[i].name << " = " << e.width << "'d" << e.items[i].value
+      << (i + 1 < e.items.size() ? "," : "") << "\n";
+  }
+  o << "  } " << Snake(e.name) << "_e;\n\n";
+  return o.str();
+}
+
+std::string EmitSvEnumUse(const Enum& e) {
+  std::ostringstream o;
+  o << "typedef tessera_pkg::" << Snake(e.name) << "_e " << Snake(e.name) << "_e;\n";
+  for (const auto& it : e.items)
+    o << "localparam " << Snake(e.name) << "_e " << e.name << it.name << " = tessera_pkg::" << e.name
+      << it.name << ";\n";
+  return o.str();
+}
+
+std::string EmitHppEnum(const Enum& e) {
+  std::ostringstream o;
+  if (!e.doc.empty()) o << "// " << e.doc << "\n";
+  o << "enum class " << e.name << " : uint8_t {\n";
+  for (const auto& it : e.items) o << "  k" << it.name << " = " << it.value << ",\n";
+  o << "};\n";
+  o << "inline constexpr unsigned k" << e.name << "Width = " << e.width << ";\n";
+  o << "inline const char* ToString(" << e.name << " v) {\n  switch (v) {\n";
+  for (const auto& it : e.items)
+    o << "    case " << e.name << "::k" << it.name << ": return \"" << it.name << "\";\n";
+  o << "  }\n  return \"?\";\n}\n\n";
+  return o.str();
+}
+
+}  // namespace tessera::archgen
+
 namespace {
+
+using namespace tessera::archgen;
 
 struct Const {
   std::string name, doc;
   uint64_t value;
-};
-struct EnumItem {
-  std::string name;
-  uint64_t value;
-};
-struct Enum {
-  std::string name, doc;
-  unsigned width;
-  std::vector<EnumItem> items;
 };
 struct Field {
   std::string name, doc;
@@ -44,23 +79,6 @@ struct Desc {
   std::vector<Reg> structs;
 };
 
-[[noreturn]] void Fail(const std::string& file, int line, const std::string& msg) {
-  std::fprintf(stderr, "%s:%d: error: %s\n", file.c_str(), line, msg.c_str());
-  std::exit(2);
-}
-
-uint64_t ParseNum(const std::string& s, const std::string& file, int line) {
-  try {
-    size_t pos = 0;
-    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    uint64_t v = std::stoull(s, &pos, hex ? 16 : 10);  // decimal unless 0x: no octal surprises
-    if (pos != s.size()) throw std::invalid_argument(s);
-    return v;
-  } catch (...) {
-    Fail(file, line, "'" + s + "' is not a number");
-  }
-}
-
 Desc Parse(const std::string& file) {
   std::ifstream in(file);
   if (!in) Fail(file, 0, "cannot open the architecture description");
@@ -70,33 +88,14 @@ Desc Parse(const std::string& file) {
   while (std::getline(in, raw)) {
     ++line;
     std::string doc;
-    auto dd = raw.find("--");
-    if (dd != std::string::npos) {
-      doc = raw.substr(dd + 2);
-      doc.erase(0, doc.find_first_not_of(' '));
-      raw = raw.substr(0, dd);
-    }
-    auto hash = raw.find('#');
-    if (hash != std::string::npos) raw = raw.substr(0, hash);
-    std::istringstream ss(raw);
-    std::vector<std::string> tok;
-    for (std::string t; ss >> t;) tok.push_back(t);
+    std::vector<std::string> tok = Tokenize(raw, doc);
     if (tok.empty()) continue;
     const std::string& kind = tok[0];
     if (kind == "const") {
       if (tok.size() != 3) Fail(file, line, "expected: const NAME VALUE");
       d.consts.push_back({tok[1], doc, ParseNum(tok[2], file, line)});
     } else if (kind == "enum") {
-      if (tok.size() < 4) Fail(file, line, "expected: enum NAME WIDTH A=0 ...");
-      Enum e{tok[1], doc, static_cast<unsigned>(ParseNum(tok[2], file, line)), {}};
-      for (size_t i = 3; i < tok.size(); ++i) {
-        auto eq = tok[i].find('=');
-        if (eq == std::string::npos) Fail(file, line, "enum item '" + tok[i] + "' needs =VALUE");
-        uint64_t v = ParseNum(tok[i].substr(eq + 1), file, line);
-        if (v >> e.width) Fail(file, line, "enum item '" + tok[i] + "' does not fit its width");
-        e.items.push_back({tok[i].substr(0, eq), v});
-      }
-      d.enums.push_back(e);
+      d.enums.push_back(ParseEnum(tok, doc, file, line));
     } else if (kind == "reg") {
       if (tok.size() != 3 && tok.size() != 5)
         Fail(file, line, "expected: reg NAME ADDR [COUNT STRIDE]");
@@ -145,25 +144,9 @@ Desc Parse(const std::string& file) {
   return d;
 }
 
-std::string Hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%llX", static_cast<unsigned long long>(v));
-  return b;
-}
-
-// UpperCamel -> lower_snake, for SystemVerilog type names (dir_e).
-std::string Snake(const std::string& s) {
-  std::string o;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (std::isupper(static_cast<unsigned char>(s[i])) && i) o += '_';
-    o += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-  }
-  return o;
-}
-
 const char* kBanner = "Generated by tessera_archgen from model/arch/tessera.def. Do not edit.";
 
-std::string EmitSv(const Desc& d) {
+std::string EmitSv(const Desc& d, const std::string& isa) {
   std::ostringstream o;
   o << "// " << kBanner << "\n";
   o << "// Shared types and constants of the Tessera PE; see docs/architecture-constants.md.\n";
@@ -174,15 +157,7 @@ std::string EmitSv(const Desc& d) {
       << (c.value < 4096 ? std::to_string(c.value) : "32'h" + Hex(c.value)) << ";\n";
   }
   o << "\n";
-  for (const auto& e : d.enums) {
-    if (!e.doc.empty()) o << "  // " << e.doc << "\n";
-    o << "  typedef enum logic [" << e.width - 1 << ":0] {\n";
-    for (size_t i = 0; i < e.items.size(); ++i) {
-      o << "    " << e.name << e.items[i].name << " = " << e.width << "'d" << e.items[i].value
-        << (i + 1 < e.items.size() ? "," : "") << "\n";
-    }
-    o << "  } " << Snake(e.name) << "_e;\n\n";
-  }
+  for (const auto& e : d.enums) o << EmitSvEnum(e);
   for (const auto& st : d.structs) {
     if (!st.doc.empty()) o << "  // " << st.doc << "\n";
     o << "  localparam int unsigned " << st.name << "Bits = " << st.width << ";\n";
@@ -218,13 +193,14 @@ std::string EmitSv(const Desc& d) {
     }
     o << "\n";
   }
+  o << isa;
   o << "endpackage\n";
   return o.str();
 }
 
 // Module-scope aliases of the package's names, for `include inside a module body: Yosys 0.23
 // accepts neither `import pkg::*` nor package references inside other packages.
-std::string EmitSvUse(const Desc& d) {
+std::string EmitSvUse(const Desc& d, const std::string& isa) {
   std::ostringstream o;
   o << "// " << kBanner << "\n";
   o << "// Include inside a module body: aliases every tessera_pkg name into module scope.\n";
@@ -232,12 +208,7 @@ std::string EmitSvUse(const Desc& d) {
   o << "/* verilator lint_off UNUSEDPARAM */\n";
   for (const auto& c : d.consts)
     o << "localparam int unsigned " << c.name << " = tessera_pkg::" << c.name << ";\n";
-  for (const auto& e : d.enums) {
-    o << "typedef tessera_pkg::" << Snake(e.name) << "_e " << Snake(e.name) << "_e;\n";
-    for (const auto& it : e.items)
-      o << "localparam " << Snake(e.name) << "_e " << e.name << it.name
-        << " = tessera_pkg::" << e.name << it.name << ";\n";
-  }
+  for (const auto& e : d.enums) o << EmitSvEnumUse(e);
   for (const auto& st : d.structs) {
     o << "localparam int unsigned " << st.name << "Bits = tessera_pkg::" << st.name << "Bits;\n";
     o << "typedef tessera_pkg::" << Snake(st.name) << "_t " << Snake(st.name) << "_t;\n";
@@ -260,6 +231,7 @@ std::string EmitSvUse(const Desc& d) {
           << f.name << suf << ";\n";
     }
   }
+  o << isa;
   o << "/* verilator lint_on UNUSEDPARAM */\n";
   return o.str();
 }
@@ -275,17 +247,7 @@ std::string EmitHpp(const Desc& d) {
       << (c.value < 4096 ? std::to_string(c.value) : "0x" + Hex(c.value)) << ";\n";
   }
   o << "\n";
-  for (const auto& e : d.enums) {
-    if (!e.doc.empty()) o << "// " << e.doc << "\n";
-    o << "enum class " << e.name << " : uint8_t {\n";
-    for (const auto& it : e.items) o << "  k" << it.name << " = " << it.value << ",\n";
-    o << "};\n";
-    o << "inline constexpr unsigned k" << e.name << "Width = " << e.width << ";\n";
-    o << "inline const char* ToString(" << e.name << " v) {\n  switch (v) {\n";
-    for (const auto& it : e.items)
-      o << "    case " << e.name << "::k" << it.name << ": return \"" << it.name << "\";\n";
-    o << "  }\n  return \"?\";\n}\n\n";
-  }
+  for (const auto& e : d.enums) o << EmitHppEnum(e);
   for (const auto& st : d.structs) {
     if (!st.doc.empty()) o << "// " << st.doc << "\n";
     o << "struct " << st.name << " {\n";
@@ -339,18 +301,22 @@ std::string Slurp(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool check = argc == 6 && std::string(argv[1]) == "--check";
-  if (!check && argc != 5) {
+  constexpr int kIns = 2, kOuts = 5;
+  bool check = argc == 2 + kIns + kOuts && std::string(argv[1]) == "--check";
+  if (!check && argc != 1 + kIns + kOuts) {
     std::fprintf(stderr,
-                 "usage: tessera_archgen [--check] DEF_FILE SV_PKG_OUT SV_USE_OUT HPP_OUT\n");
+                 "usage: tessera_archgen [--check] DEF_FILE ISA_FILE SV_PKG_OUT SV_USE_OUT HPP_OUT "
+                 "ISA_HPP_OUT ISA_SVH_OUT\n");
     return 2;
   }
   int a = check ? 2 : 1;
   Desc d = Parse(argv[a]);
-  const std::string outs[3] = {EmitSv(d), EmitSvUse(d), EmitHpp(d)};
+  IsaDesc isa = ParseIsa(argv[a + 1], d.enums);
+  const std::string outs[kOuts] = {EmitSv(d, EmitIsaSvPkg(isa)), EmitSvUse(d, EmitIsaSvUse(isa)),
+                                   EmitHpp(d), EmitIsaHpp(isa), EmitIsaDecodeSvh(isa)};
   int stale = 0;
-  for (int i = 0; i < 3; ++i) {
-    const char* path = argv[a + 1 + i];
+  for (int i = 0; i < kOuts; ++i) {
+    const char* path = argv[a + kIns + i];
     if (check) {
       if (Slurp(path) != outs[i]) {
         std::fprintf(stderr, "%s is stale: run `make gen`\n", path);

@@ -25,8 +25,8 @@ package tessera_pkg;
   localparam int unsigned RampLatency = 7;
   // per-color input queue depth on a router-to-router link (credits)
   localparam int unsigned LinkDepth = 3;
-  // per-color input queue depth on the CE->router ramp (RampLatency + 3)
-  localparam int unsigned RampInDepth = 10;
+  // per-color input queue depth on the CE->router ramp (RampLatency + DsdLatency + 3; docs/isa.md 6.7)
+  localparam int unsigned RampInDepth = 15;
   // per-color credits the router holds toward the CE side
   localparam int unsigned RampOutCredits = 16;
   // switch positions 0..3; 0 is the base route
@@ -40,6 +40,25 @@ package tessera_pkg;
   // 48 KiB, 0x0000..0xBFFF
   localparam int unsigned SramBytes = 32'hC000;
   localparam int unsigned MmioBase = 32'hC000;
+  // general registers r0..r15 (no hardwired zero)
+  localparam int unsigned NumGprs = 16;
+  // descriptor registers d0..d15
+  localparam int unsigned NumDsrs = 16;
+  localparam int unsigned NumMicrothreads = 8;
+  localparam int unsigned InsnBytes = 4;
+  // a descriptor in memory, 8-byte aligned
+  localparam int unsigned DsdBytes = 8;
+  // cycles from a DSD step to its result; must equal FmacLatency + 1
+  localparam int unsigned DsdLatency = 5;
+  // fdot partial sums per lane (f32: 4, f16: 8)
+  localparam int unsigned DotPartials = 4;
+  localparam int unsigned UnboundedLength = 32'h7FFF;
+  localparam int unsigned NoTask = 31;
+  // per-color CE input queue; equals RampOutCredits
+  localparam int unsigned CeInDepth = 16;
+  // 16-bit interleave: bank = addr[3:1]
+  localparam int unsigned SramBanks = 8;
+  localparam int unsigned NumDebugFmts = 6;
 
   // port order, also the bit order of every direction mask
   typedef enum logic [2:0] {
@@ -92,6 +111,93 @@ package tessera_pkg;
     FpFlagInvalid = 5'd16
   } fp_flag_e;
 
+  typedef enum logic [1:0] {
+    TaskKindNone = 2'd0,
+    TaskKindData = 2'd1,
+    TaskKindLocal = 2'd2,
+    TaskKindControl = 2'd3
+  } task_kind_e;
+
+  // 4..7 reserved (4: indexed, planned)
+  typedef enum logic [2:0] {
+    DsdKindNone = 3'd0,
+    DsdKindMem1d = 3'd1,
+    DsdKindFabIn = 3'd2,
+    DsdKindFabOut = 3'd3
+  } dsd_kind_e;
+
+  typedef enum logic [2:0] {
+    ElemTypeF32 = 3'd0,
+    ElemTypeF16 = 3'd1,
+    ElemTypeI32 = 3'd2,
+    ElemTypeI16 = 3'd3,
+    ElemTypeU32 = 3'd4,
+    ElemTypeU16 = 3'd5
+  } elem_type_e;
+
+  typedef enum logic [2:0] {
+    DsdRoleNone = 3'd0,
+    DsdRoleDst = 3'd1,
+    DsdRoleSrc0 = 3'd2,
+    DsdRoleSrc1 = 3'd3,
+    DsdRoleScalar = 3'd4
+  } dsd_role_e;
+
+  typedef enum logic [1:0] {
+    AccSizeByte = 2'd0,
+    AccSizeHalf = 2'd1,
+    AccSizeWord = 2'd2,
+    AccSizeDsd = 2'd3
+  } acc_size_e;
+
+  typedef enum logic [2:0] {
+    DebugFmtHex = 3'd0,
+    DebugFmtU32 = 3'd1,
+    DebugFmtI32 = 3'd2,
+    DebugFmtF32 = 3'd3,
+    DebugFmtF16 = 3'd4,
+    DebugFmtChar = 3'd5
+  } debug_fmt_e;
+
+  typedef enum logic [2:0] {
+    CeStallNone = 3'd0,
+    CeStallUt = 3'd1,
+    CeStallSync = 3'd2,
+    CeStallSend = 3'd3,
+    CeStallUtWait = 3'd4,
+    CeStallPort = 3'd5,
+    CeStallFmac = 3'd6
+  } ce_stall_e;
+
+  typedef enum logic [2:0] {
+    UtWaitReady = 3'd0,
+    UtWaitFabIn = 3'd1,
+    UtWaitFabOut = 3'd2,
+    UtWaitPort = 3'd3,
+    UtWaitFmac = 3'd4,
+    UtWaitTurn = 3'd5,
+    UtWaitDrain = 3'd6
+  } ut_wait_e;
+
+  typedef enum logic [4:0] {
+    CeFaultNone = 5'd0,
+    CeFaultIllegal = 5'd1,
+    CeFaultMisaligned = 5'd2,
+    CeFaultOutOfRange = 5'd3,
+    CeFaultMmioAccess = 5'd4,
+    CeFaultReadOnly = 5'd5,
+    CeFaultPcRange = 5'd6,
+    CeFaultTaskId = 5'd7,
+    CeFaultTaskKind = 5'd8,
+    CeFaultTaskEntry = 5'd9,
+    CeFaultDsdInvalid = 5'd10,
+    CeFaultDsdType = 5'd11,
+    CeFaultDsdRange = 5'd12,
+    CeFaultDsdMisaligned = 5'd13,
+    CeFaultBadColor = 5'd14,
+    CeFaultTrap = 5'd15
+  } ce_fault_e;
+
   // a wavelet on a link, with its valid bit
   localparam int unsigned LinkBits = 39;
   typedef struct packed {
@@ -113,6 +219,86 @@ package tessera_pkg;
   } credit_t;
   localparam int unsigned CreditValidLsb = 5;  localparam int unsigned CreditValidWidth = 1;
   localparam int unsigned CreditColorLsb = 0;  localparam int unsigned CreditColorWidth = 5;
+
+  // R format
+  localparam int unsigned InsnRBits = 32;
+  typedef struct packed {
+    logic [7:0] funct;
+    logic [3:0] d;
+    logic [3:0] c;
+    logic [3:0] b;
+    logic [3:0] a;
+    logic z;  // the B operand reads as 0
+    logic [6:0] op;
+  } insn_r_t;
+  localparam int unsigned InsnRFunctLsb = 24;  localparam int unsigned InsnRFunctWidth = 8;
+  localparam int unsigned InsnRDLsb = 20;  localparam int unsigned InsnRDWidth = 4;
+  localparam int unsigned InsnRCLsb = 16;  localparam int unsigned InsnRCWidth = 4;
+  localparam int unsigned InsnRBLsb = 12;  localparam int unsigned InsnRBWidth = 4;
+  localparam int unsigned InsnRALsb = 8;  localparam int unsigned InsnRAWidth = 4;
+  localparam int unsigned InsnRZLsb = 7;  localparam int unsigned InsnRZWidth = 1;
+  localparam int unsigned InsnROpLsb = 0;  localparam int unsigned InsnROpWidth = 7;
+
+  // I format
+  localparam int unsigned InsnIBits = 32;
+  typedef struct packed {
+    logic [15:0] imm;
+    logic [3:0] b;
+    logic [3:0] a;
+    logic z;
+    logic [6:0] op;
+  } insn_i_t;
+  localparam int unsigned InsnIImmLsb = 16;  localparam int unsigned InsnIImmWidth = 16;
+  localparam int unsigned InsnIBLsb = 12;  localparam int unsigned InsnIBWidth = 4;
+  localparam int unsigned InsnIALsb = 8;  localparam int unsigned InsnIAWidth = 4;
+  localparam int unsigned InsnIZLsb = 7;  localparam int unsigned InsnIZWidth = 1;
+  localparam int unsigned InsnIOpLsb = 0;  localparam int unsigned InsnIOpWidth = 7;
+
+  // D format (DSD operations)
+  localparam int unsigned InsnDBits = 32;
+  typedef struct packed {
+    logic [2:0] ut;  // microthread
+    logic [4:0] tid;  // completion task (31: none; with U=1: synchronous)
+    logic [3:0] s;  // scalar or accumulator GPR
+    logic [3:0] src1;
+    logic [3:0] src0;
+    logic [3:0] dst;
+    logic u;  // completion: 0 activate, 1 unblock
+    logic [6:0] op;
+  } insn_d_t;
+  localparam int unsigned InsnDUtLsb = 29;  localparam int unsigned InsnDUtWidth = 3;
+  localparam int unsigned InsnDTidLsb = 24;  localparam int unsigned InsnDTidWidth = 5;
+  localparam int unsigned InsnDSLsb = 20;  localparam int unsigned InsnDSWidth = 4;
+  localparam int unsigned InsnDSrc1Lsb = 16;  localparam int unsigned InsnDSrc1Width = 4;
+  localparam int unsigned InsnDSrc0Lsb = 12;  localparam int unsigned InsnDSrc0Width = 4;
+  localparam int unsigned InsnDDstLsb = 8;  localparam int unsigned InsnDDstWidth = 4;
+  localparam int unsigned InsnDULsb = 7;  localparam int unsigned InsnDUWidth = 1;
+  localparam int unsigned InsnDOpLsb = 0;  localparam int unsigned InsnDOpWidth = 7;
+
+  // a descriptor, in a DSR and in memory (word 0 = bits 31:0)
+  localparam int unsigned DsdBits = 64;
+  typedef struct packed {
+    logic [2:0] rsvd1;
+    logic idx;  // fabout, 16-bit: data[31:16] = Base + i
+    logic ctrl;  // fabout: control wavelets
+    logic [2:0] kind;  // DsdKind
+    logic [2:0] elem;  // ElemType
+    logic [4:0] color;
+    logic [15:0] stride;  // signed, in elements
+    logic rsvd0;
+    logic [14:0] length;  // 0x7FFF: unbounded
+    logic [15:0] base;  // byte address (mem1d) or index base (fabout Idx)
+  } dsd_t;
+  localparam int unsigned DsdRsvd1Lsb = 61;  localparam int unsigned DsdRsvd1Width = 3;
+  localparam int unsigned DsdIdxLsb = 60;  localparam int unsigned DsdIdxWidth = 1;
+  localparam int unsigned DsdCtrlLsb = 59;  localparam int unsigned DsdCtrlWidth = 1;
+  localparam int unsigned DsdKindLsb = 56;  localparam int unsigned DsdKindWidth = 3;
+  localparam int unsigned DsdElemLsb = 53;  localparam int unsigned DsdElemWidth = 3;
+  localparam int unsigned DsdColorLsb = 48;  localparam int unsigned DsdColorWidth = 5;
+  localparam int unsigned DsdStrideLsb = 32;  localparam int unsigned DsdStrideWidth = 16;
+  localparam int unsigned DsdRsvd0Lsb = 31;  localparam int unsigned DsdRsvd0Width = 1;
+  localparam int unsigned DsdLengthLsb = 16;  localparam int unsigned DsdLengthWidth = 15;
+  localparam int unsigned DsdBaseLsb = 0;  localparam int unsigned DsdBaseWidth = 16;
 
   // this PE's coordinates (read only)
   localparam logic [15:0] PeCoordAddr = 16'hC000;
@@ -145,5 +331,302 @@ package tessera_pkg;
   localparam int unsigned RouterFaultDirLsb = 3;  localparam int unsigned RouterFaultDirWidth = 3;
   localparam int unsigned RouterFaultColorLsb = 6;  localparam int unsigned RouterFaultColorWidth = 5;
   localparam int unsigned RouterFaultCountLsb = 16;  localparam int unsigned RouterFaultCountWidth = 16;  // faults seen, saturating
+
+  // fabric size (set by the host at load)
+  localparam logic [15:0] FabricDimAddr = 16'hC004;
+  localparam int unsigned FabricDimWLsb = 0;  localparam int unsigned FabricDimWWidth = 16;
+  localparam int unsigned FabricDimHLsb = 16;  localparam int unsigned FabricDimHWidth = 16;
+
+  // CE state (read only)
+  localparam logic [15:0] CeStatusAddr = 16'hC008;
+  localparam int unsigned CeStatusTaskLsb = 0;  localparam int unsigned CeStatusTaskWidth = 5;  // running task, 31 if none
+  localparam int unsigned CeStatusRunningLsb = 8;  localparam int unsigned CeStatusRunningWidth = 1;
+  localparam int unsigned CeStatusFaultedLsb = 9;  localparam int unsigned CeStatusFaultedWidth = 1;
+  localparam int unsigned CeStatusQuietLsb = 10;  localparam int unsigned CeStatusQuietWidth = 1;  // idle, nothing runnable, no microthread busy, CE queues empty
+  localparam int unsigned CeStatusStallLsb = 12;  localparam int unsigned CeStatusStallWidth = 3;  // CeStall
+  localparam int unsigned CeStatusStallColorLsb = 16;  localparam int unsigned CeStatusStallColorWidth = 5;
+  localparam int unsigned CeStatusUtBusyLsb = 24;  localparam int unsigned CeStatusUtBusyWidth = 8;
+
+  // cycle counter bits 31:0; a CE read latches CycleHi
+  localparam logic [15:0] CycleLoAddr = 16'hC010;
+  localparam int unsigned CycleLoValueLsb = 0;  localparam int unsigned CycleLoValueWidth = 32;
+
+  // cycle counter bits 47:32, latched
+  localparam logic [15:0] CycleHiAddr = 16'hC014;
+  localparam int unsigned CycleHiValueLsb = 0;  localparam int unsigned CycleHiValueWidth = 16;
+
+  // sticky FP exception flags (FpFlag bit order)
+  localparam logic [15:0] FpFlagsAddr = 16'hC018;
+  localparam int unsigned FpFlagsInexactLsb = 0;  localparam int unsigned FpFlagsInexactWidth = 1;
+  localparam int unsigned FpFlagsUnderflowLsb = 1;  localparam int unsigned FpFlagsUnderflowWidth = 1;
+  localparam int unsigned FpFlagsOverflowLsb = 2;  localparam int unsigned FpFlagsOverflowWidth = 1;
+  localparam int unsigned FpFlagsInfiniteLsb = 3;  localparam int unsigned FpFlagsInfiniteWidth = 1;
+  localparam int unsigned FpFlagsInvalidLsb = 4;  localparam int unsigned FpFlagsInvalidWidth = 1;
+
+  // first CE fault; a host write clears the fault registers
+  localparam logic [15:0] FaultStatusAddr = 16'hC020;
+  localparam int unsigned FaultStatusCauseLsb = 0;  localparam int unsigned FaultStatusCauseWidth = 5;  // CeFault
+
+  localparam logic [15:0] FaultPcAddr = 16'hC024;
+  localparam int unsigned FaultPcPcLsb = 0;  localparam int unsigned FaultPcPcWidth = 16;
+
+  // address, target, task, color or value (per cause)
+  localparam logic [15:0] FaultAddrAddr = 16'hC028;
+  localparam int unsigned FaultAddrValueLsb = 0;  localparam int unsigned FaultAddrValueWidth = 32;
+
+  localparam logic [15:0] FaultInfoAddr = 16'hC02C;
+  localparam int unsigned FaultInfoRoleLsb = 0;  localparam int unsigned FaultInfoRoleWidth = 3;  // DsdRole
+  localparam int unsigned FaultInfoSizeLsb = 4;  localparam int unsigned FaultInfoSizeWidth = 2;  // AccSize
+  localparam int unsigned FaultInfoWriteLsb = 6;  localparam int unsigned FaultInfoWriteWidth = 1;
+  localparam int unsigned FaultInfoUtLsb = 8;  localparam int unsigned FaultInfoUtWidth = 4;  // microthread, 15 if none
+  localparam int unsigned FaultInfoDsrLsb = 12;  localparam int unsigned FaultInfoDsrWidth = 4;
+  localparam int unsigned FaultInfoIndexLsb = 16;  localparam int unsigned FaultInfoIndexWidth = 15;  // element index, or color
+
+  // a write emits (cycle, x, y, value); index = DebugFmt
+  localparam logic [15:0] DebugPortAddr = 16'hC040;
+  localparam int unsigned DebugPortCount = 6;
+  localparam int unsigned DebugPortStride = 4;
+  localparam int unsigned DebugPortValueLsb = 0;  localparam int unsigned DebugPortValueWidth = 32;
+
+  // per-color CE queue state (read only)
+  localparam logic [15:0] CeColorAddr = 16'hC080;
+  localparam int unsigned CeColorCount = 24;
+  localparam int unsigned CeColorStride = 4;
+  localparam int unsigned CeColorInCountLsb = 0;  localparam int unsigned CeColorInCountWidth = 5;
+  localparam int unsigned CeColorHeadCtrlLsb = 5;  localparam int unsigned CeColorHeadCtrlWidth = 1;
+  localparam int unsigned CeColorReaderLsb = 6;  localparam int unsigned CeColorReaderWidth = 1;
+  localparam int unsigned CeColorOutCreditsLsb = 8;  localparam int unsigned CeColorOutCreditsWidth = 4;
+
+  // per-microthread state (read only)
+  localparam logic [15:0] UtStatusAddr = 16'hC280;
+  localparam int unsigned UtStatusCount = 8;
+  localparam int unsigned UtStatusStride = 4;
+  localparam int unsigned UtStatusBusyLsb = 0;  localparam int unsigned UtStatusBusyWidth = 1;
+  localparam int unsigned UtStatusSyncLsb = 1;  localparam int unsigned UtStatusSyncWidth = 1;
+  localparam int unsigned UtStatusWaitLsb = 2;  localparam int unsigned UtStatusWaitWidth = 3;  // UtWait
+  localparam int unsigned UtStatusOpcodeLsb = 8;  localparam int unsigned UtStatusOpcodeWidth = 7;
+  localparam int unsigned UtStatusDoneLsb = 16;  localparam int unsigned UtStatusDoneWidth = 15;  // elements finished
+
+  localparam logic [15:0] UtInfoAddr = 16'hC2A0;
+  localparam int unsigned UtInfoCount = 8;
+  localparam int unsigned UtInfoStride = 4;
+  localparam int unsigned UtInfoPcLsb = 0;  localparam int unsigned UtInfoPcWidth = 16;
+  localparam int unsigned UtInfoColorLsb = 16;  localparam int unsigned UtInfoColorWidth = 5;  // color waited on, 31 if none
+  localparam int unsigned UtInfoTidLsb = 24;  localparam int unsigned UtInfoTidWidth = 5;  // completion task, 31 if none
+  localparam int unsigned UtInfoUnblockLsb = 29;  localparam int unsigned UtInfoUnblockWidth = 1;
+
+  // task binding; entry 31 is read-only zero
+  localparam logic [15:0] TaskCfgAddr = 16'hC300;
+  localparam int unsigned TaskCfgCount = 32;
+  localparam int unsigned TaskCfgStride = 4;
+  localparam int unsigned TaskCfgEntryLsb = 0;  localparam int unsigned TaskCfgEntryWidth = 16;
+  localparam int unsigned TaskCfgKindLsb = 16;  localparam int unsigned TaskCfgKindWidth = 2;  // TaskKind
+
+  localparam logic [15:0] TaskArgAddr = 16'hC380;
+  localparam int unsigned TaskArgCount = 32;
+  localparam int unsigned TaskArgStride = 4;
+  localparam int unsigned TaskArgArgLsb = 0;  localparam int unsigned TaskArgArgWidth = 16;
+
+  // bit t: task t activated
+  localparam logic [15:0] TaskActiveAddr = 16'hC400;
+
+  // write 1 to set (launch)
+  localparam logic [15:0] TaskActiveSetAddr = 16'hC404;
+
+  // write 1 to clear
+  localparam logic [15:0] TaskActiveClrAddr = 16'hC408;
+
+  // bit t: task t blocked
+  localparam logic [15:0] TaskBlockedAddr = 16'hC40C;
+
+  localparam logic [15:0] TaskBlockSetAddr = 16'hC410;
+
+  localparam logic [15:0] TaskBlockClrAddr = 16'hC414;
+
+  // host only: general registers
+  localparam logic [15:0] GprAddr = 16'hC800;
+  localparam int unsigned GprCount = 16;
+  localparam int unsigned GprStride = 4;
+  localparam int unsigned GprValueLsb = 0;  localparam int unsigned GprValueWidth = 32;
+
+  // host only: pc
+  localparam logic [15:0] CePcAddr = 16'hC840;
+  localparam int unsigned CePcValueLsb = 0;  localparam int unsigned CePcValueWidth = 16;
+
+  // host only: descriptor registers, two words each
+  localparam logic [15:0] DsrAddr = 16'hC880;
+  localparam int unsigned DsrCount = 32;
+  localparam int unsigned DsrStride = 4;
+  localparam int unsigned DsrValueLsb = 0;  localparam int unsigned DsrValueWidth = 32;
+
+  // ---- Instruction set (generated from model/arch/isa.def; docs/isa.md) ----
+
+  typedef enum logic [3:0] {
+    AluOpAdd = 4'd0,
+    AluOpSub = 4'd1,
+    AluOpAnd = 4'd2,
+    AluOpOr = 4'd3,
+    AluOpXor = 4'd4,
+    AluOpShl = 4'd5,
+    AluOpShr = 4'd6,
+    AluOpSra = 4'd7,
+    AluOpSlt = 4'd8,
+    AluOpSltu = 4'd9,
+    AluOpMul = 4'd10,
+    AluOpMulu = 4'd11,
+    AluOpLui = 4'd12
+  } alu_op_e;
+
+  // load/store size and sign
+  typedef enum logic [2:0] {
+    MemOpB = 3'd0,
+    MemOpBu = 3'd1,
+    MemOpH = 3'd2,
+    MemOpHu = 3'd3,
+    MemOpW = 3'd4
+  } mem_op_e;
+
+  typedef enum logic [2:0] {
+    BrOpEq = 3'd0,
+    BrOpNe = 3'd1,
+    BrOpLt = 3'd2,
+    BrOpGe = 3'd3,
+    BrOpLtu = 3'd4,
+    BrOpGeu = 3'd5
+  } br_op_e;
+
+  typedef enum logic [1:0] {
+    JumpOpJ = 2'd0,
+    JumpOpJal = 2'd1,
+    JumpOpJr = 2'd2,
+    JumpOpJalr = 2'd3
+  } jump_op_e;
+
+  typedef enum logic [1:0] {
+    SysOpNop = 2'd0,
+    SysOpTend = 2'd1,
+    SysOpTrap = 2'd2,
+    SysOpUtWait = 2'd3
+  } sys_op_e;
+
+  typedef enum logic [1:0] {
+    TaskOpActivate = 2'd0,
+    TaskOpActivateArg = 2'd1,
+    TaskOpBlock = 2'd2,
+    TaskOpUnblock = 2'd3
+  } task_op_e;
+
+  typedef enum logic [0:0] {
+    SendOpData = 1'd0,
+    SendOpCtrl = 1'd1
+  } send_op_e;
+
+  typedef enum logic [2:0] {
+    DsrOpLdd = 3'd0,
+    DsrOpStd = 3'd1,
+    DsrOpDmov = 3'd2,
+    DsrOpDrd = 3'd3,
+    DsrOpDwr = 3'd4,
+    DsrOpSetBase = 3'd5,
+    DsrOpIncBase = 3'd6,
+    DsrOpSetLen = 3'd7
+  } dsr_op_e;
+
+  typedef enum logic [4:0] {
+    DsdOpAdd = 5'd0,
+    DsdOpSub = 5'd1,
+    DsdOpMul = 5'd2,
+    DsdOpMax = 5'd3,
+    DsdOpMin = 5'd4,
+    DsdOpNeg = 5'd5,
+    DsdOpAbs = 5'd6,
+    DsdOpCvt = 5'd7,
+    DsdOpMulAdd = 5'd8,
+    DsdOpDot = 5'd9,
+    DsdOpIAdd = 5'd10,
+    DsdOpISub = 5'd11,
+    DsdOpIAnd = 5'd12,
+    DsdOpIOr = 5'd13,
+    DsdOpIXor = 5'd14,
+    DsdOpIShl = 5'd15,
+    DsdOpIShr = 5'd16,
+    DsdOpIMov = 5'd17
+  } dsd_op_e;
+
+  // element format of a DSD operation
+  typedef enum logic [2:0] {
+    DsdFmtF32 = 3'd0,
+    DsdFmtF16 = 3'd1,
+    DsdFmtW32 = 3'd2,
+    DsdFmtW16 = 3'd3,
+    DsdFmtMix = 3'd4
+  } dsd_fmt_e;
+
+  typedef enum logic [2:0] {
+    DsdFormV3 = 3'd0,
+    DsdFormVS = 3'd1,
+    DsdFormV2 = 3'd2,
+    DsdFormFill = 3'd3,
+    DsdFormV4 = 3'd4,
+    DsdFormDot = 3'd5
+  } dsd_form_e;
+
+  // element types a DSD role accepts
+  typedef enum logic [2:0] {
+    ElemClassNone = 3'd0,
+    ElemClassF32 = 3'd1,
+    ElemClassF16 = 3'd2,
+    ElemClassI32 = 3'd3,
+    ElemClassI16 = 3'd4,
+    ElemClassX32 = 3'd5,
+    ElemClassX16 = 3'd6
+  } elem_class_e;
+
+  // instruction class (model/arch/isa.def)
+  typedef enum logic [3:0] {
+    InsnClassAlu = 4'd0,
+    InsnClassFp = 4'd1,
+    InsnClassLoad = 4'd2,
+    InsnClassStore = 4'd3,
+    InsnClassBr = 4'd4,
+    InsnClassJump = 4'd5,
+    InsnClassSys = 4'd6,
+    InsnClassTask = 4'd7,
+    InsnClassSend = 4'd8,
+    InsnClassDsr = 4'd9,
+    InsnClassDsd = 4'd10
+  } insn_class_e;
+
+  // One decoded instruction (isa_decode in tessera_isa.svh).
+  typedef struct packed {
+    logic legal;         // a valid encoding: known opcode/funct, unused fields zero
+    insn_class_e cls;
+    alu_op_e alu_op;
+    fp_op_e fp_op;
+    fp_fmt_e fp_fmt;
+    mem_op_e mem_op;
+    br_op_e br_op;
+    jump_op_e jump_op;
+    sys_op_e sys_op;
+    task_op_e task_op;
+    send_op_e send_op;
+    dsr_op_e dsr_op;
+    dsd_op_e dsd_op;
+    dsd_fmt_e dsd_fmt;
+    dsd_form_e dsd_form;
+    elem_class_e ty_dst;
+    elem_class_e ty_src0;
+    elem_class_e ty_src1;
+    logic wr_a;
+    logic rd_a;
+    logic rd_b;
+    logic rd_c;
+    logic rd_d;
+    logic rd_s;
+    logic dsr_a;
+    logic dsr_b;
+    logic imm_sx;        // Imm sign-extended (unless z_abs and Z)
+    logic z_abs;         // Z = 1 makes Imm an absolute address
+  } isa_dec_t;
 
 endpackage

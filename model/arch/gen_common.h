@@ -1,0 +1,97 @@
+// Helpers shared by the parts of tessera_archgen: error reporting with file:line, number parsing,
+// line tokenizing and name conversion.
+#pragma once
+
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tessera::archgen {
+
+[[noreturn]] inline void Fail(const std::string& file, int line, const std::string& msg) {
+  std::fprintf(stderr, "%s:%d: error: %s\n", file.c_str(), line, msg.c_str());
+  std::exit(2);
+}
+
+inline uint64_t ParseNum(const std::string& s, const std::string& file, int line) {
+  try {
+    size_t pos = 0;
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    uint64_t v = std::stoull(s, &pos, hex ? 16 : 10);  // decimal unless 0x: no octal surprises
+    if (pos != s.size()) throw std::invalid_argument(s);
+    return v;
+  } catch (...) {
+    Fail(file, line, "'" + s + "' is not a number");
+  }
+}
+
+// Splits a description line into blank-separated tokens, after removing a `# comment`; the text
+// after `--` is returned in `doc`.
+inline std::vector<std::string> Tokenize(std::string raw, std::string& doc) {
+  doc.clear();
+  auto dd = raw.find("--");
+  if (dd != std::string::npos) {
+    doc = raw.substr(dd + 2);
+    doc.erase(0, doc.find_first_not_of(' '));
+    raw = raw.substr(0, dd);
+  }
+  auto hash = raw.find('#');
+  if (hash != std::string::npos) raw = raw.substr(0, hash);
+  std::istringstream ss(raw);
+  std::vector<std::string> tok;
+  for (std::string t; ss >> t;) tok.push_back(t);
+  return tok;
+}
+
+inline std::string Hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%llX", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// UpperCamel -> lower_snake, for SystemVerilog type names (dir_e).
+inline std::string Snake(const std::string& s) {
+  std::string o;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (std::isupper(static_cast<unsigned char>(s[i])) && i) o += '_';
+    o += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+  }
+  return o;
+}
+
+struct EnumItem {
+  std::string name;
+  uint64_t value;
+};
+struct Enum {
+  std::string name, doc;
+  unsigned width;
+  std::vector<EnumItem> items;
+};
+
+// Parses `enum NAME WIDTH A=0 B=1 ...` (tokens already split).
+inline Enum ParseEnum(const std::vector<std::string>& tok, const std::string& doc,
+                      const std::string& file, int line) {
+  if (tok.size() < 4) Fail(file, line, "expected: enum NAME WIDTH A=0 ...");
+  Enum e{tok[1], doc, static_cast<unsigned>(ParseNum(tok[2], file, line)), {}};
+  for (size_t i = 3; i < tok.size(); ++i) {
+    auto eq = tok[i].find('=');
+    if (eq == std::string::npos) Fail(file, line, "enum item '" + tok[i] + "' needs =VALUE");
+    uint64_t v = ParseNum(tok[i].substr(eq + 1), file, line);
+    if (v >> e.width) Fail(file, line, "enum item '" + tok[i] + "' does not fit its width");
+    e.items.push_back({tok[i].substr(0, eq), v});
+  }
+  return e;
+}
+
+// The SystemVerilog typedef and the C++ enum class of an enumeration.
+std::string EmitSvEnum(const Enum& e);
+std::string EmitSvEnumUse(const Enum& e);
+std::string EmitHppEnum(const Enum& e);
+
+}  // namespace tessera::archgen

@@ -1,0 +1,51 @@
+#include "isa/decode.h"
+
+#include <array>
+
+namespace tessera::isa {
+namespace {
+
+// Per opcode: the line (formats without funct) or a 256-entry funct table.
+struct Index128 {
+  std::array<const arch::InsnInfo*, 128> by_op{};
+  std::array<std::array<const arch::InsnInfo*, 256>, 128>* by_funct = nullptr;
+  Index128() {
+    static std::array<std::array<const arch::InsnInfo*, 256>, 128> funct_table{};
+    by_funct = &funct_table;
+    for (const auto& n : arch::kInsns) {
+      if (n.funct < 0)
+        by_op[n.op] = &n;
+      else
+        funct_table[n.op][n.funct] = &n;
+    }
+  }
+};
+
+const Index128& Idx() {
+  static const Index128 idx;
+  return idx;
+}
+
+}  // namespace
+
+const arch::InsnInfo* Lookup(uint32_t op, int funct) {
+  if (op >= 128) return nullptr;
+  if (funct < 0) return Idx().by_op[op];
+  if (funct > 255) return nullptr;
+  return (*Idx().by_funct)[op][funct];
+}
+
+const arch::InsnInfo* Decode(uint32_t w) {
+  const uint32_t op = w & 0x7F;
+  const arch::InsnInfo* n = Idx().by_op[op];
+  if (!n) n = (*Idx().by_funct)[op][w >> 24];
+  if (!n) return nullptr;
+  if (w & ~(n->fixed_mask | n->field_mask)) return nullptr;
+  const uint32_t z = (w >> 7) & 1, b = (w >> 12) & 0xF, imm = w >> 16;
+  if (n->zeroable && z && b) return nullptr;
+  if (n->imm_limit && imm >= n->imm_limit) return nullptr;
+  if (n->tid_like && (z ? imm >= 32 : imm != 0)) return nullptr;
+  return n;
+}
+
+}  // namespace tessera::isa

@@ -1,0 +1,51 @@
+// Decoding a 32-bit instruction word against the generated instruction table
+// (model/arch/isa_table.h). The interpreter, the disassembler and the fuzzer's checks use this one
+// decoder; the RTL decoder is generated from the same table and applies the same rules.
+#pragma once
+
+#include <cstdint>
+
+#include "arch/isa_table.h"
+
+namespace tessera::isa {
+
+// The fields of a word, named as in docs/isa.md 4.1 (each format uses some of them).
+struct Fields {
+  uint32_t word = 0;
+  uint8_t op = 0, z = 0, a = 0, b = 0, c = 0, d = 0, funct = 0;
+  uint16_t imm = 0;
+  // D format
+  uint8_t u = 0, dst = 0, src0 = 0, src1 = 0, s = 0, tid = 0, ut = 0;
+};
+
+inline Fields SplitFields(uint32_t w) {
+  Fields f;
+  f.word = w;
+  f.op = w & 0x7F;
+  f.z = (w >> 7) & 1;
+  f.a = (w >> 8) & 0xF;
+  f.b = (w >> 12) & 0xF;
+  f.c = (w >> 16) & 0xF;
+  f.d = (w >> 20) & 0xF;
+  f.funct = static_cast<uint8_t>(w >> 24);
+  f.imm = static_cast<uint16_t>(w >> 16);
+  f.u = f.z;
+  f.dst = f.a;
+  f.src0 = f.b;
+  f.src1 = f.c;
+  f.s = f.d;
+  f.tid = (w >> 24) & 0x1F;
+  f.ut = static_cast<uint8_t>(w >> 29);
+  return f;
+}
+
+// The table line a word encodes, or nullptr when the word is illegal (docs/isa.md 4.1: unknown
+// opcode or funct, a nonzero field no operand names, Z = 1 with B != 0, an immediate out of range).
+const arch::InsnInfo* Decode(uint32_t word);
+
+// The line with this opcode and funct (-1: none), legal or not; nullptr if there is none.
+const arch::InsnInfo* Lookup(uint32_t op, int funct);
+
+inline int Index(const arch::InsnInfo* info) { return static_cast<int>(info - arch::kInsns); }
+
+}  // namespace tessera::isa
