@@ -26,8 +26,12 @@ for shape in "1 1" "2 2" "4 4" "3 2"; do
     -GTileW=$1 -GTileH=$2
 done
 lint "tessera_fmac" rtl/fmac/fmac.vlt -Irtl/fmac $fmac_srcs --top-module tessera_fmac
+ce_srcs="$(ls rtl/ce/*.sv rtl/mem/*.sv)"
+lint "tessera_pe with CE" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac \
+  $(echo $tile_srcs | tr ' ' '\n' | grep -v tessera_tile.sv) $(ls rtl/fmac/*.sv) $ce_srcs \
+  --top-module tessera_pe -GHasCe=1
 
-cxx=$(git ls-files '*.cpp' '*.h' | grep -v '^model/arch/arch.h$')
+cxx=$(git ls-files '*.cpp' '*.h' | grep -v -e '^model/arch/arch.h$' -e '^model/arch/isa_table.h$')
 bad=$(clang-format --dry-run --Werror $cxx 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: error' | cut -d: -f1 | sort -u)
 if [ -n "$bad" ]; then
   echo "lint: clang-format: these files need 'make format':"; echo "$bad" | sed 's/^/  /'; fail=1

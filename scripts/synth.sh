@@ -43,5 +43,7 @@ done < <(
   synth router tessera_router "$router_srcs"
   synth tile_2x2 tessera_tile "$tile_srcs" TileW=2 TileH=2
   synth fmac tessera_fmac "$fmac_srcs"
+  # The CE without its SRAM (a memory macro in silicon; 48 KiB of flip-flops would swamp Yosys).
+  synth ce tessera_ce "rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/ce/*.sv)"
 )
 echo "(per router: cells / flip-flops; logs in $out/)"

@@ -1,8 +1,12 @@
-// A processing element. Today: the router and the ramp that joins it to the CE side, whose
-// port leaves the PE so that a testbench endpoint (later the compute engine) can drive it.
-// The ramp delays wavelets by RampLatency cycles in each direction (router output register plus
-// RampLatency-1 stages toward the CE; RampLatency stages from the CE).
-module tessera_pe (
+// A processing element: the router, the ramp that joins it to the CE side, and with HasCe the
+// compute engine with its SRAM and FMAC. Without the CE (HasCe = 0: the router-only tiles of the
+// traffic regression) the ramp's CE-side port leaves the PE so that a testbench endpoint can
+// drive it. The ramp delays wavelets by RampLatency cycles in each direction (router output
+// register plus RampLatency-1 stages toward the CE; RampLatency stages from the CE).
+// The register bus is the host's back door: with the CE it reaches SRAM and every register.
+module tessera_pe #(
+  parameter int unsigned HasCe = 0
+) (
   input  logic                                                    clk_i,
   input  logic                                                    rst_ni,
   input  logic                                                    en_i,  // 0: frozen
@@ -24,7 +28,12 @@ module tessera_pe (
   input  logic [15:0]                                             cfg_addr_i,
   input  logic [31:0]                                             cfg_wdata_i,
   output logic [31:0]                                             cfg_rdata_o,
-  output logic                                                    fault_o
+  output logic                                                    fault_o,
+  // the CE's debug-port records and status (zero without a CE)
+  output logic                                                    dbg_valid_o,
+  output logic [2:0]                                              dbg_fmt_o,
+  output logic [31:0]                                             dbg_value_o,
+  output logic                                                    quiet_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -33,17 +42,23 @@ module tessera_pe (
 
   logic [NumDirs*LinkBits-1:0]   rt_in, rt_out;
   logic [NumDirs*CreditBits-1:0] rt_cin, rt_cout;
-  link_t                         ramp_in_late, ramp_out_early;
+  link_t                         ramp_in_late, ramp_out_early, ce_link_in, ce_link_out;
+  credit_t                       ce_credit_in, ce_credit_out;
   logic [31:0]                   router_rdata;
+  logic                          router_fault, ce_fault;
+  logic                          rt_we;
+  logic [15:0]                   rt_addr;
+  logic [31:0]                   rt_wdata;
+  logic [NumColors-1:0]          ramp_rx_any, ramp_tx_any;
 
   tessera_pipe #(.Width(LinkBits), .Stages(RampLatency)) u_ramp_to_router (
     .clk_i, .rst_ni, .en_i,
-    .d_i(ramp_in_i),
+    .d_i(ce_link_out),
     .q_o(ramp_in_late)
   );
 
   assign rt_in  = {ramp_in_late, edge_in_i};
-  assign rt_cin = {ramp_credit_i, edge_credit_i};
+  assign rt_cin = {ce_credit_out, edge_credit_i};
 
   tessera_router u_router (
     .clk_i, .rst_ni, .en_i,
@@ -52,21 +67,137 @@ module tessera_pe (
     .credit_i   (rt_cin),
     .credit_o   (rt_cout),
     .tied_i,
-    .cfg_we_i, .cfg_addr_i, .cfg_wdata_i,
+    .cfg_we_i   (rt_we),
+    .cfg_addr_i (rt_addr),
+    .cfg_wdata_i(rt_wdata),
     .cfg_rdata_o(router_rdata),
-    .fault_o
+    .ramp_rx_any_o(ramp_rx_any),
+    .ramp_tx_any_o(ramp_tx_any),
+    .fault_o    (router_fault)
   );
 
   assign edge_out_o     = rt_out[EdgeLinkW-1:0];
   assign ramp_out_early = rt_out[EdgeLinkW +: LinkBits];
   assign edge_credit_o  = rt_cout[EdgeCreditW-1:0];
-  assign ramp_credit_o  = rt_cout[EdgeCreditW +: CreditBits];
+  assign ce_credit_in   = rt_cout[EdgeCreditW +: CreditBits];
 
   tessera_pipe #(.Width(LinkBits), .Stages(RampLatency - 1)) u_ramp_to_ce (
     .clk_i, .rst_ni, .en_i,
     .d_i(ramp_out_early),
-    .q_o(ramp_out_o)
+    .q_o(ce_link_in)
   );
 
-  assign cfg_rdata_o = (cfg_addr_i == PeCoordAddr) ? {y_i, x_i} : router_rdata;
+  assign fault_o = router_fault || ce_fault;
+
+  if (HasCe != 0) begin : g_ce
+    logic [13:0] fetch_addr, rd0_addr, rd1_addr, wr_addr;
+    logic [31:0] fetch_data, rd0_data, rd1_data, wr_data;
+    logic        we;
+    logic [3:0]  wr_be;
+    logic        fp_valid, fp_valid_out;
+    fp_op_e      fp_op;
+    fp_fmt_e     fp_fmt;
+    logic [31:0] fp_a, fp_b, fp_c, fp_result;
+    logic [9:0]  fp_flags;
+    logic        retire, task_start;
+    logic [15:0] retire_pc;
+    logic [4:0]  task_id;
+
+    tessera_ce u_ce (
+      .clk_i, .rst_ni, .en_i, .x_i, .y_i,
+      .ramp_i      (ce_link_in),
+      .ramp_o      (ce_link_out),
+      .credit_i    (ce_credit_in),
+      .credit_o    (ce_credit_out),
+      .can_send_i  (ramp_rx_any),
+      .can_recv_i  (ramp_tx_any),
+      .rt_we_o     (rt_we),
+      .rt_addr_o   (rt_addr),
+      .rt_wdata_o  (rt_wdata),
+      .rt_rdata_i  (router_rdata),
+      .host_we_i   (cfg_we_i),
+      .host_addr_i (cfg_addr_i),
+      .host_wdata_i(cfg_wdata_i),
+      .host_rdata_o(cfg_rdata_o),
+      .fetch_addr_o(fetch_addr),
+      .fetch_data_i(fetch_data),
+      .rd0_addr_o  (rd0_addr),
+      .rd0_data_i  (rd0_data),
+      .rd1_addr_o  (rd1_addr),
+      .rd1_data_i  (rd1_data),
+      .we_o        (we),
+      .wr_addr_o   (wr_addr),
+      .wr_be_o     (wr_be),
+      .wr_data_o   (wr_data),
+      .fp_valid_o  (fp_valid),
+      .fp_op_o     (fp_op),
+      .fp_fmt_o    (fp_fmt),
+      .fp_a_o      (fp_a),
+      .fp_b_o      (fp_b),
+      .fp_c_o      (fp_c),
+      .fp_valid_i  (fp_valid_out),
+      .fp_result_i (fp_result),
+      .fp_flags_i  (fp_flags),
+      .dbg_valid_o,
+      .dbg_fmt_o,
+      .dbg_value_o,
+      .fault_o     (ce_fault),
+      .quiet_o,
+      .retire_o    (retire),
+      .retire_pc_o (retire_pc),
+      .task_start_o(task_start),
+      .task_id_o   (task_id)
+    );
+
+    tessera_sram u_sram (
+      .clk_i,
+      .fetch_addr_i(fetch_addr),
+      .fetch_data_o(fetch_data),
+      .rd0_addr_i  (rd0_addr),
+      .rd0_data_o  (rd0_data),
+      .rd1_addr_i  (rd1_addr),
+      .rd1_data_o  (rd1_data),
+      .we_i        (we),
+      .wr_addr_i   (wr_addr),
+      .wr_be_i     (wr_be),
+      .wr_data_i   (wr_data)
+    );
+
+    tessera_fmac u_fmac (
+      .clk_i, .rst_ni, .en_i,
+      .valid_i (fp_valid),
+      .op_i    (fp_op),
+      .fmt_i   (fp_fmt),
+      .a_i     (fp_a),
+      .b_i     (fp_b),
+      .c_i     (fp_c),
+      .valid_o (fp_valid_out),
+      .result_o(fp_result),
+      .flags_o (fp_flags)
+    );
+
+    // the ramp's CE-side port is inside the PE
+    assign ramp_out_o    = '0;
+    assign ramp_credit_o = '0;
+
+    logic unused_ce;
+    assign unused_ce = ^{ramp_in_i, ramp_credit_i, retire, retire_pc, task_start, task_id};
+  end else begin : g_port
+    assign ce_link_out   = ramp_in_i;
+    assign ce_credit_out = ramp_credit_i;
+    assign ramp_out_o    = ce_link_in;
+    assign ramp_credit_o = ce_credit_in;
+    assign rt_we         = cfg_we_i;
+    assign rt_addr       = cfg_addr_i;
+    assign rt_wdata      = cfg_wdata_i;
+    assign cfg_rdata_o   = (cfg_addr_i == PeCoordAddr) ? {y_i, x_i} : router_rdata;
+    assign ce_fault      = 1'b0;
+    assign dbg_valid_o   = 1'b0;
+    assign dbg_fmt_o     = '0;
+    assign dbg_value_o   = '0;
+    assign quiet_o       = 1'b1;
+
+    logic unused_port;
+    assign unused_port = ^{ramp_rx_any, ramp_tx_any};
+  end
 endmodule

@@ -31,6 +31,8 @@ module tessera_router #(
   input  logic [15:0]                                          cfg_addr_i,
   input  logic [31:0]                                          cfg_wdata_i,
   output logic [31:0]                                          cfg_rdata_o,
+  output logic [tessera_pkg::NumColors-1:0]                    ramp_rx_any_o,  // CE may send
+  output logic [tessera_pkg::NumColors-1:0]                    ramp_tx_any_o,  // CE may receive
   output logic                                                 fault_o
 );
   `include "tessera_pkg_use.svh"
@@ -71,7 +73,9 @@ module tessera_router #(
     .adv_i      (adv & {NumColors{en_i}}),
     .tx_of_o    (tx_of_flat),
     .tx_has_o   (tx_has_flat),
-    .rx_has_o   (rx_has_flat)
+    .rx_has_o   (rx_has_flat),
+    .ramp_rx_any_o,
+    .ramp_tx_any_o
   );
 
   logic [NumDirs-1:0]   tx_of  [NumColors];

@@ -16,7 +16,11 @@ module tessera_router_cfg (
   output logic [tessera_pkg::NumColors*tessera_pkg::NumDirs-1:0] tx_of_o,
   // per direction d, the colors whose effective tx (rx) has d: [d*NumColors +: NumColors]
   output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] tx_has_o,
-  output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] rx_has_o
+  output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] rx_has_o,
+  // per color: some position (base or switch) accepts from RAMP (the CE may send on it) /
+  // delivers to RAMP (the CE may receive it); docs/isa.md 4.10 and 4.11 (BadColor)
+  output logic [tessera_pkg::NumColors-1:0]             ramp_rx_any_o,
+  output logic [tessera_pkg::NumColors-1:0]             ramp_tx_any_o
 );
   `include "tessera_pkg_use.svh"
   // Only the low bits of a written word are state; the rest read back as zero.
@@ -103,6 +107,25 @@ module tessera_router_cfg (
       end else begin
         base_q[c] <= base_d;
         sw_q[c]   <= sw_d;
+      end
+    end
+
+    // Direction code of RAMP is Dir + 1.
+    localparam logic [2:0] RampCode = 3'(DirRamp) + 3'd1;
+    always_comb begin
+      ramp_rx_any_o[c] = base_q[c][ColorCfgRxLsb + 32'(DirRamp)];
+      ramp_tx_any_o[c] = base_q[c][ColorCfgTxLsb + 32'(DirRamp)];
+      if (sw_q[c][SwitchCfgPos1DirLsb +: 3] == RampCode) begin
+        if (sw_q[c][SwitchCfgPos1OutLsb]) ramp_tx_any_o[c] = 1'b1;
+        else                              ramp_rx_any_o[c] = 1'b1;
+      end
+      if (sw_q[c][SwitchCfgPos2DirLsb +: 3] == RampCode) begin
+        if (sw_q[c][SwitchCfgPos2OutLsb]) ramp_tx_any_o[c] = 1'b1;
+        else                              ramp_rx_any_o[c] = 1'b1;
+      end
+      if (sw_q[c][SwitchCfgPos3DirLsb +: 3] == RampCode) begin
+        if (sw_q[c][SwitchCfgPos3OutLsb]) ramp_tx_any_o[c] = 1'b1;
+        else                              ramp_rx_any_o[c] = 1'b1;
       end
     end
 

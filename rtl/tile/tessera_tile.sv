@@ -110,6 +110,11 @@ module tessera_tile #(
       link_t   ramp_out;
       credit_t ramp_cout;
 
+      // Router-only PEs (HasCe = 0) have no debug port; these outputs are constant.
+      logic        pe_dbg_valid, pe_quiet;
+      logic [2:0]  pe_dbg_fmt;
+      logic [31:0] pe_dbg_value;
+
       tessera_pe u_pe (
         .clk_i, .rst_ni, .en_i,
         .x_i          (x0_i + 16'(x)),
@@ -127,8 +132,15 @@ module tessera_tile #(
         .cfg_addr_i,
         .cfg_wdata_i,
         .cfg_rdata_o  (pe_rdata[I]),
-        .fault_o      (fault_o[I])
+        .fault_o      (fault_o[I]),
+        .dbg_valid_o  (pe_dbg_valid),
+        .dbg_fmt_o    (pe_dbg_fmt),
+        .dbg_value_o  (pe_dbg_value),
+        .quiet_o      (pe_quiet)
       );
+
+      logic        unused_pe;
+      assign unused_pe = ^{pe_dbg_valid, pe_dbg_fmt, pe_dbg_value, pe_quiet};
 
       assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
       assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);

@@ -1,0 +1,123 @@
+// The CE side of the ramp: one FIFO per color for the wavelets the router delivers to the CE
+// (depth CeInDepth = RampOutCredits, so the router's credits never overrun it), and the credits
+// owed back to the router for consumed wavelets. A wavelet delivered in cycle c is visible from
+// c+1. Each color may be popped once per cycle (by the picker, the control dispatcher or the DSD
+// engine; they never pop the same color in one cycle). One owed credit returns per cycle, round
+// robin over the colors starting at the return pointer (docs/isa.md 6.8, item 7).
+module tessera_ce_inq (
+  input  logic                                        clk_i,
+  input  logic                                        rst_ni,
+  input  logic                                        en_i,
+  input  tessera_pkg::link_t                          ramp_i,    // router -> CE, this cycle
+  input  logic [tessera_pkg::NumColors-1:0]           pop_i,     // consume the head of color c
+  output logic [tessera_pkg::NumColors-1:0]           head_valid_o,
+  output logic [tessera_pkg::NumColors-1:0]           head_ctrl_o,
+  output logic [tessera_pkg::NumColors*32-1:0]        head_data_o,
+  output logic [tessera_pkg::NumColors*5-1:0]         count_o,   // wavelets queued per color
+  output logic                                        owed_o,    // some credit is owed
+  output tessera_pkg::credit_t                        credit_o   // CE -> router, this cycle
+);
+  `include "tessera_pkg_use.svh"
+
+  localparam int unsigned Depth = CeInDepth;
+  localparam int unsigned PtrW  = $clog2(Depth);
+
+  logic [32:0]     mem_q [NumColors*Depth];
+  logic [PtrW-1:0] head_q [NumColors];
+  logic [PtrW-1:0] head_d [NumColors];
+  logic [PtrW:0]   cnt_q [NumColors];
+  logic [PtrW:0]   cnt_d [NumColors];
+  logic [PtrW:0]   owed_q [NumColors];
+  logic [PtrW:0]   owed_d [NumColors];
+  logic [4:0]      rptr_q, rptr_d;
+
+  logic [NumColors-1:0] push;
+  logic [NumColors-1:0] owed_mask;
+  logic                 ret_valid;
+  logic [4:0]           ret_color;
+
+  always_comb begin
+    push = '0;
+    if (ramp_i.valid && 32'(ramp_i.color) < NumColors) push[ramp_i.color] = en_i;
+  end
+
+  for (genvar c = 0; c < NumColors; c++) begin : g_color
+    logic [32:0] head_word;
+    assign head_word        = mem_q[c*Depth + 32'(head_q[c])];
+    assign head_valid_o[c]  = cnt_q[c] != '0;
+    assign head_ctrl_o[c]   = head_word[32];
+    assign head_data_o[c*32 +: 32] = head_word[31:0];
+    assign count_o[c*5 +: 5] = 5'(cnt_q[c]);
+    assign owed_mask[c]     = owed_q[c] != '0;
+
+    logic pop;
+    assign pop = pop_i[c] && en_i && cnt_q[c] != '0;
+
+    always_comb begin
+      head_d[c] = pop ? head_q[c] + PtrW'(1) : head_q[c];
+      cnt_d[c]  = cnt_q[c] + (PtrW+1)'(push[c]) - (PtrW+1)'(pop);
+      owed_d[c] = owed_q[c] + (PtrW+1)'(pop)
+                  - (PtrW+1)'(ret_valid && en_i && ret_color == 5'(c));
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        head_q[c] <= '0;
+        cnt_q[c]  <= '0;
+        owed_q[c] <= '0;
+      end else begin
+        head_q[c] <= head_d[c];
+        cnt_q[c]  <= cnt_d[c];
+        owed_q[c] <= owed_d[c];
+      end
+    end
+  end
+
+  // The slot a push writes: behind the current tail of its color. Storage needs no reset.
+  logic [PtrW-1:0] tail;
+  always_comb begin
+    tail = '0;
+    for (int c = 0; c < NumColors; c++)
+      if (push[c]) tail = head_q[c] + PtrW'(cnt_q[c]);
+  end
+  always_ff @(posedge clk_i) begin
+    if (|push) mem_q[32'(ramp_i.color)*Depth + 32'(tail)] <= {ramp_i.ctrl, ramp_i.data};
+  end
+
+  // Credit return: the first owed color at or after the pointer.
+  always_comb begin
+    ret_valid = 1'b0;
+    ret_color = '0;
+    for (int k = NumColors - 1; k >= 0; k--) begin
+      logic [5:0] c;
+      c = 6'(rptr_q) + 6'(k);
+      if (c >= 6'(NumColors)) c = c - 6'(NumColors);
+      if (owed_mask[c[4:0]]) begin
+        ret_valid = 1'b1;
+        ret_color = c[4:0];
+      end
+    end
+    rptr_d = rptr_q;
+    if (ret_valid && en_i) rptr_d = (ret_color == 5'(NumColors - 1)) ? 5'd0 : ret_color + 5'd1;
+    credit_o       = '0;
+    credit_o.valid = ret_valid && en_i;
+    credit_o.color = ret_color;
+  end
+  assign owed_o = |owed_mask;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rptr_q <= '0;
+    else         rptr_q <= rptr_d;
+  end
+
+  // Concurrent assertions cannot index arrays in this Verilator (5.006): precompute.
+  logic push_full;
+  always_comb begin
+    push_full = 1'b0;
+    for (int c = 0; c < NumColors; c++)
+      if (push[c] && cnt_q[c] == (PtrW+1)'(Depth)) push_full = 1'b1;
+  end
+
+  `include "tessera_assert.svh"
+  `ASSERT(InqNoOverflow, !push_full)
+endmodule
