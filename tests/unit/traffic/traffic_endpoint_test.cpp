@@ -87,13 +87,15 @@ TEST(TrafficEndpoint, SendsOnlyWithCredits) {
   EXPECT_EQ(sent, static_cast<int>(arch::kRampInDepth));
   EXPECT_EQ(ep.Credits(0), 0u);
   EXPECT_EQ(ep.Created(), 20u);
-  EXPECT_EQ(ep.Queued(), 10u);
-  EXPECT_EQ(r.sb.Stats().injected, 10u);
+  constexpr uint32_t kDepth = arch::kRampInDepth;
+  static_assert(kDepth < 20, "the loop above must outlast the credits");
+  EXPECT_EQ(ep.Queued(), 20u - kDepth);
+  EXPECT_EQ(r.sb.Stats().injected, kDepth);
   RampPort p = Step(ep, 20, 0, MakeCredit(0));  // one credit back: one more leaves
-  EXPECT_EQ(Link::Data(p.to_router), MakePayload(0, 10));
+  EXPECT_EQ(Link::Data(p.to_router), MakePayload(0, kDepth));
   EXPECT_EQ(ep.Credits(0), 0u);
   EXPECT_FALSE(Link::Valid(Step(ep, 21).to_router));
-  EXPECT_EQ(ep.Sent(), 11u);
+  EXPECT_EQ(ep.Sent(), kDepth + 1);
 }
 
 TEST(TrafficEndpoint, CreditsBeyondTheDepthAreAProtocolError) {
