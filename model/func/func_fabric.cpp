@@ -48,6 +48,21 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   ce_credit_.assign(NumPes(), 0);
   ep_stamp_.assign(NumPes(), 0);
   next_wake_.assign(NumPes(), fabric::kNever);
+  pe_regs_.reserve(NumPes());
+  for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
+}
+
+fabric::RouterRegs& FuncFabric::RouterRegsOf(fabric::Coord pe) {
+  CheckContains(pe);
+  return pe_regs_[Index(pe)];
+}
+
+void FuncFabric::PeRegs::Write(uint16_t addr, uint32_t value) {
+  if (f_->stepping_) {
+    f_->reg_writes_.push_back({pe_, addr, value});
+  } else {
+    f_->WriteReg(pe_, addr, value);
+  }
 }
 
 int FuncFabric::Neighbour(int r, int dir) const {
@@ -196,7 +211,9 @@ void FuncFabric::TickEndpoints(Slot& now) {
 void FuncFabric::StepCycle() {
   const uint64_t t = cycle_;
   Slot& now = SlotAt(t);
+  stepping_ = true;
   TickEndpoints(now);
+  stepping_ = false;
 
   // Routers to step: those holding wavelets and those receiving one.
   const uint64_t mark = t + 1;
@@ -247,6 +264,10 @@ void FuncFabric::StepCycle() {
   now.credits.clear();
   now.ce_links.clear();
   now.ce_credits.clear();
+  // Register writes the compute engines made in this cycle take effect at its end (after the
+  // switch advances: a write wins).
+  for (const RegWrite& w : reg_writes_) WriteReg(w.pe, w.addr, w.value);
+  reg_writes_.clear();
   ++cycle_;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fabric/fabric.h"
+#include "fabric/router_regs.h"
 #include "func/router_state.h"
 
 namespace tessera::func {
@@ -28,7 +29,28 @@ class FuncFabric final : public fabric::Fabric {
 
   const RouterState& Router(fabric::Coord pe) const { return routers_[Index(pe)]; }
 
+  // The routing registers of one PE as its compute engine reaches them (docs/isa.md 3.2). A write
+  // made while the fabric steps (from an endpoint's Tick) takes effect at the end of that cycle,
+  // after the routers have stepped; a write made between runs takes effect at once.
+  fabric::RouterRegs& RouterRegsOf(fabric::Coord pe);
+
  private:
+  class PeRegs final : public fabric::RouterRegs {
+   public:
+    PeRegs(FuncFabric* f, fabric::Coord pe) : f_(f), pe_(pe) {}
+    uint32_t Read(uint16_t addr) override { return f_->ReadReg(pe_, addr); }
+    void Write(uint16_t addr, uint32_t value) override;
+
+   private:
+    FuncFabric* f_;
+    fabric::Coord pe_;
+  };
+  struct RegWrite {
+    fabric::Coord pe;
+    uint16_t addr;
+    uint32_t value;
+  };
+
   // Events land in a wheel of slots, one per cycle, covering the longest delay (the ramp).
   static constexpr int kWheel = 16;
   static_assert(arch::kRampLatency < kWheel, "the event wheel must cover the ramp latency");
@@ -95,6 +117,10 @@ class FuncFabric final : public fabric::Fabric {
   using Wake = std::pair<uint64_t, int>;
   std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> wakes_;
   std::vector<uint64_t> next_wake_;  // per PE: the wake currently queued, or kNever
+
+  std::vector<PeRegs> pe_regs_;
+  bool stepping_ = false;             // inside StepCycle
+  std::vector<RegWrite> reg_writes_;  // CE register writes of this cycle, applied at its end
 };
 
 }  // namespace tessera::func

@@ -1,0 +1,191 @@
+// The compute engine's functional model: an interpreter that steps CeState one cycle at a time,
+// granting resources in the order of docs/isa.md 6.8, so that it agrees cycle for cycle with the
+// RTL (rtl/ce). One cycle's code serves a fast path and a traced path (a template on kTrace,
+// chosen once per cycle); the instruction semantics are the same functions in both.
+//
+// The engine is split by concept: ce.cpp (the cycle, results, dispatcher, picker, queues and
+// credits), exec_scalar.cpp (the scalar pipeline and the instructions), dsd.cpp (DSD issue and the
+// DSD engine), mmio.cpp (register access by the CE and the host).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arch/arch.h"
+#include "ce/ce_state.h"
+#include "ce/trace.h"
+#include "fabric/ramp_port.h"
+#include "fabric/router_regs.h"
+#include "isa/decode.h"
+
+namespace tessera::ce {
+
+struct TaskBinding {
+  uint8_t id = 0;
+  arch::TaskKind kind = arch::TaskKind::kNone;
+  uint16_t entry = 0;
+};
+
+class Ce {
+ public:
+  // `router` (not owned) gives the PE's routing registers; nullptr: they read 0 and no color can
+  // reach or leave the CE.
+  Ce(uint16_t x, uint16_t y, fabric::RouterRegs* router);
+
+  // ---- Loading and the host's back door (zero simulated time) ----
+  // Copies `image` into SRAM at `base` and binds the tasks (TaskCfg).
+  void Load(const std::vector<uint8_t>& image, const std::vector<TaskBinding>& tasks,
+            uint16_t base = 0);
+  // Launch: sets Active[task] as a host write to TaskActiveSet.
+  void Activate(int task);
+  // 32-bit access to SRAM (word aligned) and registers, Gpr/CePc/Dsr windows included. Reads 0 at
+  // unlisted addresses and ignores writes there (docs/isa.md 3.2).
+  uint32_t HostRead(uint16_t addr);
+  void HostWrite(uint16_t addr, uint32_t value);
+  void HostWriteSram(uint16_t addr, const uint8_t* bytes, size_t n);
+  void HostReadSram(uint16_t addr, uint8_t* bytes, size_t n) const;
+
+  // ---- Stepping (the RampEndpoint contract, ramp_port.h) ----
+  void Tick(uint64_t cycle, fabric::RampPort& port);
+  uint64_t NextWake() const;
+
+  // ---- Observers ----
+  void SetTraceSink(TraceSink* sink) { sink_ = sink; }
+  const std::vector<DebugRecord>& DebugRecords() const { return debug_; }
+  std::vector<DebugRecord> TakeDebugRecords();
+
+  // ---- Diagnosis ----
+  bool Faulted() const { return st_.fault_status != 0; }
+  // "PE(3,2) fault: misaligned 32-bit load at pc 0x0124 (address 0x0103)"; empty if none.
+  std::string FaultMessage() const;
+  bool TaskRunning() const { return st_.running; }
+  int RunningTask() const { return st_.running ? st_.task : kNoTask; }
+  uint32_t RunnableTasks() const;  // bit t: task t could start now
+  uint8_t BusyMicrothreads() const { return st_.busy; }
+  int QueueCount(int color) const { return st_.inq[color].count; }
+  int OutCredits(int color) const { return st_.out_credits[color]; }
+  int OwedCredits() const;
+  bool Quiet() const;           // CeStatus.Quiet
+  uint32_t StatusWord() const;  // CeStatus
+  uint64_t LastCycle() const { return last_cycle_; }
+  const CeState& State() const { return st_; }
+  CeState& MutableState() { return st_; }
+
+ private:
+  // Scratch of one cycle: resources granted so far, start-of-cycle snapshots, and the effects
+  // that take place at its end (docs/isa.md 6.8: "written at the end of c").
+  struct Cyc {
+    uint64_t c = 0;
+    // Resources.
+    uint8_t ports = 0;  // SRAM read ports taken by the scalar pipeline
+    uint8_t banks = 0;  // their banks (one row: a scalar read is at most 8 bytes)
+    uint16_t row = 0;
+    bool write_port = false;
+    bool ramp = false;
+    bool fmac = false;  // the FMAC slot of c+1 is the scalar pipeline's
+    bool split_second = false;
+    // Start-of-cycle snapshots.
+    bool running = false;
+    uint16_t pc = 0;  // the dispatcher's and the picker's FaultPc
+    uint8_t busy = 0;
+    uint32_t readers = 0;  // colors a busy microthread reads (has a fabin operand on)
+    uint32_t head_data = 0, head_ctrl = 0;
+    // Completions of this cycle (bit u), applied in microthread order.
+    uint8_t complete = 0;
+    // End-of-cycle effects.
+    bool fault = false;
+    bool sram_w = false;
+    uint8_t sram_size = 0;
+    uint16_t sram_addr = 0;
+    uint32_t sram_value = 0;
+    bool mmio_w = false;
+    uint16_t mmio_addr = 0;
+    uint32_t mmio_value = 0;
+    uint32_t s_active_set = 0, s_blocked_set = 0, s_blocked_clr = 0;  // task instructions
+    int s_arg_task = -1;
+    uint16_t s_arg = 0;
+    uint32_t p_active_clr = 0;                     // the picker
+    uint32_t h_active_set = 0, h_blocked_clr = 0;  // dispatcher and completions
+    int d_arg_task = -1;
+    uint16_t d_arg = 0;
+    uint64_t send_link = 0;  // a send's wavelet
+    bool dot_w = false;
+    uint8_t dot_reg = 0;
+    uint32_t dot_value = 0;
+    uint8_t flags = 0;
+    int credit_color = -1;
+  };
+
+  // ce.cpp
+  template <bool kT>
+  void Cycle(uint64_t c, fabric::RampPort& port);
+  template <bool kT>
+  void ResultsDue(fabric::RampPort& port);
+  template <bool kT>
+  void Dispatcher();
+  template <bool kT>
+  void Picker();
+  template <bool kT>
+  void Complete(int u);
+  void Commit();
+  void Arrivals(const fabric::RampPort& port);
+  uint32_t Pop(int color);  // the head's payload; its credit becomes owed
+  uint32_t Readers() const;
+  // Records a fault (if none is recorded) and ends the cycle's activities.
+  template <bool kT>
+  void RaiseFault(arch::CeFault cause, uint16_t pc, uint32_t addr, uint32_t info);
+
+  // exec_scalar.cpp
+  template <bool kT>
+  void ScalarStage();
+  template <bool kT>
+  void Execute(const arch::InsnInfo& n, const isa::Fields& f);
+
+  // dsd.cpp
+  template <bool kT>
+  bool IssueDsd(const arch::InsnInfo& n, const isa::Fields& f);
+  template <bool kT>
+  void EngineStage();
+  template <bool kT>
+  bool Step(int u, bool combine, bool pair, bool split, int range_role, int64_t range_addr);
+  template <bool kT>
+  void FinishSplit();
+  void Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken);
+  void Combine(int u, uint64_t taken);
+  void Schedule(int u, uint64_t taken, PendingResult r);
+  uint32_t ReadOperand(int u, int role, bool pair);
+  bool ColorUsable(uint32_t color, bool out);
+
+  // mmio.cpp
+  uint32_t ReadReg(uint16_t addr);  // a CE load (state at the start of the cycle)
+  void WriteReg(uint16_t addr, uint32_t value, bool host);  // CE (at commit) or host store
+  uint32_t UtStatusWord(int u) const;
+  uint32_t UtInfoWord(int u) const;
+  uint32_t CeColorWord(int c) const;
+  void SetTaskCfg(int t, uint32_t value);
+
+  // Fetch of the instruction at pc into the pipe (docs/isa.md 6.8: fetched words are latched).
+  void Fetch();
+
+  CeState st_;
+  fabric::RouterRegs* router_;
+  TraceSink* sink_ = nullptr;
+  std::vector<DebugRecord> debug_;
+  std::string char_line_;
+  uint64_t last_cycle_ = 0;
+  bool ticked_ = false;
+  Cyc cyc_;
+  // Derived from the task table: tasks of each kind.
+  uint32_t data_tasks_ = 0, lc_tasks_ = 0;
+  // Decode cache per SRAM word: the word it was decoded from and its line.
+  std::vector<uint32_t> dec_word_;
+  std::vector<const arch::InsnInfo*> dec_info_;
+};
+
+// FaultInfo fields (docs/isa.md 3.2).
+uint32_t MakeFaultInfo(arch::DsdRole role, arch::AccSize size, bool write, unsigned ut,
+                       unsigned dsr, unsigned index);
+inline constexpr unsigned kNoUt = 15;
+
+}  // namespace tessera::ce

@@ -1,0 +1,498 @@
+// DSD operations: issue (docs/isa.md 4.11) and the DSD engine (6.1-6.8 item 4): end tests, the
+// readiness of each microthread's next step, the round robin, split steps, fdot partials and
+// combine steps, and the results each step puts in flight.
+#include "ce/dsd.h"
+
+#include <cstring>
+
+#include "ce/ce.h"
+#include "ce/exec_scalar.h"
+
+namespace tessera::ce {
+namespace {
+
+using arch::CeFault;
+using arch::DsdKind;
+
+inline int Ctz(uint32_t m) { return __builtin_ctz(m); }
+inline uint8_t Wait(arch::UtWait w) { return static_cast<uint8_t>(w); }
+inline bool Is(const DsdOperand& o, DsdKind k) { return o.kind == static_cast<uint8_t>(k); }
+inline arch::DsdRole RoleOf(int r) { return static_cast<arch::DsdRole>(r + 1); }
+
+// The byte address of element i of a mem1d operand, exactly (docs/isa.md 4.11).
+inline int64_t ElemAddr(const DsdOperand& o, uint64_t i) {
+  return o.base + static_cast<int64_t>(i) * o.stride * o.size;
+}
+
+inline bool Half(arch::DsdFmt fmt) {
+  return fmt == arch::DsdFmt::kF16 || fmt == arch::DsdFmt::kW16;
+}
+
+// What the engine found about a microthread's next step in this cycle.
+struct StepPlan {
+  bool combine = false;
+  bool pair = false;
+  bool split = false;
+  int range_role = -1;  // an operand whose element lies outside SRAM
+  int64_t range_addr = 0;
+};
+
+}  // namespace
+
+bool Ce::ColorUsable(uint32_t color, bool out) {
+  if (!router_) return false;
+  const uint32_t cc = router_->Read(arch::ColorCfg::Addr(color));
+  const uint32_t sc = router_->Read(arch::SwitchCfg::Addr(color));
+  return out ? fabric::ColorAcceptsFromCe(cc, sc) : fabric::ColorDeliversToCe(cc, sc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue
+
+template <bool kT>
+bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
+  Cyc& x = cyc_;
+  ScalarPipe& p = st_.pipe;
+  const int u = f.ut;
+  if (st_.busy >> u & 1) {
+    p.stall = static_cast<uint8_t>(arch::CeStall::kUt);
+    return false;
+  }
+  const arch::DsdForm form = n.form;
+  const std::array<bool, 3> has = {
+      form != arch::DsdForm::kDot, form != arch::DsdForm::kFill,
+      form == arch::DsdForm::kV3 || form == arch::DsdForm::kV4 || form == arch::DsdForm::kDot};
+  const std::array<uint8_t, 3> reg = {f.dst, f.src0, f.src1};
+  std::array<DsdOperand, 3> o;
+  for (int r = 0; r < 3; ++r)
+    if (has[r]) o[r] = DecodeDsd(st_.dsr[reg[r]], reg[r]);
+  auto fault = [&](CeFault cause, uint32_t addr, int r, unsigned index) {
+    RaiseFault<kT>(cause, st_.pc, addr,
+                   MakeFaultInfo(RoleOf(r), arch::AccSize::kByte, false, kNoUt, reg[r], index));
+    return false;
+  };
+  auto word1 = [&](int r) { return static_cast<uint32_t>(o[r].raw >> 32); };
+  for (int r = 0; r < 3; ++r) {  // valid descriptors
+    DsdInvalidWhy why;
+    if (has[r] && InvalidDsd(o[r], why))
+      return fault(CeFault::kDsdInvalid, word1(r), r, static_cast<unsigned>(why));
+  }
+  for (int r = 0; r < 3; ++r) {  // roles
+    if (!has[r]) continue;
+    const bool ok =
+        Is(o[r], DsdKind::kMem1d) || Is(o[r], r == kDst ? DsdKind::kFabOut : DsdKind::kFabIn);
+    if (!ok)
+      return fault(CeFault::kDsdInvalid, word1(r), r, static_cast<unsigned>(DsdInvalidWhy::kRole));
+  }
+  if (has[kSrc0] && has[kSrc1] && Is(o[kSrc0], DsdKind::kFabIn) && Is(o[kSrc1], DsdKind::kFabIn) &&
+      o[kSrc0].color == o[kSrc1].color)
+    return fault(CeFault::kDsdInvalid, word1(kSrc1), kSrc1,
+                 static_cast<unsigned>(DsdInvalidWhy::kSameColor));
+  for (int r = 0; r < 3; ++r)  // element types
+    if (has[r] && !TypeFits(n.types[r], o[r].elem)) return fault(CeFault::kDsdType, word1(r), r, 0);
+  for (int r = 0; r < 3; ++r) {  // colors
+    if (!has[r] || Is(o[r], DsdKind::kMem1d)) continue;
+    const bool out = Is(o[r], DsdKind::kFabOut);
+    if (o[r].color >= arch::kNumColors || !ColorUsable(o[r].color, out))
+      return fault(CeFault::kBadColor, o[r].color, r, 0);
+  }
+  for (int r = 0; r < 3; ++r)  // mem1d bases aligned to their elements
+    if (has[r] && Is(o[r], DsdKind::kMem1d) && o[r].base % o[r].size)
+      return fault(CeFault::kDsdMisaligned, o[r].base, r, 0);
+
+  Microthread& m = st_.ut[u];
+  m = Microthread{};
+  m.info = &n;
+  m.word = f.word;
+  m.pc = st_.pc;
+  m.op = static_cast<arch::DsdOp>(n.subop);
+  m.fmt = static_cast<arch::DsdFmt>(n.fmt);
+  m.form = form;
+  m.has = has;
+  m.opnd = o;
+  m.scalar = st_.gpr[f.s];
+  m.s_reg = f.s;
+  const DsdOperand& lead = has[kSrc0] ? o[kSrc0] : has[kSrc1] ? o[kSrc1] : o[kDst];
+  const auto len = static_cast<uint32_t>(arch::Dsd::Length(lead.raw));
+  m.n = len == arch::kUnboundedLength ? kUnbounded : len;
+  m.tid = f.tid;
+  m.unblock = f.u && f.tid != kNoTask;
+  m.sync = f.u && f.tid == kNoTask;
+  m.fmac = IsFmacFmt(m.fmt);
+  m.dot = m.op == arch::DsdOp::kDot;
+  m.pairs = Half(m.fmt) && m.op != arch::DsdOp::kCvt;
+  for (int r = 0; r < 3; ++r) {
+    if (!has[r]) continue;
+    if (!Is(o[r], DsdKind::kMem1d) || o[r].stride != 1) m.pairs = false;
+    if (r != kDst && Is(o[r], DsdKind::kFabIn)) m.fabin |= 1u << o[r].color;
+  }
+  if (m.dot) DotInit(m.dotst, m.fmt, m.scalar);
+  m.ended = m.n == 0;
+  const uint8_t bit = static_cast<uint8_t>(1u << u);
+  if (m.n == 0 && !m.dot) {
+    x.complete |= bit;  // no step: it completes in its issue cycle
+  } else {
+    m.busy = true;
+    st_.busy |= bit;
+  }
+  if (m.sync) p.sync_ut = static_cast<int8_t>(u);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine
+
+template <bool kT>
+void Ce::EngineStage() {
+  Cyc& x = cyc_;
+  if (!x.busy && !x.complete) return;
+  const uint64_t c = x.c;
+
+  // First, operations whose next step would find a control wavelet at a fabin head end (6.4).
+  uint8_t ending = 0;
+  for (uint32_t b = x.busy; b; b &= b - 1) {
+    const int u = Ctz(b);
+    const Microthread& m = st_.ut[u];
+    if (!m.ended && (m.fabin & x.head_ctrl)) ending |= static_cast<uint8_t>(1u << u);
+  }
+
+  // Readiness of every other busy microthread's next step.
+  StepPlan plan[kUts];
+  uint8_t ready = 0;
+  const int split_ut = x.split_second ? st_.split.ut : -1;
+  for (uint32_t b = x.busy & ~ending; b; b &= b - 1) {
+    const int u = Ctz(b);
+    Microthread& m = st_.ut[u];
+    StepPlan& pl = plan[u];
+    m.wait_color = arch::kNoColor;
+    if (u == split_ut) {
+      m.wait = Wait(arch::UtWait::kReady);
+      continue;
+    }
+    if (m.ended) {
+      if (!m.dot || m.dotst.stage == DotStages(m.fmt)) {
+        m.wait = Wait(arch::UtWait::kDrain);
+        continue;
+      }
+      // An fdot combine step: the FMAC slot and the inputs (6.5).
+      pl.combine = true;
+      const DotState& d = m.dotst;
+      bool in_ok;
+      if (m.fmt == arch::DsdFmt::kF16) {
+        switch (d.stage) {
+          case 0:
+            in_ok = d.ready[0] <= c && d.ready[1] <= c && d.ready[2] <= c && d.ready[3] <= c;
+            break;
+          case 1:
+            in_ok = d.ready[4] <= c && d.ready[5] <= c && d.ready[6] <= c && d.ready[7] <= c;
+            break;
+          case 2:
+            in_ok = d.comb_ready[0] <= c && d.comb_ready[1] <= c;
+            break;
+          default:
+            in_ok = d.comb_ready[2] <= c;
+            break;
+        }
+      } else {
+        switch (d.stage) {
+          case 0:
+            in_ok = d.ready[0] <= c && d.ready[1] <= c;
+            break;
+          case 1:
+            in_ok = d.ready[2] <= c && d.ready[3] <= c;
+            break;
+          default:
+            in_ok = d.comb_ready[0] <= c && d.comb_ready[1] <= c;
+            break;
+        }
+      }
+      if (x.fmac || !in_ok) {
+        m.wait = Wait(arch::UtWait::kFmac);
+        continue;
+      }
+      m.wait = Wait(arch::UtWait::kReady);
+      ready |= static_cast<uint8_t>(1u << u);
+      continue;
+    }
+
+    // An element step.
+    const uint64_t i = m.i;
+    const auto& o = m.opnd;
+    bool pair = m.pairs && i + 1 < m.n && (!m.dot || i % 2 == 0);
+    if (pair)
+      for (int r = 0; r < 3; ++r)
+        if (m.has[r] && ElemAddr(o[r], i) % 4) pair = false;
+    pl.pair = pair;
+    bool mem[3] = {false, false, false};
+    uint8_t banks[3] = {0, 0, 0};
+    uint16_t rows[3] = {0, 0, 0};
+    for (int r = 0; r < 3; ++r) {
+      if (!m.has[r] || !Is(o[r], DsdKind::kMem1d)) continue;
+      const unsigned bytes = pair ? 4 : o[r].size;
+      const int64_t a = ElemAddr(o[r], i);
+      if (a < 0 || a > static_cast<int64_t>(kSram - bytes)) {
+        if (pl.range_role < 0) {
+          pl.range_role = r;
+          pl.range_addr = a;
+        }
+        continue;
+      }
+      mem[r] = true;
+      banks[r] = BankMask(static_cast<uint32_t>(a), bytes);
+      rows[r] = Row(static_cast<uint32_t>(a));
+    }
+    uint8_t why = Wait(arch::UtWait::kReady);
+    for (int r = kSrc0; r <= kSrc1 && why == 0; ++r) {
+      if (m.has[r] && Is(o[r], DsdKind::kFabIn) && !(x.head_data >> o[r].color & 1)) {
+        why = Wait(arch::UtWait::kFabIn);
+        m.wait_color = o[r].color;
+      }
+    }
+    if (!why && m.has[kDst] && Is(o[kDst], DsdKind::kFabOut) &&
+        st_.out_credits[o[kDst].color] == 0) {
+      why = Wait(arch::UtWait::kFabOut);
+      m.wait_color = o[kDst].color;
+    }
+    if (!why) {
+      // Reads: src0 and src1 through the ports and banks the scalar pipeline left.
+      const bool r0 = mem[kSrc0], r1 = mem[kSrc1];
+      auto fits = [&](int r) { return !(x.ports && Conflict(banks[r], rows[r], x.banks, x.row)); };
+      if (r0 && r1 && Conflict(banks[kSrc0], rows[kSrc0], banks[kSrc1], rows[kSrc1])) {
+        pl.split = true;  // src0 now, src1 in the next cycle
+        if (x.ports + 1 > 2 || !fits(kSrc0)) why = Wait(arch::UtWait::kPort);
+      } else {
+        const int nreads = r0 + r1;
+        if (x.ports + nreads > 2 || (r0 && !fits(kSrc0)) || (r1 && !fits(kSrc1)))
+          why = Wait(arch::UtWait::kPort);
+      }
+    }
+    if (!why && m.fmac && !pl.split && x.fmac) why = Wait(arch::UtWait::kFmac);
+    if (!why && m.dot) {  // the partial this step updates (6.5)
+      const uint64_t taken = c + (pl.split ? 1 : 0);
+      const DotState& d = m.dotst;
+      bool ok;
+      if (m.fmt == arch::DsdFmt::kF32) {
+        ok = d.ready[i % 4] <= taken;
+      } else if (pair) {
+        const uint64_t k = (i % 8) / 2;
+        ok = d.ready[2 * k] <= taken && d.ready[2 * k + 1] <= taken;
+      } else {
+        ok = d.ready[i % 8] <= taken;
+      }
+      if (!ok) why = Wait(arch::UtWait::kFmac);
+    }
+    m.wait = why;
+    if (!why) ready |= static_cast<uint8_t>(1u << u);
+  }
+  for (uint32_t b = ending; b; b &= b - 1) {
+    Microthread& m = st_.ut[Ctz(b)];
+    m.wait = Wait(arch::UtWait::kDrain);
+    m.wait_color = arch::kNoColor;
+  }
+
+  // The step: the split step's second half, or the first ready microthread in round-robin order.
+  int stepper = split_ut;
+  if (stepper < 0 && ready) {
+    for (int k = 0; k < kUts; ++k) {
+      const int u = (st_.rr_ptr + k) % kUts;
+      if (ready >> u & 1) {
+        stepper = u;
+        break;
+      }
+    }
+  }
+  for (uint32_t b = ready; b; b &= b - 1) {
+    const int u = Ctz(b);
+    if (u != stepper) st_.ut[u].wait = Wait(arch::UtWait::kTurn);
+  }
+
+  // Effects in microthread order: ends, completions, the step (docs/isa.md 7: a fault stops
+  // everything after it).
+  const uint32_t act = ending | x.complete | (stepper >= 0 ? 1u << stepper : 0u);
+  for (uint32_t b = act; b; b &= b - 1) {
+    const int u = Ctz(b);
+    const uint8_t bit = static_cast<uint8_t>(1u << u);
+    Microthread& m = st_.ut[u];
+    if (ending & bit) {
+      m.ended = true;
+      if (!m.dot && m.in_flight == 0) x.complete |= bit;
+    }
+    if (x.complete & bit) {
+      Complete<kT>(u);
+      if (x.fault) return;
+    }
+    if (u == stepper) {
+      if (u == split_ut) {
+        FinishSplit<kT>();
+      } else {
+        if (!Step<kT>(u, plan[u].combine, plan[u].pair, plan[u].split, plan[u].range_role,
+                      plan[u].range_addr))
+          return;
+        st_.rr_ptr = static_cast<uint8_t>((u + 1) % kUts);
+      }
+    }
+  }
+}
+
+// Puts a step's result in flight, due DsdLatency cycles after the cycle it counts as taken.
+void Ce::Schedule(int u, uint64_t taken, PendingResult r) {
+  r.due = taken + arch::kDsdLatency;
+  r.ut = static_cast<uint8_t>(u);
+  st_.results[r.due % kResultRing] = r;
+  ++st_.ut[u].in_flight;
+}
+
+uint32_t Ce::ReadOperand(int u, int r, bool pair) {
+  Microthread& m = st_.ut[u];
+  const DsdOperand& o = m.opnd[r];
+  if (Is(o, DsdKind::kFabIn)) {
+    const uint32_t data = Pop(o.color);
+    return o.size == 2 ? data & 0xFFFF : data;
+  }
+  const auto a = static_cast<uint32_t>(ElemAddr(o, m.i));
+  const unsigned bytes = pair ? 4 : o.size;
+  uint32_t v = 0;
+  std::memcpy(&v, &st_.sram[a], bytes);  // little endian, as the host
+  return v;
+}
+
+template <bool kT>
+bool Ce::Step(int u, bool combine, bool pair, bool split, int range_role, int64_t range_addr) {
+  Microthread& m = st_.ut[u];
+  const uint64_t c = cyc_.c;
+  if (range_role >= 0) {
+    RaiseFault<kT>(
+        CeFault::kDsdRange, m.pc, static_cast<uint32_t>(range_addr),
+        MakeFaultInfo(RoleOf(range_role), arch::AccSize::kByte, false, static_cast<unsigned>(u),
+                      m.opnd[range_role].dsr, static_cast<unsigned>(m.i & 0x7FFF)));
+    return false;
+  }
+  if (combine) {
+    Combine(u, c);
+    return true;
+  }
+  const uint32_t x0 = m.has[kSrc0] ? ReadOperand(u, kSrc0, pair) : 0;
+  if (m.has[kDst] && Is(m.opnd[kDst], DsdKind::kFabOut)) --st_.out_credits[m.opnd[kDst].color];
+  if (split) {
+    st_.split = {true, c + 1, static_cast<uint8_t>(u), pair, x0};
+    return true;
+  }
+  const uint32_t x1 = m.has[kSrc1] ? ReadOperand(u, kSrc1, pair) : 0;
+  Finish(u, pair, x0, x1, c);
+  return true;
+}
+
+template <bool kT>
+void Ce::FinishSplit() {
+  SplitStep& s = st_.split;
+  s.active = false;
+  const uint32_t x1 = ReadOperand(s.ut, kSrc1, s.pair);
+  Finish(s.ut, s.pair, s.x0, x1, cyc_.c);
+}
+
+// The computation of an element step taken at `taken`, its result put in flight.
+void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
+  Microthread& m = st_.ut[u];
+  const uint64_t i = m.i;
+  PendingResult r;
+  if (m.dot) {
+    DotState& d = m.dotst;
+    const uint64_t ready = taken + arch::kFmacLatency;
+    if (m.fmt == arch::DsdFmt::kF32) {
+      const unsigned j = i % 4;
+      d.part[j] = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF32, x0, x1, d.part[j], 1, r.flags);
+      d.ready[j] = ready;
+    } else if (pair) {
+      const unsigned k = (i % 8) / 2;
+      d.part[k] = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF16, x0, x1, d.part[k], 3, r.flags);
+      d.ready[2 * k] = d.ready[2 * k + 1] = ready;
+    } else {
+      const unsigned j = i % 8, k = j / 2, lane = j % 2, sh = 16 * lane;
+      const uint32_t v = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF16, (x0 & 0xFFFF) << sh,
+                                   (x1 & 0xFFFF) << sh, d.part[k], 1u << lane, r.flags);
+      const uint32_t mask = 0xFFFFu << sh;
+      d.part[k] = (d.part[k] & ~mask) | (v & mask);
+      d.ready[j] = ready;
+    }
+  } else {
+    const bool half = ElemBytes(m.opnd[kDst].elem) == 2;
+    const bool half_s = Half(m.fmt) || m.fmt == arch::DsdFmt::kMix;
+    const uint32_t s = half_s ? (m.scalar & 0xFFFF) * 0x10001u : m.scalar;
+    if (m.form == arch::DsdForm::kVS) x1 = s;
+    const StepValue v = ComputeStep(m.op, m.fmt, m.form, x0, x1, s, pair ? 3 : 1);
+    r.flags = v.flags;
+    const DsdOperand& dst = m.opnd[kDst];
+    if (Is(dst, DsdKind::kMem1d)) {
+      r.kind = PendingResult::kSram;
+      r.addr = static_cast<uint16_t>(ElemAddr(dst, i));
+      r.size = static_cast<uint8_t>(pair ? 4 : dst.size);
+      r.value = r.size == 2 ? v.value & 0xFFFF : v.value;
+    } else {
+      uint32_t data = v.value;
+      if (half) data = (dst.idx ? ((dst.base + i) & 0xFFFF) << 16 : 0) | (v.value & 0xFFFF);
+      r.kind = PendingResult::kWavelet;
+      r.link = fabric::MakeLink(dst.ctrl, dst.color, data);
+    }
+  }
+  Schedule(u, taken, r);
+  m.i += pair ? 2 : 1;
+  if (m.i >= m.n) m.ended = true;
+}
+
+// One fdot combine step (docs/isa.md 6.5), taken at `taken`.
+void Ce::Combine(int u, uint64_t taken) {
+  Microthread& m = st_.ut[u];
+  DotState& d = m.dotst;
+  PendingResult r;
+  const bool f16 = m.fmt == arch::DsdFmt::kF16;
+  const arch::FpFmt ff = f16 ? arch::FpFmt::kF16 : arch::FpFmt::kF32;
+  const unsigned lanes = f16 ? 3 : 1;
+  const uint8_t last = DotStages(m.fmt) - 1;
+  uint32_t v = 0;
+  const arch::FpOp add = arch::FpOp::kAdd;
+  if (f16) {
+    switch (d.stage) {
+      case 0:
+        v = FmacLanes(add, ff, d.part[0], d.part[1], 0, lanes, r.flags);
+        break;
+      case 1:
+        v = FmacLanes(add, ff, d.part[2], d.part[3], 0, lanes, r.flags);
+        break;
+      case 2:
+        v = FmacLanes(add, ff, d.comb[0], d.comb[1], 0, lanes, r.flags);
+        break;
+      default:  // lane 0 + lane 1: lane 1 moves to the b operand of lane 0
+        v = FmacLanes(add, ff, d.comb[2], d.comb[2] >> 16, 0, 1, r.flags) & 0xFFFF;
+        break;
+    }
+  } else {
+    switch (d.stage) {
+      case 0:
+        v = FmacLanes(add, ff, d.part[0], d.part[1], 0, lanes, r.flags);
+        break;
+      case 1:
+        v = FmacLanes(add, ff, d.part[2], d.part[3], 0, lanes, r.flags);
+        break;
+      default:
+        v = FmacLanes(add, ff, d.comb[0], d.comb[1], 0, lanes, r.flags);
+        break;
+    }
+  }
+  if (d.stage == last) {
+    r.kind = PendingResult::kGpr;
+    r.reg = m.s_reg;
+    r.value = v;
+  } else {
+    d.comb[d.stage] = v;
+    d.comb_ready[d.stage] = taken + arch::kFmacLatency;
+  }
+  ++d.stage;
+  Schedule(u, taken, r);
+}
+
+template bool Ce::IssueDsd<true>(const arch::InsnInfo&, const isa::Fields&);
+template bool Ce::IssueDsd<false>(const arch::InsnInfo&, const isa::Fields&);
+template void Ce::EngineStage<true>();
+template void Ce::EngineStage<false>();
+
+}  // namespace tessera::ce

@@ -1,0 +1,331 @@
+#include "ce/mmio.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <stdexcept>
+
+#include "arch/arch.h"
+#include "ce/ce.h"
+
+namespace tessera::ce {
+namespace {
+
+struct RegDef {
+  RegId id;
+  const char* name;
+  uint16_t addr;
+  uint32_t count;
+  uint32_t stride;
+  RegAccess access;
+};
+
+template <class R>
+constexpr RegDef Def(RegId id, const char* name, RegAccess access) {
+  return {id, name, R::kAddr, R::kCount, R::kStride, access};
+}
+
+constexpr RegDef kRegs[] = {
+    Def<arch::PeCoord>(RegId::kPeCoord, "PeCoord", RegAccess::kRO),
+    Def<arch::FabricDim>(RegId::kFabricDim, "FabricDim", RegAccess::kRO),
+    Def<arch::CeStatus>(RegId::kCeStatus, "CeStatus", RegAccess::kRO),
+    Def<arch::CycleLo>(RegId::kCycleLo, "CycleLo", RegAccess::kRO),
+    Def<arch::CycleHi>(RegId::kCycleHi, "CycleHi", RegAccess::kRO),
+    Def<arch::FpFlags>(RegId::kFpFlags, "FpFlags", RegAccess::kRW),
+    Def<arch::FaultStatus>(RegId::kFaultStatus, "FaultStatus", RegAccess::kRO),
+    Def<arch::FaultPc>(RegId::kFaultPc, "FaultPc", RegAccess::kRO),
+    Def<arch::FaultAddr>(RegId::kFaultAddr, "FaultAddr", RegAccess::kRO),
+    Def<arch::FaultInfo>(RegId::kFaultInfo, "FaultInfo", RegAccess::kRO),
+    Def<arch::DebugPort>(RegId::kDebugPort, "DebugPort", RegAccess::kRW),
+    Def<arch::CeColor>(RegId::kCeColor, "CeColor", RegAccess::kRO),
+    Def<arch::ColorCfg>(RegId::kColorCfg, "ColorCfg", RegAccess::kRW),
+    Def<arch::SwitchCfg>(RegId::kSwitchCfg, "SwitchCfg", RegAccess::kRW),
+    Def<arch::RouterFault>(RegId::kRouterFault, "RouterFault", RegAccess::kRW),
+    Def<arch::UtStatus>(RegId::kUtStatus, "UtStatus", RegAccess::kRO),
+    Def<arch::UtInfo>(RegId::kUtInfo, "UtInfo", RegAccess::kRO),
+    Def<arch::TaskCfg>(RegId::kTaskCfg, "TaskCfg", RegAccess::kRW),
+    Def<arch::TaskArg>(RegId::kTaskArg, "TaskArg", RegAccess::kRW),
+    Def<arch::TaskActive>(RegId::kTaskActive, "TaskActive", RegAccess::kRW),
+    Def<arch::TaskActiveSet>(RegId::kTaskActiveSet, "TaskActiveSet", RegAccess::kW1S),
+    Def<arch::TaskActiveClr>(RegId::kTaskActiveClr, "TaskActiveClr", RegAccess::kW1C),
+    Def<arch::TaskBlocked>(RegId::kTaskBlocked, "TaskBlocked", RegAccess::kRW),
+    Def<arch::TaskBlockSet>(RegId::kTaskBlockSet, "TaskBlockSet", RegAccess::kW1S),
+    Def<arch::TaskBlockClr>(RegId::kTaskBlockClr, "TaskBlockClr", RegAccess::kW1C),
+    Def<arch::Gpr>(RegId::kGpr, "Gpr", RegAccess::kHost),
+    Def<arch::CePc>(RegId::kCePc, "CePc", RegAccess::kHost),
+    Def<arch::Dsr>(RegId::kDsr, "Dsr", RegAccess::kHost),
+};
+
+// One entry per word of 0xC000..0xFFFF.
+struct Map {
+  std::array<RegRef, 0x4000 / 4> at{};
+  Map() {
+    for (const RegDef& d : kRegs) {
+      for (uint32_t i = 0; i < d.count; ++i) {
+        RegRef& r = at[(d.addr + i * d.stride - arch::kMmioBase) / 4];
+        r.id = d.id;
+        r.index = static_cast<uint8_t>(i);
+        r.access = d.access;
+        r.name = d.name;
+        // Task 31 does not exist: its TaskCfg and TaskArg read zero and are read only.
+        if ((d.id == RegId::kTaskCfg || d.id == RegId::kTaskArg) && i == arch::kNoTask)
+          r.access = RegAccess::kRO;
+      }
+    }
+  }
+};
+
+const Map& TheMap() {
+  static const Map m;
+  return m;
+}
+
+bool IsArray(RegId id) {
+  for (const RegDef& d : kRegs)
+    if (d.id == id) return d.count > 1;
+  return false;
+}
+
+}  // namespace
+
+RegRef FindReg(uint16_t addr) {
+  if (addr < arch::kMmioBase || addr % 4 != 0) return {};
+  return TheMap().at[(addr - arch::kMmioBase) / 4];
+}
+
+std::string RegName(const RegRef& r) {
+  if (!r.valid()) return "?";
+  return IsArray(r.id) ? fmt::format("{}[{}]", r.name, r.index) : std::string(r.name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register access by the CE and the host (docs/isa.md 3.2)
+
+uint32_t Ce::UtStatusWord(int u) const {
+  using U = arch::UtStatus;
+  const Microthread& m = st_.ut[u];
+  if (!m.busy) return 0;
+  uint32_t v = U::WithBusy(0, 1);
+  v = U::WithSync(v, m.sync);
+  v = U::WithWait(v, m.wait);
+  v = U::WithOpcode(v, m.word & 0x7F);
+  return U::WithDone(v, static_cast<uint32_t>(m.i & 0x7FFF));
+}
+
+uint32_t Ce::UtInfoWord(int u) const {
+  using U = arch::UtInfo;
+  const Microthread& m = st_.ut[u];
+  if (!m.busy) return 0;
+  uint32_t v = U::WithPc(0, m.pc);
+  v = U::WithColor(v, m.wait_color);
+  v = U::WithTid(v, m.tid);
+  return U::WithUnblock(v, m.unblock);
+}
+
+uint32_t Ce::CeColorWord(int c) const {
+  using C = arch::CeColor;
+  const InQueue& q = st_.inq[c];
+  uint32_t v = C::WithInCount(0, q.count);
+  v = C::WithHeadCtrl(v, st_.head_ctrl >> c & 1);
+  v = C::WithReader(v, Readers() >> c & 1);
+  return C::WithOutCredits(v, st_.out_credits[c]);
+}
+
+void Ce::SetTaskCfg(int t, uint32_t value) {
+  st_.task_entry[t] = static_cast<uint16_t>(arch::TaskCfg::Entry(value));
+  st_.task_kind[t] = static_cast<uint8_t>(arch::TaskCfg::Kind(value));
+  data_tasks_ = lc_tasks_ = 0;
+  for (int k = 0; k < kNoTask; ++k) {
+    const auto kind = static_cast<arch::TaskKind>(st_.task_kind[k]);
+    if (kind == arch::TaskKind::kData && k < kColors) data_tasks_ |= 1u << k;
+    if (kind == arch::TaskKind::kLocal || kind == arch::TaskKind::kControl) lc_tasks_ |= 1u << k;
+  }
+}
+
+uint32_t Ce::ReadReg(uint16_t addr) {
+  const RegRef r = FindReg(addr);
+  if (!r.valid()) return 0;
+  const int i = r.index;
+  switch (r.id) {
+    case RegId::kPeCoord:
+      return static_cast<uint32_t>(st_.y) << 16 | st_.x;
+    case RegId::kFabricDim:
+      return st_.fabric_dim;
+    case RegId::kCeStatus:
+      return StatusWord();
+    case RegId::kCycleLo:
+      return static_cast<uint32_t>(cyc_.c);
+    case RegId::kCycleHi:
+      return st_.cycle_hi;
+    case RegId::kFpFlags:
+      return st_.fp_flags;
+    case RegId::kFaultStatus:
+      return st_.fault_status;
+    case RegId::kFaultPc:
+      return st_.fault_pc;
+    case RegId::kFaultAddr:
+      return st_.fault_addr;
+    case RegId::kFaultInfo:
+      return st_.fault_info;
+    case RegId::kDebugPort:
+      return st_.debug[i];
+    case RegId::kCeColor:
+      return CeColorWord(i);
+    case RegId::kColorCfg:
+    case RegId::kSwitchCfg:
+    case RegId::kRouterFault:
+      return router_ ? router_->Read(addr) : 0;
+    case RegId::kUtStatus:
+      return UtStatusWord(i);
+    case RegId::kUtInfo:
+      return UtInfoWord(i);
+    case RegId::kTaskCfg:
+      return i == kNoTask ? 0
+                          : st_.task_entry[i] | static_cast<uint32_t>(st_.task_kind[i])
+                                                    << arch::TaskCfg::kKindLsb;
+    case RegId::kTaskArg:
+      return i == kNoTask ? 0 : st_.task_arg[i];
+    case RegId::kTaskActive:
+    case RegId::kTaskActiveSet:
+    case RegId::kTaskActiveClr:
+      return st_.active;
+    case RegId::kTaskBlocked:
+    case RegId::kTaskBlockSet:
+    case RegId::kTaskBlockClr:
+      return st_.blocked;
+    case RegId::kGpr:
+      return st_.gpr[i];
+    case RegId::kCePc:
+      return st_.pc;
+    case RegId::kDsr:
+      return static_cast<uint32_t>(st_.dsr[i / 2] >> (32 * (i % 2)));
+  }
+  return 0;
+}
+
+void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
+  const RegRef r = FindReg(addr);
+  if (!r.valid()) return;
+  const int i = r.index;
+  constexpr uint32_t kTasks31 = 0x7FFFFFFFu;
+  switch (r.id) {
+    case RegId::kPeCoord:
+    case RegId::kCeStatus:
+    case RegId::kCycleLo:
+    case RegId::kCycleHi:
+    case RegId::kCeColor:
+    case RegId::kUtStatus:
+    case RegId::kUtInfo:
+      return;  // fixed, or derived from other state
+    case RegId::kFabricDim:
+      st_.fabric_dim = value;
+      return;
+    case RegId::kFpFlags:
+      st_.fp_flags = static_cast<uint8_t>(value & 0x1F);
+      return;
+    case RegId::kFaultStatus:  // the host clears the fault record
+      st_.fault_status = st_.fault_pc = st_.fault_addr = st_.fault_info = 0;
+      return;
+    case RegId::kFaultPc:
+      st_.fault_pc = value & 0xFFFF;
+      return;
+    case RegId::kFaultAddr:
+      st_.fault_addr = value;
+      return;
+    case RegId::kFaultInfo:
+      st_.fault_info = value & 0x7FFFFF77u;  // the fields of FaultInfo
+      return;
+    case RegId::kDebugPort:
+      st_.debug[i] = value;
+      if (!host) {
+        if (i == static_cast<int>(arch::DebugFmt::kChar)) {
+          const char ch = static_cast<char>(value & 0xFF);
+          if (ch == '\n') {
+            debug_.push_back({cyc_.c, st_.x, st_.y, static_cast<uint8_t>(i), value, char_line_});
+            char_line_.clear();
+          } else {
+            char_line_.push_back(ch);
+          }
+        } else {
+          debug_.push_back({cyc_.c, st_.x, st_.y, static_cast<uint8_t>(i), value, {}});
+        }
+      }
+      return;
+    case RegId::kColorCfg:
+    case RegId::kSwitchCfg:
+    case RegId::kRouterFault:
+      if (router_) router_->Write(addr, value);
+      return;
+    case RegId::kTaskCfg:
+      if (i != kNoTask) SetTaskCfg(i, value);
+      return;
+    case RegId::kTaskArg:
+      if (i != kNoTask) st_.task_arg[i] = static_cast<uint16_t>(value);
+      return;
+    case RegId::kTaskActive:
+      st_.active = value & kTasks31;
+      return;
+    case RegId::kTaskActiveSet:
+      st_.active |= value & kTasks31;
+      return;
+    case RegId::kTaskActiveClr:
+      st_.active &= ~value;
+      return;
+    case RegId::kTaskBlocked:
+      st_.blocked = value & kTasks31;
+      return;
+    case RegId::kTaskBlockSet:
+      st_.blocked |= value & kTasks31;
+      return;
+    case RegId::kTaskBlockClr:
+      st_.blocked &= ~value;
+      return;
+    case RegId::kGpr:
+      st_.gpr[i] = value;
+      return;
+    case RegId::kCePc:
+      st_.pc = static_cast<uint16_t>(value);
+      Fetch();
+      return;
+    case RegId::kDsr: {
+      uint64_t& d = st_.dsr[i / 2];
+      const int sh = 32 * (i % 2);
+      d = (d & ~(0xFFFFFFFFull << sh)) | static_cast<uint64_t>(value) << sh;
+      return;
+    }
+  }
+}
+
+uint32_t Ce::HostRead(uint16_t addr) {
+  if (addr < kSram) {
+    uint32_t v = 0;
+    HostReadSram(addr & ~3u, reinterpret_cast<uint8_t*>(&v), 4);
+    return v;
+  }
+  // A host read of CycleLo gives the cycle after the last one this CE stepped.
+  if (addr == arch::CycleLo::kAddr) return static_cast<uint32_t>(ticked_ ? last_cycle_ + 1 : 0);
+  return ReadReg(addr);
+}
+
+void Ce::HostWrite(uint16_t addr, uint32_t value) {
+  if (addr < kSram) {
+    const uint8_t b[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                          static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+    HostWriteSram(addr & ~3u, b, 4);
+    return;
+  }
+  WriteReg(addr, value, true);
+}
+
+void Ce::HostWriteSram(uint16_t addr, const uint8_t* bytes, size_t n) {
+  if (addr + n > kSram) throw std::out_of_range("Ce::HostWriteSram: outside SRAM");
+  std::memcpy(st_.sram.data() + addr, bytes, n);
+}
+
+void Ce::HostReadSram(uint16_t addr, uint8_t* bytes, size_t n) const {
+  if (addr + n > kSram) throw std::out_of_range("Ce::HostReadSram: outside SRAM");
+  std::memcpy(bytes, st_.sram.data() + addr, n);
+}
+
+}  // namespace tessera::ce

@@ -1,0 +1,112 @@
+#include "ce/trace.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "arch/arch.h"
+
+namespace tessera::ce {
+namespace {
+
+std::string WriteText(const TraceWrite& w) {
+  switch (w.kind) {
+    case TraceWrite::Kind::kGpr:
+      return fmt::format("r{}=0x{:08x}", w.index, w.value);
+    case TraceWrite::Kind::kDsr:
+      return fmt::format("d{}=0x{:016x}", w.index, w.value);
+    case TraceWrite::Kind::kMem:
+      return fmt::format("M{}[0x{:04x}]=0x{:0{}x}", 8 * w.size, w.index, w.value, 2 * w.size);
+  }
+  return "?";
+}
+
+// Text of a floating-point value for the debug port: nan, inf, -inf, else printf's %.Ng.
+std::string FloatText(double v, int digits) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  return fmt::format("{:.{}g}", v, digits);
+}
+
+double F16ToDouble(uint16_t h) {
+  const int sign = h >> 15, exp = (h >> 10) & 0x1F, frac = h & 0x3FF;
+  double v;
+  if (exp == 0x1F) {
+    v = frac ? NAN : INFINITY;
+  } else if (exp == 0) {
+    v = std::ldexp(frac, -24);
+  } else {
+    v = std::ldexp(frac | 0x400, exp - 25);
+  }
+  return sign ? -v : v;
+}
+
+}  // namespace
+
+bool TraceRecord::operator==(const TraceRecord& o) const {
+  if (kind != o.kind || cycle != o.cycle || num_writes != o.num_writes) return false;
+  for (int i = 0; i < num_writes; ++i)
+    if (writes[i] != o.writes[i]) return false;
+  switch (kind) {
+    case Kind::kRetire:
+      return pc == o.pc && word == o.word;
+    case Kind::kTaskStart:
+      return task == o.task;
+    case Kind::kUtDone:
+      return ut == o.ut && pc == o.pc;
+    case Kind::kFault:
+      return fault == o.fault;
+  }
+  return false;
+}
+
+std::string TraceRecord::ToString() const {
+  std::string s;
+  switch (kind) {
+    case Kind::kRetire:
+      s = fmt::format("@{} retire pc 0x{:04x} 0x{:08x}", cycle, pc, word);
+      break;
+    case Kind::kTaskStart:
+      s = fmt::format("@{} task {} start", cycle, task);
+      break;
+    case Kind::kUtDone:
+      s = fmt::format("@{} ut{} done pc 0x{:04x}", cycle, ut, pc);
+      break;
+    case Kind::kFault:
+      s = fmt::format("@{} fault cause {} pc 0x{:04x} addr 0x{:08x} info 0x{:08x}", cycle, fault[0],
+                      fault[1], fault[2], fault[3]);
+      break;
+  }
+  for (int i = 0; i < num_writes; ++i) s += " " + WriteText(writes[i]);
+  return s;
+}
+
+std::string FormatDebugValue(uint8_t f, uint32_t value) {
+  switch (static_cast<arch::DebugFmt>(f)) {
+    case arch::DebugFmt::kHex:
+      return fmt::format("0x{:08x}", value);
+    case arch::DebugFmt::kU32:
+      return fmt::format("{}", value);
+    case arch::DebugFmt::kI32:
+      return fmt::format("{}", static_cast<int32_t>(value));
+    case arch::DebugFmt::kF32: {
+      float v;
+      std::memcpy(&v, &value, sizeof v);
+      return FloatText(v, 9);
+    }
+    case arch::DebugFmt::kF16:
+      return FloatText(F16ToDouble(static_cast<uint16_t>(value)), 5);
+    case arch::DebugFmt::kChar:
+      return std::string(1, static_cast<char>(value & 0xFF));
+  }
+  return fmt::format("0x{:08x}", value);
+}
+
+std::string DebugRecord::ToString() const {
+  const std::string v =
+      fmt == static_cast<uint8_t>(arch::DebugFmt::kChar) ? text : FormatDebugValue(fmt, value);
+  return fmt::format("@{} PE({},{}): {}", cycle, x, y, v);
+}
+
+}  // namespace tessera::ce

@@ -1,0 +1,188 @@
+// Test helpers for the compute engine: an encoder that builds instruction words from the lines of
+// arch::kInsns and operand values (the assembler is a separate component), a small program
+// builder with labels, descriptor builders, and a bench that steps one Ce on its own, with a fake
+// router register file and a scripted ramp.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arch/arch.h"
+#include "ce/ce.h"
+#include "ce/trace.h"
+#include "fabric/ramp_port.h"
+#include "fabric/router_regs.h"
+
+namespace tessera::ce::test {
+
+// An operand as written in assembly.
+struct Opnd {
+  enum class K { kR, kD, kImm, kZero, kMem, kAbs, kDone, kLabel };
+  K k = K::kImm;
+  int64_t v = 0;                // immediate, offset, absolute address
+  int reg = 0;                  // register
+  int ut = 0, u = 1, tid = 31;  // kDone
+  std::string label;
+};
+inline Opnd Make(Opnd::K k, int64_t v, int reg) {
+  Opnd o;
+  o.k = k;
+  o.v = v;
+  o.reg = reg;
+  return o;
+}
+inline Opnd R(int n) { return Make(Opnd::K::kR, 0, n); }
+inline Opnd D(int n) { return Make(Opnd::K::kD, 0, n); }
+inline Opnd I(int64_t v) { return Make(Opnd::K::kImm, v, 0); }
+inline Opnd Z() { return Make(Opnd::K::kZero, 0, 0); }
+inline Opnd M(int64_t off, int reg) { return Make(Opnd::K::kMem, off, reg); }  // off(rN)
+inline Opnd A(int64_t addr) { return Make(Opnd::K::kAbs, addr, 0); }           // absolute
+inline Opnd L(const std::string& label) {
+  Opnd o;
+  o.k = Opnd::K::kLabel;
+  o.label = label;
+  return o;
+}
+// Completion clauses (docs/isa.md 4.11).
+inline Opnd Sync(int ut = 0) {
+  Opnd o;
+  o.k = Opnd::K::kDone;
+  o.ut = ut;
+  return o;
+}
+inline Opnd Async(int ut) {
+  Opnd o = Sync(ut);
+  o.u = 0;
+  return o;
+}
+inline Opnd ActivateDone(int ut, int tid) {
+  Opnd o = Sync(ut);
+  o.u = 0;
+  o.tid = tid;
+  return o;
+}
+inline Opnd UnblockDone(int ut, int tid) {
+  Opnd o = Sync(ut);
+  o.tid = tid;
+  return o;
+}
+
+// The word of `mnemonic` with these operands (the line whose operand kinds fit them). Throws if
+// no line fits or the word does not decode back to that line.
+uint32_t Asm(const std::string& mnemonic, const std::vector<Opnd>& ops, uint16_t pc = 0,
+             const std::map<std::string, uint16_t>* labels = nullptr);
+
+// A program: instructions and data at addresses, labels resolved when the image is built.
+class Prog {
+ public:
+  explicit Prog(uint16_t org = 0) : pc_(org) {}
+  Prog& operator()(const std::string& mnemonic, std::vector<Opnd> ops = {});
+  Prog& Label(const std::string& name);
+  Prog& Org(uint16_t pc) {
+    pc_ = pc;
+    return *this;
+  }
+  uint16_t Here() const { return pc_; }
+  uint16_t At(const std::string& label) const { return labels_.at(label); }
+  void Word(uint16_t addr, uint32_t w);
+  void Half(uint16_t addr, uint16_t h);
+  void Dword(uint16_t addr, uint64_t d) {
+    Word(addr, static_cast<uint32_t>(d));
+    Word(addr + 4, static_cast<uint32_t>(d >> 32));
+  }
+  std::vector<uint8_t> Image() const;
+
+ private:
+  struct Insn {
+    uint16_t pc;
+    std::string mnemonic;
+    std::vector<Opnd> ops;
+  };
+  uint16_t pc_;
+  std::vector<Insn> insns_;
+  std::map<std::string, uint16_t> labels_;
+  std::map<uint16_t, uint8_t> bytes_;
+};
+
+// Descriptors (docs/isa.md 2.3).
+uint64_t Mem1d(arch::ElemType t, uint16_t base, uint32_t len, int stride = 1);
+uint64_t FabIn(arch::ElemType t, uint32_t color, uint32_t len);
+uint64_t FabOut(arch::ElemType t, uint32_t color, uint32_t len, bool ctrl = false, bool idx = false,
+                uint16_t base = 0);
+
+inline uint32_t F32(float f) {
+  uint32_t v;
+  std::memcpy(&v, &f, 4);
+  return v;
+}
+inline float AsF32(uint32_t v) {
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
+}
+
+// Routing registers of a PE, without a fabric.
+class FakeRouter final : public fabric::RouterRegs {
+ public:
+  uint32_t Read(uint16_t addr) override {
+    auto it = regs.find(addr);
+    return it == regs.end() ? 0 : it->second;
+  }
+  void Write(uint16_t addr, uint32_t value) override {
+    regs[addr] = value;
+    writes.push_back({addr, value});
+  }
+  // Every color can reach and leave the CE (Rx and Tx include RAMP).
+  void OpenAll();
+  std::map<uint16_t, uint32_t> regs;
+  std::vector<std::pair<uint16_t, uint32_t>> writes;
+};
+
+// One CE stepped alone: wavelets to deliver are scripted, wavelets sent are recorded and their
+// credits come back `credit_delay` cycles later (8, as the router returns them, docs/isa.md 6.7).
+class Bench {
+ public:
+  Bench();
+  Ce ce;
+  FakeRouter router;
+  VectorTraceSink sink;
+  uint64_t cycle = 0;
+  int credit_delay = 8;
+  struct Sent {
+    uint64_t cycle;
+    uint64_t link;
+  };
+  std::vector<Sent> sent;
+  std::vector<std::pair<uint64_t, int>> credits_returned;  // (cycle, color) from the CE
+
+  // Loads a program and binds tasks; launches `launch` if >= 0.
+  void Load(const Prog& p, const std::vector<TaskBinding>& tasks, int launch = 0);
+  // A wavelet reaching the CE side at cycle `at`.
+  void Deliver(uint64_t at, bool ctrl, int color, uint32_t data);
+  void Step();
+  void Run(uint64_t n) {
+    for (uint64_t k = 0; k < n; ++k) Step();
+  }
+  // Steps until the CE is quiet (or faulted) and nothing is scheduled; returns the cycle count.
+  uint64_t RunToQuiet(uint64_t max = 100000);
+
+  std::vector<TraceRecord> Records(TraceRecord::Kind k) const;
+  // Cycle of the retire record of the instruction at pc (the n-th one).
+  uint64_t RetireCycle(uint16_t pc, int nth = 0) const;
+  uint32_t Gpr(int r) const { return ce.State().gpr[r]; }
+  uint32_t Word(uint16_t addr) { return ce.HostRead(addr); }
+  uint16_t Half(uint16_t addr) const {
+    const auto& m = ce.State().sram;
+    return static_cast<uint16_t>(m[addr] | m[addr + 1] << 8);
+  }
+
+ private:
+  std::multimap<uint64_t, uint64_t> deliveries_;
+  std::multimap<uint64_t, int> credits_;
+};
+
+}  // namespace tessera::ce::test

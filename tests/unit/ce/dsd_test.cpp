@@ -1,0 +1,553 @@
+// DSD operations: results, throughput and cycle counts (docs/isa.md 4.11, 6.1-6.8), bank
+// conflicts and split steps, fdot's reduction order, microthreads and completions.
+#include <gtest/gtest.h>
+
+#include "ce_test_util.h"
+#include "fp/execute.h"
+
+namespace tessera::ce::test {
+namespace {
+
+using arch::ElemType;
+using arch::FpFmt;
+using arch::FpOp;
+using Kind = TraceRecord::Kind;
+
+const std::vector<TaskBinding> kMain = {{0, arch::TaskKind::kLocal, 0x0000}};
+
+uint32_t Fp(FpOp op, FpFmt fmt, uint32_t a, uint32_t b, uint32_t c = 0) {
+  uint8_t fl[2];
+  return fp::Execute(op, fmt, a, b, c, fl);
+}
+uint16_t H(float f) {  // f32 -> f16 bits, round to nearest even
+  uint8_t fl[2];
+  return static_cast<uint16_t>(fp::Execute(FpOp::kCvtF2F, FpFmt::kF32, F32(f), 0, 0, fl));
+}
+
+// A program that loads d0..d2 from the descriptors given, runs `op` and then one instruction at
+// pc `next` whose retire cycle measures the cost.
+struct DsdProg {
+  Prog p;
+  uint16_t op_pc = 0, next_pc = 0;
+};
+DsdProg MakeOp(const std::vector<uint64_t>& dsds, const std::string& mn, std::vector<Opnd> ops,
+               const std::vector<std::pair<int, uint32_t>>& regs = {}) {
+  DsdProg d;
+  for (size_t k = 0; k < dsds.size(); ++k)
+    d.p.Dword(static_cast<uint16_t>(0x0800 + 8 * k), dsds[k]);
+  for (size_t k = 0; k < dsds.size(); ++k)
+    d.p("ldd", {D(static_cast<int>(k)), A(0x0800 + 8 * static_cast<int>(k))});
+  for (auto [r, v] : regs) d.p("lui", {R(r), I(v >> 16)})("ori", {R(r), R(r), I(v & 0xFFFF)});
+  d.op_pc = d.p.Here();
+  d.p(mn, std::move(ops));
+  d.next_pc = d.p.Here();
+  d.p("nop")("tend");
+  return d;
+}
+
+uint64_t Cost(const Bench& b, const DsdProg& d) {
+  return b.RetireCycle(d.next_pc) - b.RetireCycle(d.op_pc);
+}
+
+void FillF32(Prog& p, uint16_t base, int n, float start, float step) {
+  for (int i = 0; i < n; ++i) p.Word(static_cast<uint16_t>(base + 4 * i), F32(start + step * i));
+}
+
+TEST(CeDsd, FmacsOf64F32CostsSeventy) {
+  const uint16_t y = 0x1000, x = 0x1104;  // x = y + 4 (mod 16): no bank conflicts
+  auto d = MakeOp({Mem1d(ElemType::kF32, y, 64), Mem1d(ElemType::kF32, x, 64)}, "fmacs",
+                  {D(0), D(0), D(1), R(5), Sync()}, {{5, F32(2.5f)}});
+  FillF32(d.p, y, 64, 1.0f, 1.0f);
+  FillF32(d.p, x, 64, 0.5f, 0.25f);
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(Cost(b, d), 70u);
+  for (int i = 0; i < 64; ++i) {
+    const uint32_t want =
+        Fp(FpOp::kMulAdd, FpFmt::kF32, F32(0.5f + 0.25f * i), F32(2.5f), F32(1.0f + i));
+    ASSERT_EQ(b.Word(static_cast<uint16_t>(y + 4 * i)), want) << i;
+  }
+  auto done = b.Records(Kind::kUtDone);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].cycle, b.RetireCycle(d.op_pc) + 69);
+}
+
+TEST(CeDsd, FaddhOf64AlignedF16CostsThirtyEight) {
+  const uint16_t a = 0x1000, c = 0x1084, o = 0x1200;
+  auto d = MakeOp(
+      {Mem1d(ElemType::kF16, o, 64), Mem1d(ElemType::kF16, a, 64), Mem1d(ElemType::kF16, c, 64)},
+      "faddh", {D(0), D(1), D(2), Sync()});
+  for (int i = 0; i < 64; ++i) {
+    d.p.Half(static_cast<uint16_t>(a + 2 * i), H(0.5f * i));
+    d.p.Half(static_cast<uint16_t>(c + 2 * i), H(1.0f + i));
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(Cost(b, d), 38u);
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(b.Half(static_cast<uint16_t>(o + 2 * i)),
+              Fp(FpOp::kAdd, FpFmt::kF16, H(0.5f * i), H(1.0f + i)) & 0xFFFF)
+        << i;
+}
+
+TEST(CeDsd, UnalignedF16StepsOneElementAtATime) {
+  // Bases at 2 mod 4: element 0 alone, then pairs from element 1 (all operands aligned there).
+  const uint16_t a = 0x1002, c = 0x1086, o = 0x1202;
+  auto d = MakeOp(
+      {Mem1d(ElemType::kF16, o, 9), Mem1d(ElemType::kF16, a, 9), Mem1d(ElemType::kF16, c, 9)},
+      "fmulh", {D(0), D(1), D(2), Sync()});
+  for (int i = 0; i < 9; ++i) {
+    d.p.Half(static_cast<uint16_t>(a + 2 * i), H(1.5f + i));
+    d.p.Half(static_cast<uint16_t>(c + 2 * i), H(2.0f));
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(Cost(b, d), 5u + 6);  // steps: {0}, {1,2}, {3,4}, {5,6}, {7,8}
+  for (int i = 0; i < 9; ++i)
+    EXPECT_EQ(b.Half(static_cast<uint16_t>(o + 2 * i)), H(2.0f * (1.5f + i))) << i;
+  // The halfword before the destination is untouched.
+  EXPECT_EQ(b.Half(0x1200), 0u);
+}
+
+TEST(CeDsd, MixedOperandsStepOneElement) {
+  // A stride-2 operand forbids pairs: 8 elements, 8 steps.
+  auto d = MakeOp({Mem1d(ElemType::kI16, 0x1200, 8), Mem1d(ElemType::kU16, 0x1000, 8, 2)}, "add16",
+                  {D(0), D(1), R(3), Sync()}, {{3, 0x10005}});
+  for (int i = 0; i < 16; ++i) d.p.Half(static_cast<uint16_t>(0x1000 + 2 * i), 0xFFF0 + i);
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(Cost(b, d), 8u + 6);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(b.Half(static_cast<uint16_t>(0x1200 + 2 * i)),
+              static_cast<uint16_t>(0xFFF0 + 2 * i + 5))
+        << i;
+}
+
+TEST(CeDsd, IntegerOperations32) {
+  const char* kOps[] = {"add32", "sub32", "and32", "or32", "xor32", "shl32", "shr32"};
+  auto ref = [](int k, uint32_t a, uint32_t b) -> uint32_t {
+    switch (k) {
+      case 0:
+        return a + b;
+      case 1:
+        return a - b;
+      case 2:
+        return a & b;
+      case 3:
+        return a | b;
+      case 4:
+        return a ^ b;
+      case 5:
+        return a << (b & 31);
+      default:
+        return a >> (b & 31);
+    }
+  };
+  for (int k = 0; k < 7; ++k) {
+    auto d = MakeOp({Mem1d(ElemType::kU32, 0x1200, 4), Mem1d(ElemType::kI32, 0x1000, 4),
+                     Mem1d(ElemType::kU32, 0x1104, 4)},
+                    kOps[k], {D(0), D(1), D(2), Sync()});
+    const uint32_t a[4] = {0x80000001u, 5, 0xFFFFFFFFu, 0x12345678u};
+    const uint32_t c[4] = {33, 2, 1, 0x0F0F0F0Fu};
+    for (int i = 0; i < 4; ++i) {
+      d.p.Word(static_cast<uint16_t>(0x1000 + 4 * i), a[i]);
+      d.p.Word(static_cast<uint16_t>(0x1104 + 4 * i), c[i]);
+    }
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(Cost(b, d), 4u + 6) << kOps[k];
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1200 + 4 * i)), ref(k, a[i], c[i]))
+          << kOps[k] << " " << i;
+  }
+}
+
+TEST(CeDsd, IntegerOperations16InPairs) {
+  const char* kOps[] = {"add16", "sub16", "and16", "or16", "xor16", "shl16", "shr16"};
+  auto ref = [](int k, uint32_t a, uint32_t b) -> uint16_t {
+    uint32_t v;
+    switch (k) {
+      case 0:
+        v = a + b;
+        break;
+      case 1:
+        v = a - b;
+        break;
+      case 2:
+        v = a & b;
+        break;
+      case 3:
+        v = a | b;
+        break;
+      case 4:
+        v = a ^ b;
+        break;
+      case 5:
+        v = a << (b & 15);
+        break;
+      default:
+        v = a >> (b & 15);
+        break;
+    }
+    return static_cast<uint16_t>(v);
+  };
+  for (int k = 0; k < 7; ++k) {
+    auto d = MakeOp({Mem1d(ElemType::kU16, 0x1200, 8), Mem1d(ElemType::kI16, 0x1000, 8),
+                     Mem1d(ElemType::kU16, 0x1104, 8)},
+                    kOps[k], {D(0), D(1), D(2), Sync()});
+    for (int i = 0; i < 8; ++i) {
+      d.p.Half(static_cast<uint16_t>(0x1000 + 2 * i), static_cast<uint16_t>(0xFF00 + 37 * i));
+      d.p.Half(static_cast<uint16_t>(0x1104 + 2 * i), static_cast<uint16_t>(17 + 3 * i));
+    }
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(Cost(b, d), 4u + 6) << kOps[k];  // 2 elements per step
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(b.Half(static_cast<uint16_t>(0x1200 + 2 * i)),
+                ref(k, static_cast<uint16_t>(0xFF00 + 37 * i), 17 + 3 * i))
+          << kOps[k] << " " << i;
+  }
+}
+
+TEST(CeDsd, ScalarFormsFillAndOneSource) {
+  Prog q;
+  q.Dword(0x800, Mem1d(ElemType::kF32, 0x1000, 4));
+  q.Dword(0x808, Mem1d(ElemType::kF32, 0x1100, 4));
+  q.Dword(0x810, Mem1d(ElemType::kF16, 0x1200, 4));
+  q.Dword(0x818, Mem1d(ElemType::kU32, 0x1300, 3));
+  q.Dword(0x820, Mem1d(ElemType::kF32, 0x1400, 4));
+  for (int i = 0; i < 4; ++i) q.Word(static_cast<uint16_t>(0x1000 + 4 * i), F32(i - 1.5f));
+  q("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)})(
+      "ldd", {D(3), A(0x818)})("ldd", {D(4), A(0x820)})("lui", {R(1), I(0x4000)})  // 2.0f
+      ("fmuls", {D(1), D(0), R(1), Sync()})                                        // VS: x * 2
+      ("addi", {R(2), Z(), I(0)})                                                  // +0.0
+      ("fmaxs", {D(4), D(0), R(2), Sync(1)})                                       // ReLU
+      ("lui", {R(3), I(0xABCD)})("ori", {R(3), R(3), I(0x1234)})("mov32",
+                                                                 {D(3), R(3), Sync(2)})  // Fill
+      ("mov16", {D(2), R(3), Sync(3)})  // Fill, 16-bit: 0x1234 in both lanes
+      ("fnegs", {D(0), D(0), Sync()})   // in place
+      ("tend");
+  Bench b;
+  b.Load(q, kMain);
+  b.RunToQuiet();
+  for (int i = 0; i < 4; ++i) {
+    const float v = i - 1.5f;
+    EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1100 + 4 * i)), F32(2 * v));
+    EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1400 + 4 * i)), F32(v > 0 ? v : 0.0f));
+    EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1000 + 4 * i)), F32(-v));
+    EXPECT_EQ(b.Half(static_cast<uint16_t>(0x1200 + 2 * i)), 0x1234u);
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1300 + 4 * i)), 0xABCD1234u);
+  EXPECT_EQ(b.Word(0x130C), 0u);
+}
+
+TEST(CeDsd, ConversionsAndMixedPrecision) {
+  Prog p;
+  p.Dword(0x800, Mem1d(ElemType::kF16, 0x1000, 4));  // f16 in
+  p.Dword(0x808, Mem1d(ElemType::kF32, 0x1100, 4));  // f32 out
+  p.Dword(0x810, Mem1d(ElemType::kF16, 0x1200, 4));  // f16 out
+  p.Dword(0x818, Mem1d(ElemType::kF32, 0x1300, 4));  // fmachs dst/src0
+  for (int i = 0; i < 4; ++i) {
+    p.Half(static_cast<uint16_t>(0x1000 + 2 * i), H(0.25f * (i + 1)));
+    p.Word(static_cast<uint16_t>(0x1300 + 4 * i), F32(100.0f));
+  }
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)})(
+      "ldd", {D(3), A(0x818)})("fh2s", {D(1), D(0), Sync()})  // @5..: 4 steps
+      ("fs2h", {D(2), D(1), Sync()})("ori", {R(4), Z(), I(H(3.0f))})(
+          "fmachs", {D(3), D(3), D(0), R(4), Sync()})  // 100 + h * 3
+      ("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  for (int i = 0; i < 4; ++i) {
+    const float v = 0.25f * (i + 1);
+    EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1100 + 4 * i)), F32(v));
+    EXPECT_EQ(b.Half(static_cast<uint16_t>(0x1200 + 2 * i)), H(v));
+    EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1300 + 4 * i)), F32(100.0f + 3 * v));
+  }
+  // f16 -> f32 steps one element per cycle: 4 + 6.
+  EXPECT_EQ(b.RetireCycle(0x0014) - b.RetireCycle(0x0010), 10u);
+}
+
+// The reference fdot of docs/isa.md 6.5.
+uint32_t RefDots(uint32_t acc, const std::vector<uint32_t>& a, const std::vector<uint32_t>& c) {
+  uint32_t p[4] = {acc, 0x80000000u, 0x80000000u, 0x80000000u};
+  for (size_t i = 0; i < a.size(); ++i)
+    p[i % 4] = Fp(FpOp::kMulAdd, FpFmt::kF32, a[i], c[i], p[i % 4]);
+  return Fp(FpOp::kAdd, FpFmt::kF32, Fp(FpOp::kAdd, FpFmt::kF32, p[0], p[1]),
+            Fp(FpOp::kAdd, FpFmt::kF32, p[2], p[3]));
+}
+uint16_t RefDoth(uint16_t acc, const std::vector<uint16_t>& a, const std::vector<uint16_t>& c) {
+  uint16_t p[8] = {acc, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000};
+  for (size_t i = 0; i < a.size(); ++i)
+    p[i % 8] = static_cast<uint16_t>(Fp(FpOp::kMulAdd, FpFmt::kF16, a[i], c[i], p[i % 8]));
+  auto add = [](uint16_t x, uint16_t y) {
+    return static_cast<uint16_t>(Fp(FpOp::kAdd, FpFmt::kF16, x, y));
+  };
+  const uint16_t h0 = add(add(p[0], p[2]), add(p[4], p[6]));
+  const uint16_t h1 = add(add(p[1], p[3]), add(p[5], p[7]));
+  return add(h0, h1);
+}
+
+class FdotsTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(FdotsTest, CostsNPlusFourteenInTheDefinedOrder) {
+  const int n = GetParam();
+  const uint16_t a = 0x1000, c = 0x1204;
+  auto d = MakeOp({Mem1d(ElemType::kF32, a, n), Mem1d(ElemType::kF32, c, n)}, "fdots",
+                  {R(6), D(0), D(1), Sync()}, {{6, F32(0.1f)}});
+  std::vector<uint32_t> va, vc;
+  for (int i = 0; i < n; ++i) {
+    va.push_back(F32(1.0f / (i + 1)));
+    vc.push_back(F32(0.3f * i - 2.0f));
+    d.p.Word(static_cast<uint16_t>(a + 4 * i), va.back());
+    d.p.Word(static_cast<uint16_t>(c + 4 * i), vc.back());
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(b.Gpr(6), RefDots(F32(0.1f), va, vc));
+  if (n % 4 == 0 && n > 0) {
+    EXPECT_EQ(Cost(b, d), static_cast<uint64_t>(n) + 14);
+  }
+  auto done = b.Records(Kind::kUtDone);
+  ASSERT_EQ(done.size(), 1u);
+  ASSERT_EQ(done[0].num_writes, 1);
+  EXPECT_EQ(done[0].writes[0].value, b.Gpr(6));
+}
+INSTANTIATE_TEST_SUITE_P(Lengths, FdotsTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
+
+TEST(CeDsd, FdotZeroLengthStillCombines) {
+  // N = 0: the combine steps run on p0 = acc and the -0 partials; a signaling NaN accumulator
+  // becomes the canonical NaN and raises invalid.
+  auto d = MakeOp({Mem1d(ElemType::kF32, 0x1000, 0), Mem1d(ElemType::kF32, 0x1100, 0)}, "fdots",
+                  {R(6), D(0), D(1), Sync()}, {{6, 0x7F800001u}});
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(b.Gpr(6), arch::kCanonicalNan32);
+  EXPECT_EQ(b.ce.State().fp_flags, static_cast<uint8_t>(arch::FpFlag::kInvalid));
+  // q0 at t+1, q1 at t+2, the final add at t+6, written at t+11; next issue t+12.
+  EXPECT_EQ(Cost(b, d), 12u);
+}
+
+class FdothTest : public ::testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(FdothTest, EightPartialsInTheDefinedOrder) {
+  const int n = GetParam().first;
+  const uint16_t a = static_cast<uint16_t>(0x1000 + GetParam().second);
+  const uint16_t c = static_cast<uint16_t>(0x1204 + GetParam().second);
+  auto d = MakeOp({Mem1d(ElemType::kF16, a, n), Mem1d(ElemType::kF16, c, n)}, "fdoth",
+                  {R(6), D(0), D(1), Sync()}, {{6, 0xFFFF0000u | H(0.5f)}});
+  std::vector<uint16_t> va, vc;
+  for (int i = 0; i < n; ++i) {
+    va.push_back(H(1.0f / (i + 1)));
+    vc.push_back(H(0.25f * i - 1.0f));
+    d.p.Half(static_cast<uint16_t>(a + 2 * i), va.back());
+    d.p.Half(static_cast<uint16_t>(c + 2 * i), vc.back());
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(b.Gpr(6), RefDoth(H(0.5f), va, vc));
+  if (n == 64 && GetParam().second == 0) {
+    // 32 pair steps; A = P0+P1 at t+34, B at t+36, C at t+40, the final add at t+44.
+    EXPECT_EQ(Cost(b, d), 50u);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Lengths, FdothTest,
+                         ::testing::Values(std::pair{0, 0}, std::pair{1, 0}, std::pair{7, 0},
+                                           std::pair{64, 0}, std::pair{33, 2}, std::pair{9, 2}));
+
+TEST(CeDsd, BankConflictSplitsEveryStep) {
+  // src0 and src1 at the same address mod 16: every step reads src1 one cycle later.
+  const int n = 16;
+  auto conflict = MakeOp({Mem1d(ElemType::kF32, 0x1400, n), Mem1d(ElemType::kF32, 0x1000, n),
+                          Mem1d(ElemType::kF32, 0x1100, n)},
+                         "fadds", {D(0), D(1), D(2), Sync()});
+  auto same = MakeOp({Mem1d(ElemType::kF32, 0x1400, n), Mem1d(ElemType::kF32, 0x1000, n),
+                      Mem1d(ElemType::kF32, 0x1000, n)},
+                     "fadds", {D(0), D(1), D(2), Sync()});
+  auto skewed = MakeOp({Mem1d(ElemType::kF32, 0x1400, n), Mem1d(ElemType::kF32, 0x1000, n),
+                        Mem1d(ElemType::kF32, 0x1108, n)},
+                       "fadds", {D(0), D(1), D(2), Sync()});
+  for (auto* d : {&conflict, &same, &skewed}) {
+    for (int i = 0; i < n; ++i) {
+      d->p.Word(static_cast<uint16_t>(0x1000 + 4 * i), F32(1.0f + i));
+      d->p.Word(static_cast<uint16_t>(0x1100 + 4 * i), F32(10.0f * i));
+      d->p.Word(static_cast<uint16_t>(0x1108 + 4 * i), F32(10.0f * i));
+    }
+  }
+  Bench b1, b2, b3;
+  b1.Load(conflict.p, kMain);
+  b1.RunToQuiet();
+  b2.Load(same.p, kMain);
+  b2.RunToQuiet();
+  b3.Load(skewed.p, kMain);
+  b3.RunToQuiet();
+  EXPECT_EQ(Cost(b1, conflict), 2u * n + 6);
+  EXPECT_EQ(Cost(b2, same), static_cast<uint64_t>(n) + 6);
+  EXPECT_EQ(Cost(b3, skewed), static_cast<uint64_t>(n) + 6);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(b1.Word(static_cast<uint16_t>(0x1400 + 4 * i)), F32(1.0f + i + 10.0f * i));
+    EXPECT_EQ(b2.Word(static_cast<uint16_t>(0x1400 + 4 * i)), F32(2.0f + 2 * i));
+  }
+}
+
+TEST(CeDsd, SplitStepHoldsTheScalarLoadsAndFp) {
+  // An asynchronous split operation; loads from the operation's row share it (no conflict) but
+  // cannot issue in a split step's second cycle. 4 steps: halves at t+1/t+2, ..., t+7/t+8.
+  Prog p;
+  p.Dword(0x800, Mem1d(ElemType::kF32, 0x1400, 4));
+  p.Dword(0x808, Mem1d(ElemType::kF32, 0x1000, 4));
+  p.Dword(0x810, Mem1d(ElemType::kF32, 0x1100, 4));
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)});
+  const uint16_t op = p.Here();
+  p("fadds", {D(0), D(1), D(2), Async(1)});
+  const uint16_t loads = p.Here();
+  for (int k = 0; k < 5; ++k) p("lw", {R(1 + k), A(0x1000)});
+  p("lw", {R(7), A(0xC010)})  // a register load needs no port
+      ("fadd.s", {R(8), R(1), R(1)})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  const uint64_t t = b.RetireCycle(op);
+  EXPECT_EQ(b.RetireCycle(loads + 0), t + 1);
+  EXPECT_EQ(b.RetireCycle(loads + 4), t + 3);
+  EXPECT_EQ(b.RetireCycle(loads + 8), t + 5);
+  EXPECT_EQ(b.RetireCycle(loads + 12), t + 7);
+  EXPECT_EQ(b.RetireCycle(loads + 16), t + 9);
+  EXPECT_EQ(b.RetireCycle(loads + 20), t + 10);
+  EXPECT_EQ(b.RetireCycle(loads + 24), t + 11);
+}
+
+TEST(CeDsd, SplitStepHoldsScalarFpInItsSecondCycle) {
+  Prog p;
+  p.Dword(0x800, Mem1d(ElemType::kF32, 0x1400, 2));
+  p.Dword(0x808, Mem1d(ElemType::kF32, 0x1000, 2));
+  p.Dword(0x810, Mem1d(ElemType::kF32, 0x1100, 2));
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)});
+  const uint16_t op = p.Here();
+  p("fadds", {D(0), D(1), D(2), Async(1)})("nop");
+  const uint16_t fp = p.Here();
+  p("fadd.s", {R(8), R(1), R(1)})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  const uint64_t t = b.RetireCycle(op);
+  // nop at t+1 (step 0 first half), fadd.s would issue at t+2: the second half; it waits a cycle.
+  EXPECT_EQ(b.RetireCycle(fp), t + 3);
+}
+
+TEST(CeDsd, ScalarFpTakesTheFmacSlotFromAnFpStep) {
+  // An asynchronous fadds of 8 elements and scalar FP instructions: each scalar FP issue costs
+  // the operation one step (the FMAC slot of c+1).
+  Prog p;
+  p.Dword(0x800, Mem1d(ElemType::kF32, 0x1400, 8));
+  p.Dword(0x808, Mem1d(ElemType::kF32, 0x1000, 8));
+  p.Dword(0x810, Mem1d(ElemType::kF32, 0x1104, 8));
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)});
+  const uint16_t op = p.Here();
+  p("fadds", {D(0), D(1), D(2), Async(1)})("fadd.s", {R(8), R(1), R(1)})(
+      "fadd.s", {R(9), R(1), R(1)})("utwait", {I(0xFF)})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  const uint64_t t = b.RetireCycle(op);
+  auto done = b.Records(Kind::kUtDone);
+  ASSERT_EQ(done.size(), 1u);
+  // Steps at t+2..t+6, t+8..t+10 (fadd.s at t+1 and t+7): last step t+10, complete t+15.
+  EXPECT_EQ(done[0].cycle, t + 15);
+  // An integer operation is not held back.
+  Prog q;
+  q.Dword(0x800, Mem1d(ElemType::kU32, 0x1400, 8));
+  q.Dword(0x808, Mem1d(ElemType::kU32, 0x1000, 8));
+  q.Dword(0x810, Mem1d(ElemType::kU32, 0x1104, 8));
+  q("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)});
+  q("add32", {D(0), D(1), D(2), Async(1)})("fadd.s", {R(8), R(1), R(1)})(
+      "fadd.s", {R(9), R(1), R(1)})("utwait", {I(0xFF)})("tend");
+  Bench b2;
+  b2.Load(q, kMain);
+  b2.RunToQuiet();
+  auto done2 = b2.Records(Kind::kUtDone);
+  ASSERT_EQ(done2.size(), 1u);
+  EXPECT_EQ(done2[0].cycle, b2.RetireCycle(op) + 8 + 5);
+}
+
+TEST(CeDsd, TwoMicrothreadsShareTheEngineRoundRobin) {
+  Prog p;
+  p.Dword(0x800, Mem1d(ElemType::kU32, 0x1400, 4));
+  p.Dword(0x808, Mem1d(ElemType::kU32, 0x1000, 4));
+  p.Dword(0x810, Mem1d(ElemType::kU32, 0x1500, 4));
+  p.Dword(0x818, Mem1d(ElemType::kU32, 0x1104, 4));
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)})("ldd",
+                                                                               {D(3), A(0x818)});
+  const uint16_t op = p.Here();
+  p("mov32", {D(0), D(1), Async(2)})("mov32", {D(2), D(3), Async(5)})("utwait", {I(0x24)})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  const uint64_t t = b.RetireCycle(op);
+  // ut2 steps at t+1; from t+2 both are busy: ut5 (after the pointer at 3), ut2, ut5, ...
+  auto done = b.Records(Kind::kUtDone);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].ut, 2);
+  EXPECT_EQ(done[0].cycle, t + 7 + 5);  // ut2: t+1, t+3, t+5, t+7
+  EXPECT_EQ(done[1].ut, 5);
+  EXPECT_EQ(done[1].cycle, t + 8 + 5);  // ut5: t+2, t+4, t+6, t+8
+}
+
+TEST(CeDsd, ResultsDueTakeTheWritePortAndTheRampFirst) {
+  // An asynchronous one-element operation issued at 3 steps at 4; its result is due at 9.
+  auto run = [](uint64_t dst, const std::vector<std::string>& tail, Bench& b) {
+    Prog p;
+    p.Dword(0x800, dst);
+    p.Dword(0x808, Mem1d(ElemType::kU32, 0x1104, 1));
+    p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Async(1)});
+    for (const auto& t : tail) {
+      if (t == "sw") {
+        p("sw", {R(1), A(0x1200)});
+      } else if (t == "std") {
+        p("std", {D(1), A(0x1208)});
+      } else if (t == "send") {
+        p("send", {R(1), I(6)});
+      } else {
+        p(t);
+      }
+    }
+    p("nop")("tend");
+    b.router.OpenAll();
+    b.Load(p, kMain);
+    b.RunToQuiet();
+  };
+  {
+    Bench b;
+    run(Mem1d(ElemType::kU32, 0x1000, 1), {"nop", "nop", "nop", "nop", "nop", "sw"}, b);
+    EXPECT_EQ(b.RetireCycle(0x20), 10u);  // the store waits for the write port
+    EXPECT_EQ(b.RetireCycle(0x24), 11u);
+  }
+  {
+    Bench b;
+    run(Mem1d(ElemType::kU32, 0x1000, 1), {"nop", "nop", "nop", "nop", "std"}, b);
+    EXPECT_EQ(b.RetireCycle(0x1C), 8u);  // first word at 8, the second waits from 9 to 10
+    EXPECT_EQ(b.RetireCycle(0x20), 11u);
+    EXPECT_EQ(b.Word(0x120C), static_cast<uint32_t>(Mem1d(ElemType::kU32, 0x1104, 1) >> 32));
+  }
+  {
+    Bench b;
+    run(FabOut(ElemType::kU32, 6, 1), {"nop", "nop", "nop", "nop", "nop", "send"}, b);
+    EXPECT_EQ(b.RetireCycle(0x20), 10u);  // the send waits for the ramp slot
+    ASSERT_EQ(b.sent.size(), 2u);
+    EXPECT_EQ(b.sent[0].cycle, 9u);
+    EXPECT_EQ(b.sent[1].cycle, 10u);
+  }
+}
+
+}  // namespace
+}  // namespace tessera::ce::test
