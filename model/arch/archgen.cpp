@@ -32,8 +32,8 @@ std::string EmitSvEnumUse(const Enum& e) {
   std::ostringstream o;
   o << "typedef tessera_pkg::" << Snake(e.name) << "_e " << Snake(e.name) << "_e;\n";
   for (const auto& it : e.items)
-    o << "localparam " << Snake(e.name) << "_e " << e.name << it.name << " = tessera_pkg::" << e.name
-      << it.name << ";\n";
+    o << "localparam " << Snake(e.name) << "_e " << e.name << it.name
+      << " = tessera_pkg::" << e.name << it.name << ";\n";
   return o.str();
 }
 

@@ -14,12 +14,12 @@ namespace {
 
 struct OperandKindDef {
   const char* name;
-  std::vector<std::string> fields;  // format fields the operand occupies
-  bool zeroable = false;            // B operand that Z replaces by 0
-  bool tid_like = false;            // Z ? Imm (0..31) : R[B] with Imm == 0
-  unsigned imm_limit = 0;           // Imm < limit (0: any)
-  bool imm_sx = false;              // Imm is sign-extended
-  bool z_abs = false;               // Z = 1: Imm is an absolute address, zero-extended
+  std::vector<std::string> fields;    // format fields the operand occupies
+  bool zeroable = false;              // B operand that Z replaces by 0
+  bool tid_like = false;              // Z ? Imm (0..31) : R[B] with Imm == 0
+  unsigned imm_limit = 0;             // Imm < limit (0: any)
+  bool imm_sx = false;                // Imm is sign-extended
+  bool z_abs = false;                 // Z = 1: Imm is an absolute address, zero-extended
   const char* decode_flag = nullptr;  // isa_dec_t flag set by the operand
   const char* doc = "";
 };
@@ -49,7 +49,14 @@ const std::vector<OperandKindDef>& Kinds() {
       {"src1", {"Src1"}, false, false, 0, false, false, nullptr, "second source descriptor"},
       {"s", {"S"}, false, false, 0, false, false, "rd_s", "scalar GPR, read at issue"},
       {"acc", {"S"}, false, false, 0, false, false, "rd_s", "accumulator GPR (fdot)"},
-      {"done", {"U", "Tid", "Ut"}, false, false, 0, false, false, nullptr,
+      {"done",
+       {"U", "Tid", "Ut"},
+       false,
+       false,
+       0,
+       false,
+       false,
+       nullptr,
        "microthread and completion"},
   };
   return k;
@@ -183,8 +190,9 @@ IsaDesc ParseIsa(const std::string& file, const std::vector<Enum>& arch_enums) {
           for (const auto& fname : kit->fields) {
             const IsaField* f = FindField(fmt, fname);
             if (!f)
-              Fail(file, line, "operand " + o + " needs field " + fname + ", which format " +
-                                   fmt.name + " lacks");
+              Fail(file, line,
+                   "operand " + o + " needs field " + fname + ", which format " + fmt.name +
+                       " lacks");
             if (n.field_mask & FieldMask(*f)) Fail(file, line, "two operands use field " + fname);
             n.field_mask |= FieldMask(*f);
           }
@@ -319,8 +327,8 @@ std::string EmitIsaDecodeSvh(const IsaDesc& d) {
   const Enum cls = ClassEnum(d);
   auto body = [&](const IsaInsn& n, const std::string& ind) {
     std::ostringstream b;
-    std::string cond = "(insn_i & " + SvHex(32, ~(n.fixed_mask | n.field_mask) & 0xFFFFFFFFu) +
-                       ") == 32'h0";
+    std::string cond =
+        "(insn_i & " + SvHex(32, ~(n.fixed_mask | n.field_mask) & 0xFFFFFFFFu) + ") == 32'h0";
     if (n.zeroable) cond += " && !(insn_i[7] && insn_i[15:12] != 4'h0)";
     if (n.imm_limit) cond += " && insn_i[31:16] < 16'd" + std::to_string(n.imm_limit);
     if (n.tid_like) cond += " && (insn_i[7] ? insn_i[31:16] < 16'd32 : insn_i[31:16] == 16'h0)";
@@ -342,7 +350,8 @@ std::string EmitIsaDecodeSvh(const IsaDesc& d) {
       const char* role[3] = {"ty_dst", "ty_src0", "ty_src1"};
       for (int i = 0; i < 3; ++i)
         for (const auto& it : ec->items)
-          if (it.value == n.types[i]) b << ind << "dec_o." << role[i] << " = ElemClass" << it.name << ";\n";
+          if (it.value == n.types[i])
+            b << ind << "dec_o." << role[i] << " = ElemClass" << it.name << ";\n";
     }
     for (int k : n.operands) {
       const auto& kd = Kinds()[k];
@@ -359,8 +368,8 @@ std::string EmitIsaDecodeSvh(const IsaDesc& d) {
     } else {
       o << "      unique case (insn_i[31:24])\n";
       for (const IsaInsn* n : list) {
-        o << "        8'h" << Hex(static_cast<unsigned>(n->funct)) << ": begin  // "
-          << n->mnemonic << "\n";
+        o << "        8'h" << Hex(static_cast<unsigned>(n->funct)) << ": begin  // " << n->mnemonic
+          << "\n";
         o << body(*n, "          ");
         o << "        end\n";
       }
@@ -438,11 +447,16 @@ std::string EmitIsaHpp(const IsaDesc& d) {
     o << "}, InsnClass::k" << Camel(d.classes[n.cls].name) << ", " << n.subop << ", " << n.fmt
       << ", DsdForm(" << n.form << "), {ElemClass(" << n.types[0] << "), ElemClass(" << n.types[1]
       << "), ElemClass(" << n.types[2] << ")}, ";
-    if (n.cycles == "br") o << "CycleKind::kBranch, 0";
-    else if (n.cycles == "fp") o << "CycleKind::kFp, 0";
-    else if (n.cycles == "dsd") o << "CycleKind::kDsd, 0";
-    else if (n.cycles == "wait") o << "CycleKind::kWait, 1";
-    else o << "CycleKind::kFixed, " << n.cycles;
+    if (n.cycles == "br")
+      o << "CycleKind::kBranch, 0";
+    else if (n.cycles == "fp")
+      o << "CycleKind::kFp, 0";
+    else if (n.cycles == "dsd")
+      o << "CycleKind::kDsd, 0";
+    else if (n.cycles == "wait")
+      o << "CycleKind::kWait, 1";
+    else
+      o << "CycleKind::kFixed, " << n.cycles;
     o << ", 0x" << Hex(n.fixed_mask) << ", 0x" << Hex(n.fixed_bits) << ", 0x" << Hex(n.field_mask)
       << ", " << (n.zeroable ? "true" : "false") << ", " << (n.tid_like ? "true" : "false") << ", "
       << n.imm_limit << ", \"";
