@@ -9,5 +9,7 @@ namespace tessera::cli {
 
 void AddNocCommand(CLI::App& app);      // random-traffic runs on the router fabric
 void AddFpcheckCommand(CLI::App& app);  // TestFloat vectors through an FMAC backend
+void AddAsmCommand(CLI::App& app);      // assemble a compute-engine source file
+void AddDisasmCommand(CLI::App& app);   // print an object or raw words as assembly
 
 }  // namespace tessera::cli

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   tessera::cli::AddNocCommand(app);
   tessera::cli::AddFpcheckCommand(app);
+  tessera::cli::AddAsmCommand(app);
+  tessera::cli::AddDisasmCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
