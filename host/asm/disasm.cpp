@@ -57,22 +57,6 @@ bool IsDataReloc(RelocKind k) {
   return k == RelocKind::kW32 || k == RelocKind::kH16 || k == RelocKind::kB8;
 }
 
-uint32_t Span(RelocKind k) {
-  switch (k) {
-    case RelocKind::kH16:
-      return 2;
-    case RelocKind::kB8:
-      return 1;
-    case RelocKind::kDBase:
-    case RelocKind::kDLen:
-    case RelocKind::kDStride:
-    case RelocKind::kDColor:
-      return 8;
-    default:
-      return 4;
-  }
-}
-
 // Whether `text`, assembled alone in .text, gives exactly these words and no relocation.
 bool AssemblesTo(const std::string& text, const std::vector<uint32_t>& words) {
   try {
@@ -410,7 +394,7 @@ class SectionPrinter {
   uint32_t Data(std::string& out, uint32_t off) {
     const ObjReloc* r = RelocAt(off);
     if (r && IsDataReloc(r->kind)) {
-      const uint32_t n = Span(r->kind);
+      const uint32_t n = RelocSpan(r->kind);
       out += Line(n == 4 ? ".word" : n == 2 ? ".half" : ".byte", Ref(r->target)) + "\n";
       return n;
     }

@@ -30,23 +30,6 @@ constexpr RelocName kRelocNames[] = {
     {RelocKind::kDStride, "DSTRIDE"}, {RelocKind::kDColor, "DCOLOR"},
 };
 
-// Bytes a relocation of this kind touches, from its offset.
-uint32_t RelocSpan(RelocKind k) {
-  switch (k) {
-    case RelocKind::kH16:
-      return 2;
-    case RelocKind::kB8:
-      return 1;
-    case RelocKind::kDBase:
-    case RelocKind::kDLen:
-    case RelocKind::kDStride:
-    case RelocKind::kDColor:
-      return 8;
-    default:
-      return 4;
-  }
-}
-
 // The words of one object line: quoted strings (decoded) and runs of non-blank characters.
 struct Word {
   std::string text;
@@ -335,6 +318,22 @@ class Reader {
 };
 
 }  // namespace
+
+uint32_t RelocSpan(RelocKind k) {
+  switch (k) {
+    case RelocKind::kH16:
+      return 2;
+    case RelocKind::kB8:
+      return 1;
+    case RelocKind::kDBase:
+    case RelocKind::kDLen:
+    case RelocKind::kDStride:
+    case RelocKind::kDColor:
+      return 8;
+    default:
+      return 4;
+  }
+}
 
 const char* SectionName(SectionId s) {
   switch (s) {

@@ -98,6 +98,8 @@ enum class RelocKind : uint8_t {
   kDColor,   // descriptor Color, 0..23
 };
 const char* RelocKindName(RelocKind k);
+// Bytes a relocation of this kind touches, from its offset.
+uint32_t RelocSpan(RelocKind k);
 std::optional<RelocKind> ParseRelocKind(const std::string& name);
 
 struct ObjReloc {

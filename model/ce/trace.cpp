@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "arch/arch.h"
+#include "fp/scalar_ops.h"
 
 namespace tessera::ce {
 namespace {
@@ -22,24 +23,17 @@ std::string WriteText(const TraceWrite& w) {
   return "?";
 }
 
+float F32Value(uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
 // Text of a floating-point value for the debug port: nan, inf, -inf, else printf's %.Ng.
 std::string FloatText(double v, int digits) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   return fmt::format("{:.{}g}", v, digits);
-}
-
-double F16ToDouble(uint16_t h) {
-  const int sign = h >> 15, exp = (h >> 10) & 0x1F, frac = h & 0x3FF;
-  double v;
-  if (exp == 0x1F) {
-    v = frac ? NAN : INFINITY;
-  } else if (exp == 0) {
-    v = std::ldexp(frac, -24);
-  } else {
-    v = std::ldexp(frac | 0x400, exp - 25);
-  }
-  return sign ? -v : v;
 }
 
 }  // namespace
@@ -90,13 +84,12 @@ std::string FormatDebugValue(uint8_t f, uint32_t value) {
       return fmt::format("{}", value);
     case arch::DebugFmt::kI32:
       return fmt::format("{}", static_cast<int32_t>(value));
-    case arch::DebugFmt::kF32: {
-      float v;
-      std::memcpy(&v, &value, sizeof v);
-      return FloatText(v, 9);
+    case arch::DebugFmt::kF32:
+      return FloatText(F32Value(value), 9);
+    case arch::DebugFmt::kF16: {
+      uint8_t flags = 0;  // f16 -> f32 is exact
+      return FloatText(F32Value(fp::F16ToF32(static_cast<uint16_t>(value), flags)), 5);
     }
-    case arch::DebugFmt::kF16:
-      return FloatText(F16ToDouble(static_cast<uint16_t>(value)), 5);
     case arch::DebugFmt::kChar:
       return std::string(1, static_cast<char>(value & 0xFF));
   }

@@ -889,6 +889,19 @@ module tessera_ce (
   logic [31:0] fp_scalar_result;
   assign fp_scalar_result = fp_half_q ? {16'h0, fp_result_i[15:0]} : fp_result_i;
 
+  // One register write per cycle: a CE store while running, the host's back door while frozen
+  // (the two never overlap). Host-only windows (Gpr, Dsr, CePc, FabricDim) are written below.
+  logic        rw_we;
+  logic [15:0] rw_addr;
+  logic [4:0]  rw_idx;
+  logic [31:0] rw_data;
+  always_comb begin
+    rw_we   = en_i ? do_issue && s_reg_we : host_we_i;
+    rw_addr = en_i ? s_reg_addr : host_addr_i;
+    rw_idx  = en_i ? s_reg_idx : hm_idx;
+    rw_data = en_i ? s_reg_wdata : host_wdata_i;
+  end
+
   // task table, masks, flags and the other registers
   always_comb begin
     active_d  = active_q;
@@ -896,27 +909,15 @@ module tessera_ce (
     fpflags_d = fpflags_q;
     cyc_hi_d  = cyc_hi_q;
     // register writes first (CE store or host back door) ...
-    if (do_issue && s_reg_we) begin
-      unique case (s_reg_addr)
-        TaskActiveAddr:    active_d  = s_reg_wdata;
-        TaskActiveSetAddr: active_d  = active_q | s_reg_wdata;
-        TaskActiveClrAddr: active_d  = active_q & ~s_reg_wdata;
-        TaskBlockedAddr:   blocked_d = s_reg_wdata;
-        TaskBlockSetAddr:  blocked_d = blocked_q | s_reg_wdata;
-        TaskBlockClrAddr:  blocked_d = blocked_q & ~s_reg_wdata;
-        FpFlagsAddr:       fpflags_d = s_reg_wdata[4:0];
-        default: ;
-      endcase
-    end
-    if (!en_i && host_we_i) begin
-      unique case (host_addr_i)
-        TaskActiveAddr:    active_d  = host_wdata_i;
-        TaskActiveSetAddr: active_d  = active_q | host_wdata_i;
-        TaskActiveClrAddr: active_d  = active_q & ~host_wdata_i;
-        TaskBlockedAddr:   blocked_d = host_wdata_i;
-        TaskBlockSetAddr:  blocked_d = blocked_q | host_wdata_i;
-        TaskBlockClrAddr:  blocked_d = blocked_q & ~host_wdata_i;
-        FpFlagsAddr:       fpflags_d = host_wdata_i[4:0];
+    if (rw_we) begin
+      unique case (rw_addr)
+        TaskActiveAddr:    active_d  = rw_data;
+        TaskActiveSetAddr: active_d  = active_q | rw_data;
+        TaskActiveClrAddr: active_d  = active_q & ~rw_data;
+        TaskBlockedAddr:   blocked_d = rw_data;
+        TaskBlockSetAddr:  blocked_d = blocked_q | rw_data;
+        TaskBlockClrAddr:  blocked_d = blocked_q & ~rw_data;
+        FpFlagsAddr:       fpflags_d = rw_data[4:0];
         default: ;
       endcase
     end
@@ -950,20 +951,16 @@ module tessera_ce (
       if (do_issue && dsr_we) dsr_q[dsr_waddr] <= dsr_wdata;
       if (do_issue && s_arg_we) targ_q[s_arg_task] <= s_arg;
       if (do_disp && d_set) targ_q[d_task] <= in_data[d_color][15:0];
-      if (do_issue && s_reg_we && s_reg_addr >= TaskCfgAddr && s_reg_addr < TaskArgAddr) begin
-        tentry_q[s_reg_idx] <= s_reg_wdata[15:0];
-        tkind_q[s_reg_idx]  <= s_reg_wdata[TaskCfgKindLsb +: 2];
+      // entry 31 of the task table is read-only zero (a CE store to it faults ReadOnly)
+      if (rw_we && rw_addr >= TaskCfgAddr && rw_addr < TaskArgAddr && rw_idx != 5'(NoTask)) begin
+        tentry_q[rw_idx] <= rw_data[15:0];
+        tkind_q[rw_idx]  <= rw_data[TaskCfgKindLsb +: 2];
       end
-      if (do_issue && s_reg_we && s_reg_addr >= TaskArgAddr && s_reg_addr < TaskActiveAddr)
-        targ_q[s_reg_idx] <= s_reg_wdata[15:0];
-      if (do_issue && s_dbg) dbg_q[s_reg_idx[2:0]] <= s_reg_wdata;
+      if (rw_we && rw_addr >= TaskArgAddr && rw_addr < TaskActiveAddr && rw_idx != 5'(NoTask))
+        targ_q[rw_idx] <= rw_data[15:0];
+      if (rw_we && rw_addr >= DebugPortAddr && rw_addr < CeColorAddr && rw_idx < 5'(NumDebugFmts))
+        dbg_q[rw_idx[2:0]] <= rw_data;
       if (!en_i && host_we_i) begin
-        if (host_addr_i >= TaskCfgAddr && host_addr_i < TaskArgAddr && hm_idx != 5'(NoTask)) begin
-          tentry_q[hm_idx] <= host_wdata_i[15:0];
-          tkind_q[hm_idx]  <= host_wdata_i[TaskCfgKindLsb +: 2];
-        end
-        if (host_addr_i >= TaskArgAddr && host_addr_i < TaskActiveAddr && hm_idx != 5'(NoTask))
-          targ_q[hm_idx] <= host_wdata_i[15:0];
         if (host_addr_i >= GprAddr && host_addr_i < CePcAddr && hm_valid)
           gpr_q[hm_idx[3:0]] <= host_wdata_i;
         if (host_addr_i >= DsrAddr && hm_valid) begin
@@ -971,8 +968,6 @@ module tessera_ce (
           else           dsr_q[hm_idx[4:1]][31:0]  <= host_wdata_i;
         end
         if (host_addr_i == FabricDimAddr) fabric_dim_q <= host_wdata_i;
-        if (host_addr_i >= DebugPortAddr && host_addr_i < CeColorAddr && hm_valid)
-          dbg_q[hm_idx[2:0]] <= host_wdata_i;
       end
     end
   end
