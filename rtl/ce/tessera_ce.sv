@@ -67,8 +67,8 @@ module tessera_ce (
 
   // ---------------------------------------------------------------------------------------------
   // State
-  logic [31:0] gpr_q [NumGprs];
-  logic [63:0] dsr_q [NumDsrs];
+  logic [31:0] gpr_q [NumGprs] /* verilator public_flat_rd */;
+  logic [63:0] dsr_q [NumDsrs] /* verilator public_flat_rd */;
   logic [15:0] pc_q, pc_d;
   logic [31:0] ir_q, ir_d;
   logic        ir_valid_q, ir_valid_d;
@@ -96,6 +96,12 @@ module tessera_ce (
   logic [31:0] fpa_q, fpa_d, fpb_q, fpb_d, fpc_in_q, fpc_in_d;
   fp_op_e      fpop_q, fpop_d;
   fp_fmt_e     fpfmt_q, fpfmt_d;
+  // a synchronous DSD operation the CE waits for (docs/isa.md 4.11)
+  logic        sync_q, sync_d;
+  logic [2:0]  sync_ut_q, sync_ut_d;
+  // CeStatus.Stall and StallColor: why the last instruction that tried to issue could not
+  logic [2:0]  stall_q, stall_d;
+  logic [4:0]  stall_col_q, stall_col_d;
   // the second word of a std
   logic        std_pend_q, std_pend_d;
   logic [13:0] std_addr_q, std_addr_d;
@@ -121,15 +127,25 @@ module tessera_ce (
     .head_data_o (in_data_flat),
     .count_o     (in_count_flat),
     .owed_o      (owed),
+    .ret_en_i    (ret_en),
     .credit_o
   );
 
   // ---------------------------------------------------------------------------------------------
-  // The DSD engine's view (microthreads): busy mask, colors read, resources it holds this cycle.
+  // The DSD engine (tessera_ce_dsd): busy microthreads and the colors they read.
   logic [NumUts-1:0]    ut_busy;
   logic [NumColors-1:0] ut_reads;
-  assign ut_busy  = '0;
-  assign ut_reads = '0;
+  logic [NumUts*32-1:0] ut_status, ut_info;
+  // The CE acts in this cycle: enabled, and no fault recorded (a fault freezes it).
+  logic live, ret_en;
+  assign live = en_i && fcause_q == 5'd0;
+  // what the engine reports and takes in this cycle
+  logic [NumColors*4-1:0] ocred_after;
+  logic [NumTasks*2-1:0]  tkind_flat;
+  logic                   e_cred_take;
+  logic [4:0]             e_cred_color, e_flags;
+  logic [3:0]             e_gpr_waddr;
+  logic [31:0]            e_gpr_wdata, e_activate, e_unblock;
 
   // ---------------------------------------------------------------------------------------------
   // Decode and operands
@@ -181,6 +197,8 @@ module tessera_ce (
     ce_status[CeStatusRunningLsb]      = running_q;
     ce_status[CeStatusFaultedLsb]      = fcause_q != 5'd0;
     ce_status[CeStatusQuietLsb]        = quiet_o;
+    ce_status[CeStatusStallLsb +: 3]   = stall_q;
+    ce_status[CeStatusStallColorLsb +: 5] = stall_col_q;
     ce_status[CeStatusUtBusyLsb +: 8]  = 8'(ut_busy);
   end
   for (genvar t = 0; t < NumTasks; t++) begin : g_tcfg
@@ -212,6 +230,8 @@ module tessera_ce (
           v = {20'h0, ocred_q[i], 1'b0, ut_reads[i], in_ctrl[i] & in_valid[i],
                in_count_flat[i*5 +: 5]};
         else if (a >= ColorCfgAddr && a < RouterFaultAddr) v = router_data;
+        else if (a >= UtStatusAddr && a < UtInfoAddr)      v = ut_status[32*i[2:0] +: 32];
+        else if (a >= UtInfoAddr && a < TaskCfgAddr)       v = ut_info[32*i[2:0] +: 32];
         else if (a >= TaskCfgAddr && a < TaskArgAddr)      v = task_cfg_word[i];
         else if (a >= TaskArgAddr && a < TaskActiveAddr)   v = {16'h0, targ_q[i]};
         else if (a >= GprAddr && a < CePcAddr)             v = gpr_q[i[3:0]];
@@ -254,16 +274,33 @@ module tessera_ce (
   logic        s_cyc_latch;
   logic        s_dbg;
   logic [2:0]  s_dbg_fmt;
-  logic [31:0] load_word, load_val;
+  logic        ld_sram;               // a load or ldd: the value is read from SRAM
+  logic [31:0] load_val, gpr_wval;
+  logic [63:0] dsr_wval;
   logic [1:0]  acc_size;               // AccSize: Byte, Half, Word, Dsd
   logic        acc_write;
 
   // Write port, read ports and ramp slot as left by item 1 (DSD results due) and the engine.
   logic        eng_write_due, eng_send_due, eng_ports_held, eng_fmac_held;
-  assign eng_write_due  = 1'b0;
-  assign eng_send_due   = 1'b0;
-  assign eng_ports_held = 1'b0;
-  assign eng_fmac_held  = 1'b0;
+  logic        e_we, e_gpr_we, e_split;
+  logic [13:0] e_wr_addr;
+  logic [3:0]  e_wr_be;
+  logic [31:0] e_wr_data;
+  link_t       e_wave;
+  assign eng_write_due  = e_we;
+  assign eng_send_due   = e_wave.valid;
+  assign eng_ports_held = e_split;
+  assign eng_fmac_held  = e_split;
+  // what the issuing instruction takes, for the engine (6.8 item 3)
+  logic [1:0]  sc_ports;
+  logic [2:0]  s_stall_why;
+  logic [4:0]  s_stall_col;
+  // the DSD instruction at issue: the engine's checks
+  logic        iss_busy, iss_fault;
+  logic [4:0]  iss_cause;
+  logic [31:0] iss_addr, iss_info;
+  logic [7:0]  sc_banks;
+  logic [11:0] sc_row;
 
   function automatic logic [31:0] fault_info(input logic [1:0] size, input logic write);
     logic [31:0] v;
@@ -310,10 +347,14 @@ module tessera_ce (
     s_cyc_latch = 1'b0;
     s_dbg       = 1'b0;
     s_dbg_fmt   = mm_idx[2:0];
-    load_word   = rd0_data_i;
-    load_val    = '0;
+    ld_sram     = 1'b0;
     acc_size    = 2'd2;
     acc_write   = 1'b0;
+    sc_ports    = 2'd0;
+    sc_banks    = '0;
+    sc_row      = ea[15:4];
+    s_stall_why = 3'(CeStallNone);
+    s_stall_col = s_link.color;
     fpa_d       = fpa_q;
     fpb_d       = fpb_q;
     fpc_in_d    = fpc_in_q;
@@ -322,9 +363,14 @@ module tessera_ce (
     fp_half_d   = fp_half_q;
     fp_rd_d     = fp_rd_q;
 
-    if (running_q && ir_valid_q && !fp_pend_q && !std_pend_q && fcause_q == 5'd0) begin
+    if (running_q && ir_valid_q && !fp_pend_q && !std_pend_q && live) begin
       issue = 1'b1;
-      if (ir_past_q) begin
+      if (sync_q && ut_busy[sync_ut_q]) begin
+        // a synchronous DSD operation is still running
+        issue       = 1'b0;
+        stall       = 1'b1;
+        s_stall_why = 3'(CeStallSync);
+      end else if (ir_past_q) begin
         s_fault = 1'b1;
         s_cause = 5'(CeFaultPcRange);
         s_addr  = {16'h0, pc_q};
@@ -360,8 +406,9 @@ module tessera_ce (
           InsnClassFp: begin
             // needs the FMAC slot of the next cycle; the engine yields it (6.8 item 4)
             if (eng_fmac_held) begin
-              issue = 1'b0;
-              stall = 1'b1;
+              issue       = 1'b0;
+              stall       = 1'b1;
+              s_stall_why = 3'(CeStallFmac);
             end else begin
               s_fp_issue = 1'b1;
               fpop_d     = dec.fp_op;
@@ -415,8 +462,9 @@ module tessera_ce (
             end else if (acc_write) begin
               // SRAM store: the write port of this cycle (a DSD result due takes it first)
               if (eng_write_due) begin
-                issue = 1'b0;
-                stall = 1'b1;
+                issue       = 1'b0;
+                stall       = 1'b1;
+                s_stall_why = 3'(CeStallPort);
               end else begin
                 s_mem_we = 1'b1;
                 unique case (sz)
@@ -435,23 +483,14 @@ module tessera_ce (
                 endcase
               end
             end else if (eng_ports_held) begin
-              issue = 1'b0;
-              stall = 1'b1;
+              issue       = 1'b0;
+              stall       = 1'b1;
+              s_stall_why = 3'(CeStallPort);
             end else begin
-              gpr_we = 1'b1;
-              unique case (dec.mem_op)
-                MemOpB:  begin
-                  load_val = 32'(load_word[8*ea[1:0] +: 8]);
-                  gpr_wdata = {{24{load_val[7]}}, load_val[7:0]};
-                end
-                MemOpBu: gpr_wdata = {24'h0, load_word[8*ea[1:0] +: 8]};
-                MemOpH:  begin
-                  load_val = 32'(load_word[16*ea[1] +: 16]);
-                  gpr_wdata = {{16{load_val[15]}}, load_val[15:0]};
-                end
-                MemOpHu: gpr_wdata = {16'h0, load_word[16*ea[1] +: 16]};
-                default: gpr_wdata = load_word;
-              endcase
+              gpr_we   = 1'b1;
+              ld_sram  = 1'b1;  // the value comes from the read port (below)
+              sc_ports = 2'd1;
+              sc_banks = sz == 3'd4 ? 8'(2'b11) << ea[3:1] : 8'(1) << ea[3:1];
             end
           end
 
@@ -510,8 +549,9 @@ module tessera_ce (
               end
               SysOpUtWait: begin
                 if ((8'(ut_busy) & imm[7:0]) != 8'h0) begin
-                  issue = 1'b0;
-                  stall = 1'b1;
+                  issue       = 1'b0;
+                  stall       = 1'b1;
+                  s_stall_why = 3'(CeStallUtWait);
                 end
               end
               default: ;
@@ -555,8 +595,10 @@ module tessera_ce (
               s_cause = 5'(CeFaultBadColor);
               s_addr  = col;
             end else if (ocred_q[col[4:0]] == 4'd0 || eng_send_due) begin
-              issue = 1'b0;
-              stall = 1'b1;
+              issue       = 1'b0;
+              stall       = 1'b1;
+              s_stall_why = 3'(CeStallSend);
+              s_stall_col = col[4:0];
             end else begin
               s_send       = 1'b1;
               s_link.valid = 1'b1;
@@ -586,15 +628,19 @@ module tessera_ce (
                   s_addr  = ea;
                 end else if (dec.dsr_op == DsrOpLdd) begin
                   if (eng_ports_held) begin
-                    issue = 1'b0;
-                    stall = 1'b1;
+                    issue       = 1'b0;
+                    stall       = 1'b1;
+                    s_stall_why = 3'(CeStallPort);
                   end else begin
                     dsr_we    = 1'b1;
-                    dsr_wdata = {rd1_data_i, rd0_data_i};
+                    ld_sram   = 1'b1;
+                    sc_ports  = 2'd2;
+                    sc_banks  = 8'(4'b1111) << ea[3:1];
                   end
                 end else if (eng_write_due) begin
-                  issue = 1'b0;
-                  stall = 1'b1;
+                  issue       = 1'b0;
+                  stall       = 1'b1;
+                  s_stall_why = 3'(CeStallPort);
                 end else begin
                   s_mem_we    = 1'b1;
                   s_mem_be    = 4'b1111;
@@ -629,9 +675,9 @@ module tessera_ce (
                 logic [2:0]  el;
                 el = dsr_q[fa][DsdElemLsb +: 3];
                 scale_v = ea[15:0];  // bval = Bv + sx(imm)
-                if (dsr_q[fa][DsdKindLsb +: 3] == 3'(DsdKindMem1d))
-                  scale_v = (el == 3'(ElemTypeF16) || el == 3'(ElemTypeI16)
-                             || el == 3'(ElemTypeU16)) ? {ea[14:0], 1'b0} : {ea[13:0], 2'b00};
+                // mem1d: Base moves by whole elements (a reserved type counts as 1 byte)
+                if (dsr_q[fa][DsdKindLsb +: 3] == 3'(DsdKindMem1d) && el <= 3'(ElemTypeU16))
+                  scale_v = el[0] ? {ea[14:0], 1'b0} : {ea[13:0], 2'b00};
                 dsr_we = 1'b1;
                 dsr_wdata[DsdBaseLsb +: 16] = dsr_q[fa][DsdBaseLsb +: 16] + scale_v;
               end
@@ -649,16 +695,49 @@ module tessera_ce (
             endcase
           end
 
-          default: begin
-            // DSD operations need the microthread engine, which this CE does not have yet:
-            // report them as illegal rather than ignore them.
-            s_fault = 1'b1;
-            s_cause = 5'(CeFaultIllegal);
-            s_addr  = ir_q;
+          InsnClassDsd: begin
+            // its microthread must be idle; then the descriptor checks (tessera_ce_dsd)
+            if (iss_busy) begin
+              issue       = 1'b0;
+              stall       = 1'b1;
+              s_stall_why = 3'(CeStallUt);
+            end else if (iss_fault) begin
+              s_fault = 1'b1;
+              s_cause = iss_cause;
+              s_addr  = iss_addr;
+              s_info  = iss_info;
+            end
           end
+
+          default: ;
         endcase
       end
       if (s_fault) issue = 1'b0;
+      if (!issue) sc_ports = 2'd0;
+    end
+  end
+
+  // Load data, apart from the issue decision above: the engine's read addresses depend on that
+  // decision, and the SRAM read ports are combinational.
+  always_comb begin
+    gpr_wval = gpr_wdata;
+    dsr_wval = dsr_wdata;
+    load_val = '0;
+    if (ld_sram) begin
+      dsr_wval = {rd1_data_i, rd0_data_i};
+      unique case (dec.mem_op)
+        MemOpB: begin
+          load_val = 32'(rd0_data_i[8*ea[1:0] +: 8]);
+          gpr_wval = {{24{load_val[7]}}, load_val[7:0]};
+        end
+        MemOpBu: gpr_wval = {24'h0, rd0_data_i[8*ea[1:0] +: 8]};
+        MemOpH: begin
+          load_val = 32'(rd0_data_i[16*ea[1] +: 16]);
+          gpr_wval = {{16{load_val[15]}}, load_val[15:0]};
+        end
+        MemOpHu: gpr_wval = {16'h0, rd0_data_i[16*ea[1] +: 16]};
+        default: gpr_wval = rd0_data_i;
+      endcase
     end
   end
 
@@ -719,26 +798,36 @@ module tessera_ce (
   // ---------------------------------------------------------------------------------------------
   // Fault recording: the first fault wins; same-cycle faults rank scalar, microthreads,
   // dispatcher, picker (docs/isa.md 7).
-  logic any_fault;
+  logic        any_fault;
+  logic        e_fault;
+  logic [4:0]  e_cause;
+  logic [15:0] e_pc;
+  logic [31:0] e_addr, e_info;
   always_comb begin
     fcause_d  = fcause_q;
     fpc_d     = fpc_q;
     faddr_d   = faddr_q;
     finfo_d   = finfo_q;
     any_fault = 1'b0;
-    if (fcause_q == 5'd0 && en_i) begin
+    if (live) begin
       if (s_fault) begin
         any_fault = 1'b1;
         fcause_d  = s_cause;
         fpc_d     = pc_q;
         faddr_d   = s_addr;
         finfo_d   = s_info;
+      end else if (e_fault) begin
+        any_fault = 1'b1;
+        fcause_d  = e_cause;
+        fpc_d     = e_pc;
+        faddr_d   = e_addr;
+        finfo_d   = e_info;
       end else if (d_fault) begin
         any_fault = 1'b1;
         fcause_d  = 5'(CeFaultTaskKind);
         fpc_d     = pc_q;
         faddr_d   = 32'(d_task);
-        finfo_d   = fault_info(2'd0, 1'b0);
+        finfo_d   = fault_info(2'd0, 1'b1);  // Write marks the dispatcher's fault
         finfo_d[FaultInfoIndexLsb +: 15] = 15'(d_color);
       end else if (p_fault) begin
         any_fault = 1'b1;
@@ -758,18 +847,20 @@ module tessera_ce (
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Next state. A fault freezes everything after the faulting instruction or step; the router
-  // keeps running.
-  logic go;         // this cycle's effects apply
+  // Next state. A fault freezes everything after the faulting instruction or step, in the order
+  // scalar stage, microthreads, dispatcher, picker; the router keeps running.
   logic do_issue;   // the scalar instruction takes effect
+  logic e_go;       // the DSD engine acts
   logic do_disp, do_pick;
-  assign go       = en_i && !any_fault;
-  assign do_issue = go && issue;
-  assign do_disp  = go && d_pop && !d_fault;
-  assign do_pick  = go && p_start && !p_fault;
+  logic [NumColors-1:0] e_pop;
+  assign do_issue = live && issue;
+  assign e_go     = live && !s_fault;
+  assign do_disp  = e_go && !e_fault && d_pop && !d_fault;
+  assign do_pick  = e_go && !e_fault && !d_fault && p_start && !p_fault;
+  assign ret_en   = live && !any_fault;
 
   always_comb begin
-    pop = '0;
+    pop = e_pop;
     if (do_disp) pop[d_color] = 1'b1;
     if (do_pick && tkind_q[p_task] == TaskKindData) pop[p_task] = 1'b1;
   end
@@ -784,7 +875,7 @@ module tessera_ce (
     if (do_issue && !s_tend && !s_taken) begin
       fetch    = 1'b1;  // the next instruction is fetched in the cycle its predecessor issues
       fetch_pc = pc_q + 16'd4;
-    end else if (!do_issue && go && running_q && !ir_valid_q) begin
+    end else if (!do_issue && live && running_q && !ir_valid_q) begin
       fetch = 1'b1;     // after a taken branch or jump
     end
     if (do_pick) begin
@@ -826,19 +917,30 @@ module tessera_ce (
   end
   assign fetch_addr_o = fetch_pc[15:2];
 
-  // SRAM ports: host back door while frozen, else the scalar pipeline (the engine joins later)
+  // SRAM ports: host back door while frozen; else the scalar stage, the engine's reads on the
+  // ports it leaves, and one write: a DSD result due, the second word of a std, or a store.
+  logic        e_rd0_en, e_rd1_en;
+  logic [13:0] e_rd0_addr, e_rd1_addr;
+  logic        std_write;
+  assign std_write = std_pend_q && live && !eng_write_due;
   always_comb begin
-    rd0_addr_o = ea[15:2];
-    rd1_addr_o = ea[15:2] | 14'd1;
+    rd0_addr_o = e_rd0_en ? e_rd0_addr : ea[15:2];
+    rd1_addr_o = e_rd1_en ? e_rd1_addr : ea[15:2] | 14'd1;
     we_o       = do_issue && s_mem_we;
     wr_addr_o  = s_mem_waddr;
     wr_be_o    = s_mem_be;
     wr_data_o  = s_mem_wdata;
-    if (std_pend_q && en_i) begin
+    if (std_write) begin
       we_o      = 1'b1;
       wr_addr_o = std_addr_q;
       wr_be_o   = 4'b1111;
       wr_data_o = std_data_q;
+    end
+    if (e_we) begin
+      we_o      = 1'b1;
+      wr_addr_o = e_wr_addr;
+      wr_be_o   = e_wr_be;
+      wr_data_o = e_wr_data;
     end
     if (!en_i) begin
       rd0_addr_o = host_addr_i[15:2];
@@ -849,11 +951,11 @@ module tessera_ce (
     end
   end
   assign host_rdata_o = host_addr_i < SramBytes[15:0] ? rd0_data_i
-                      : reg_read(host_addr_i, hm_idx, rt_rdata_i);
+                      : hm_valid ? reg_read(host_addr_i, hm_idx, rt_rdata_i) : 32'h0;
 
-  // std: the second word is written in the following cycle; the CE waits for it
+  // std: the second word is written in the next cycle with a free write port; the CE waits for it
   always_comb begin
-    std_pend_d = std_pend_q && !en_i;
+    std_pend_d = std_pend_q && !std_write;
     std_addr_d = std_addr_q;
     std_data_d = std_data_q;
     if (do_issue && dec.cls == InsnClassDsr && dec.dsr_op == DsrOpStd) begin
@@ -868,14 +970,19 @@ module tessera_ce (
     fp_slot_d = do_issue && s_fp_issue;
     fp_pend_d = fp_pend_q;
     if (do_issue && s_fp_issue) fp_pend_d = 1'b1;
-    if (fp_pend_q && fp_res_scalar && en_i) fp_pend_d = 1'b0;
+    if (fp_pend_q && fp_res_scalar && live) fp_pend_d = 1'b0;
   end
-  assign fp_valid_o = fp_slot_q && en_i;
-  assign fp_op_o    = fpop_q;
-  assign fp_fmt_o   = fpfmt_q;
-  assign fp_a_o     = fpa_q;
-  assign fp_b_o     = fpb_q;
-  assign fp_c_o     = fpc_in_q;
+  // the FMAC slot: the scalar stage's or the engine's, never both (6.8 items 3, 4)
+  logic        e_fp_valid;
+  fp_op_e      e_fp_op;
+  fp_fmt_e     e_fp_fmt;
+  logic [31:0] e_fp_a, e_fp_b, e_fp_c;
+  assign fp_valid_o = (fp_slot_q && live) || e_fp_valid;
+  assign fp_op_o    = fp_slot_q ? fpop_q : e_fp_op;
+  assign fp_fmt_o   = fp_slot_q ? fpfmt_q : e_fp_fmt;
+  assign fp_a_o     = fp_slot_q ? fpa_q : e_fp_a;
+  assign fp_b_o     = fp_slot_q ? fpb_q : e_fp_b;
+  assign fp_c_o     = fp_slot_q ? fpc_in_q : e_fp_c;
 
   // which FMAC results are the scalar pipeline's: a tag travels beside the FMAC pipeline
   logic fp_res_scalar, fp_tag;
@@ -926,8 +1033,11 @@ module tessera_ce (
     if (do_pick && tkind_q[p_task] != TaskKindData) active_d[p_task] = 1'b0;
     if (do_issue) active_d = active_d | s_activate;
     if (do_disp && d_set) active_d[d_task] = 1'b1;
+    active_d  = active_d | e_activate;   // completions (docs/isa.md 5.3)
+    blocked_d = blocked_d & ~e_unblock;
     active_d[NoTask] = 1'b0;
-    if (fp_res_scalar && en_i) fpflags_d = fpflags_d | fp_flags_i[4:0];
+    if (fp_res_scalar && live) fpflags_d = fpflags_d | fp_flags_i[4:0];
+    fpflags_d = fpflags_d | e_flags;
     if (do_issue && s_cyc_latch) cyc_hi_d = cycle_q[47:32];
   end
 
@@ -944,11 +1054,16 @@ module tessera_ce (
       for (int k = 0; k < NumDebugFmts; k++) dbg_q[k] <= '0;
       fabric_dim_q <= '0;
     end else begin
-      if (do_issue && gpr_we) gpr_q[gpr_waddr] <= gpr_wdata;
-      if (fp_res_scalar && en_i) gpr_q[fp_rd_q] <= fp_scalar_result;
+      if (do_issue && gpr_we) gpr_q[gpr_waddr] <= gpr_wval;
+      if (fp_res_scalar && live) gpr_q[fp_rd_q] <= fp_scalar_result;
       if (do_pick) gpr_q[0] <= tkind_q[p_task] == TaskKindData ? in_data[p_task]
                                                                 : {16'h0, targ_q[p_task]};
-      if (do_issue && dsr_we) dsr_q[dsr_waddr] <= dsr_wdata;
+      if (e_gpr_we) gpr_q[e_gpr_waddr] <= e_gpr_wdata;  // an fdot result wins (docs/isa.md 6.5)
+      if (do_issue && dsr_we) dsr_q[dsr_waddr] <= dsr_wval;
+      // TaskArg: the register write, then activate with an argument, then the dispatcher
+      // (docs/isa.md 3.2; the last write below wins)
+      if (rw_we && rw_addr >= TaskArgAddr && rw_addr < TaskActiveAddr && rw_idx != 5'(NoTask))
+        targ_q[rw_idx] <= rw_data[15:0];
       if (do_issue && s_arg_we) targ_q[s_arg_task] <= s_arg;
       if (do_disp && d_set) targ_q[d_task] <= in_data[d_color][15:0];
       // entry 31 of the task table is read-only zero (a CE store to it faults ReadOnly)
@@ -956,8 +1071,6 @@ module tessera_ce (
         tentry_q[rw_idx] <= rw_data[15:0];
         tkind_q[rw_idx]  <= rw_data[TaskCfgKindLsb +: 2];
       end
-      if (rw_we && rw_addr >= TaskArgAddr && rw_addr < TaskActiveAddr && rw_idx != 5'(NoTask))
-        targ_q[rw_idx] <= rw_data[15:0];
       if (rw_we && rw_addr >= DebugPortAddr && rw_addr < CeColorAddr && rw_idx < 5'(NumDebugFmts))
         dbg_q[rw_idx[2:0]] <= rw_data;
       if (!en_i && host_we_i) begin
@@ -979,10 +1092,50 @@ module tessera_ce (
       ocred_d = ocred_q[c];
       if (en_i && credit_i.valid && credit_i.color == 5'(c)) ocred_d = ocred_d + 4'd1;
       if (do_issue && s_send && s_link.color == 5'(c))      ocred_d = ocred_d - 4'd1;
+      if (e_cred_take && e_cred_color == 5'(c))             ocred_d = ocred_d - 4'd1;
     end
+    // what the engine sees: the credits left after the scalar stage's send
+    assign ocred_after[c*4 +: 4] = ocred_q[c] - 4'(do_issue && s_send && s_link.color == 5'(c));
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) ocred_q[c] <= 4'(RampInDepth);
       else         ocred_q[c] <= ocred_d;
+    end
+  end
+
+  // synchronous DSD operations and CeStatus.Stall
+  always_comb begin
+    sync_d      = sync_q;
+    sync_ut_d   = sync_ut_q;
+    stall_d     = stall_q;
+    stall_col_d = stall_col_q;
+    if (do_issue) begin
+      sync_d      = dec.cls == InsnClassDsd && ir_q[7] && ir_q[28:24] == 5'(NoTask);
+      sync_ut_d   = ir_q[31:29];
+      stall_d     = 3'(CeStallNone);
+      stall_col_d = '0;
+    end
+    if (live && stall) begin
+      stall_d = s_stall_why;
+      if (s_stall_why == 3'(CeStallSend)) stall_col_d = s_stall_col;
+    end
+    if (std_pend_q && live) stall_d = std_write ? 3'(CeStallNone) : 3'(CeStallPort);
+    if (do_pick) begin
+      stall_d     = 3'(CeStallNone);
+      stall_col_d = '0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sync_q      <= 1'b0;
+      sync_ut_q   <= '0;
+      stall_q     <= '0;
+      stall_col_q <= '0;
+    end else begin
+      sync_q      <= sync_d;
+      sync_ut_q   <= sync_ut_d;
+      stall_q     <= stall_d;
+      stall_col_q <= stall_col_d;
     end
   end
 
@@ -1024,7 +1177,7 @@ module tessera_ce (
       task_q     <= task_d;
       active_q   <= active_d;
       blocked_q  <= blocked_d;
-      cycle_q    <= en_i ? cycle_q + 48'd1 : cycle_q;
+      cycle_q    <= en_i ? cycle_q + 48'd1 : cycle_q;  // counts on after a fault
       cyc_hi_q   <= cyc_hi_d;
       fpflags_q  <= fpflags_d;
       fcause_q   <= fcause_d;
@@ -1047,8 +1200,82 @@ module tessera_ce (
   end
 
   // ---------------------------------------------------------------------------------------------
+  // The DSD engine (docs/isa.md 6.8 items 1 and 4)
+  for (genvar t = 0; t < NumTasks; t++) begin : g_tkind
+    assign tkind_flat[t*2 +: 2] = tkind_q[t];
+  end
+
+  tessera_ce_dsd u_dsd (
+    .clk_i, .rst_ni,
+    .live_i        (live),
+    .go_i          (e_go),
+    .iss_insn_i    (ir_q),
+    .iss_dec_i     (dec),
+    .iss_go_i      (do_issue && dec.cls == InsnClassDsd),
+    .iss_pc_i      (pc_q),
+    .iss_dsr_dst_i (dsr_q[ir_q[11:8]]),
+    .iss_dsr_src0_i(dsr_q[ir_q[15:12]]),
+    .iss_dsr_src1_i(dsr_q[ir_q[19:16]]),
+    .iss_scalar_i  (gpr_q[ir_q[23:20]]),
+    .can_send_i,
+    .can_recv_i,
+    .iss_busy_o    (iss_busy),
+    .iss_fault_o   (iss_fault),
+    .iss_cause_o   (iss_cause),
+    .iss_addr_o    (iss_addr),
+    .iss_info_o    (iss_info),
+    .sc_ports_i    (sc_ports),
+    .sc_banks_i    (sc_banks),
+    .sc_row_i      (sc_row),
+    .sc_fmac_i     (issue && s_fp_issue),
+    .ocred_i       (ocred_after),
+    .in_valid_i    (in_valid),
+    .in_ctrl_i     (in_ctrl),
+    .in_data_i     (in_data_flat),
+    .pop_o         (e_pop),
+    .cred_take_o   (e_cred_take),
+    .cred_color_o  (e_cred_color),
+    .rd0_en_o      (e_rd0_en),
+    .rd0_addr_o    (e_rd0_addr),
+    .rd0_data_i,
+    .rd1_en_o      (e_rd1_en),
+    .rd1_addr_o    (e_rd1_addr),
+    .rd1_data_i,
+    .wr_en_o       (e_we),
+    .wr_addr_o     (e_wr_addr),
+    .wr_be_o       (e_wr_be),
+    .wr_data_o     (e_wr_data),
+    .wave_o        (e_wave),
+    .gpr_we_o      (e_gpr_we),
+    .gpr_waddr_o   (e_gpr_waddr),
+    .gpr_wdata_o   (e_gpr_wdata),
+    .flags_o       (e_flags),
+    .split_o       (e_split),
+    .fp_valid_o    (e_fp_valid),
+    .fp_op_o       (e_fp_op),
+    .fp_fmt_o      (e_fp_fmt),
+    .fp_a_o        (e_fp_a),
+    .fp_b_o        (e_fp_b),
+    .fp_c_o        (e_fp_c),
+    .fp_result_i,
+    .fp_flags_i,
+    .tkind_i       (tkind_flat),
+    .activate_o    (e_activate),
+    .unblock_o     (e_unblock),
+    .fault_o       (e_fault),
+    .fault_cause_o (e_cause),
+    .fault_pc_o    (e_pc),
+    .fault_addr_o  (e_addr),
+    .fault_info_o  (e_info),
+    .busy_o        (ut_busy),
+    .reads_o       (ut_reads),
+    .status_o      (ut_status),
+    .info_o        (ut_info)
+  );
+
+  // ---------------------------------------------------------------------------------------------
   // Outputs
-  assign ramp_o      = (do_issue && s_send) ? s_link : '0;
+  assign ramp_o      = e_wave.valid ? e_wave : (do_issue && s_send) ? s_link : '0;
   assign rt_we_o     = (do_issue && s_reg_we && mm_router) || (!en_i && host_we_i && hm_router);
   assign rt_addr_o   = en_i ? ea[15:0] : host_addr_i;
   assign rt_wdata_o  = en_i ? ra_v : host_wdata_i;
@@ -1063,5 +1290,5 @@ module tessera_ce (
   assign task_id_o   = p_task;
 
   logic unused;
-  assign unused = ^{hm_ro, hm_host, fp_flags_i[9:5], load_val[31:16], stall, can_recv_i, dec};
+  assign unused = ^{hm_ro, hm_host, load_val[31:16], dec};
 endmodule

@@ -15,6 +15,7 @@ module tessera_ce_inq (
   output logic [tessera_pkg::NumColors*32-1:0]        head_data_o,
   output logic [tessera_pkg::NumColors*5-1:0]         count_o,   // wavelets queued per color
   output logic                                        owed_o,    // some credit is owed
+  input  logic                                        ret_en_i,  // a credit may return now
   output tessera_pkg::credit_t                        credit_o   // CE -> router, this cycle
 );
   `include "tessera_pkg_use.svh"
@@ -57,7 +58,7 @@ module tessera_ce_inq (
       head_d[c] = pop ? head_q[c] + PtrW'(1) : head_q[c];
       cnt_d[c]  = cnt_q[c] + (PtrW+1)'(push[c]) - (PtrW+1)'(pop);
       owed_d[c] = owed_q[c] + (PtrW+1)'(pop)
-                  - (PtrW+1)'(ret_valid && en_i && ret_color == 5'(c));
+                  - (PtrW+1)'(ret_valid && ret_en_i && ret_color == 5'(c));
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -98,9 +99,9 @@ module tessera_ce_inq (
       end
     end
     rptr_d = rptr_q;
-    if (ret_valid && en_i) rptr_d = (ret_color == 5'(NumColors - 1)) ? 5'd0 : ret_color + 5'd1;
+    if (ret_valid && ret_en_i) rptr_d = (ret_color == 5'(NumColors - 1)) ? 5'd0 : ret_color + 5'd1;
     credit_o       = '0;
-    credit_o.valid = ret_valid && en_i;
+    credit_o.valid = ret_valid && ret_en_i;
     credit_o.color = ret_color;
   end
   assign owed_o = |owed_mask;

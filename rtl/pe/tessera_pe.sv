@@ -33,7 +33,12 @@ module tessera_pe #(
   output logic                                                    dbg_valid_o,
   output logic [2:0]                                              dbg_fmt_o,
   output logic [31:0]                                             dbg_value_o,
-  output logic                                                    quiet_o
+  output logic                                                    quiet_o,
+  // the CE's retire and task-start events, for lockstep co-simulation (zero without a CE)
+  output logic                                                    retire_o,
+  output logic [15:0]                                             retire_pc_o,
+  output logic                                                    task_start_o,
+  output logic [4:0]                                              task_id_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -99,9 +104,6 @@ module tessera_pe #(
     fp_fmt_e     fp_fmt;
     logic [31:0] fp_a, fp_b, fp_c, fp_result;
     logic [9:0]  fp_flags;
-    logic        retire, task_start;
-    logic [15:0] retire_pc;
-    logic [4:0]  task_id;
 
     tessera_ce u_ce (
       .clk_i, .rst_ni, .en_i, .x_i, .y_i,
@@ -143,10 +145,10 @@ module tessera_pe #(
       .dbg_value_o,
       .fault_o     (ce_fault),
       .quiet_o,
-      .retire_o    (retire),
-      .retire_pc_o (retire_pc),
-      .task_start_o(task_start),
-      .task_id_o   (task_id)
+      .retire_o,
+      .retire_pc_o,
+      .task_start_o,
+      .task_id_o
     );
 
     tessera_sram u_sram (
@@ -181,7 +183,7 @@ module tessera_pe #(
     assign ramp_credit_o = '0;
 
     logic unused_ce;
-    assign unused_ce = ^{ramp_in_i, ramp_credit_i, retire, retire_pc, task_start, task_id};
+    assign unused_ce = ^{ramp_in_i, ramp_credit_i};
   end else begin : g_port
     assign ce_link_out   = ramp_in_i;
     assign ce_credit_out = ramp_credit_i;
@@ -196,6 +198,10 @@ module tessera_pe #(
     assign dbg_fmt_o     = '0;
     assign dbg_value_o   = '0;
     assign quiet_o       = 1'b1;
+    assign retire_o      = 1'b0;
+    assign retire_pc_o   = '0;
+    assign task_start_o  = 1'b0;
+    assign task_id_o     = '0;
 
     logic unused_port;
     assign unused_port = ^{ramp_rx_any, ramp_tx_any};

@@ -114,6 +114,9 @@ module tessera_tile #(
       logic        pe_dbg_valid, pe_quiet;
       logic [2:0]  pe_dbg_fmt;
       logic [31:0] pe_dbg_value;
+      logic        pe_retire, pe_task_start;
+      logic [15:0] pe_retire_pc;
+      logic [4:0]  pe_task_id;
 
       tessera_pe u_pe (
         .clk_i, .rst_ni, .en_i,
@@ -136,11 +139,16 @@ module tessera_tile #(
         .dbg_valid_o  (pe_dbg_valid),
         .dbg_fmt_o    (pe_dbg_fmt),
         .dbg_value_o  (pe_dbg_value),
-        .quiet_o      (pe_quiet)
+        .quiet_o      (pe_quiet),
+        .retire_o     (pe_retire),
+        .retire_pc_o  (pe_retire_pc),
+        .task_start_o (pe_task_start),
+        .task_id_o    (pe_task_id)
       );
 
       logic        unused_pe;
-      assign unused_pe = ^{pe_dbg_valid, pe_dbg_fmt, pe_dbg_value, pe_quiet};
+      assign unused_pe = ^{pe_dbg_valid, pe_dbg_fmt, pe_dbg_value, pe_quiet, pe_retire, pe_retire_pc,
+                           pe_task_start, pe_task_id};
 
       assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
       assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);

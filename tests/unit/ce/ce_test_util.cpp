@@ -1,7 +1,9 @@
 #include "ce_test_util.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "arch/isa_table.h"
@@ -201,12 +203,98 @@ void FakeRouter::OpenAll() {
 
 Bench::Bench() : ce(3, 2, &router) { ce.SetTraceSink(&sink); }
 
+Bench::~Bench() {
+#ifdef TESSERA_BENCH_RTL
+  // The RTL cannot mirror scripted wavelets, the credits of sent ones or the fake router.
+  if (scripted_ || !sent.empty() || !router.regs.empty()) return;
+  const std::string diff = ce.Compare();
+  if (!diff.empty())
+    ADD_FAILURE() << "functional model and RTL differ after " << cycle << " cycles:\n" << diff;
+#endif
+}
+
+#ifdef TESSERA_BENCH_RTL
+MirroredCe::MirroredCe(uint16_t x, uint16_t y, fabric::RouterRegs* router)
+    : Ce(x, y, router), rtl(std::make_unique<tb::RtlPe>(x, y)) {}
+MirroredCe::~MirroredCe() = default;
+
+void MirroredCe::Load(const std::vector<uint8_t>& image, const std::vector<TaskBinding>& tasks) {
+  Ce::Load(image, tasks);
+  std::vector<tb::TaskBind> binds;
+  for (const TaskBinding& b : tasks) binds.push_back({b.id, static_cast<int>(b.kind), b.entry});
+  rtl->Load(image, binds);
+}
+void MirroredCe::Activate(int task) {
+  Ce::Activate(task);
+  rtl->Activate(task);
+}
+void MirroredCe::HostWrite(uint16_t addr, uint32_t value) {
+  Ce::HostWrite(addr, value);
+  rtl->Write(addr, value);
+}
+void MirroredCe::StepRtl() { rtl->Run(1); }
+
+std::string MirroredCe::Compare() {
+  std::string out;
+  int n = 0;
+  auto diff = [&](const std::string& what, uint64_t f, uint64_t r) {
+    if (f == r || ++n > 20) return;
+    out += fmt::format("  {}: func 0x{:08x}, rtl 0x{:08x}\n", what, f, r);
+  };
+  for (uint32_t a = 0; a < kSram; a += 4)
+    diff(fmt::format("SRAM[0x{:04x}]", a), HostRead(a), rtl->Read(a));
+  struct Reg {
+    const char* name;
+    uint16_t addr;
+    int count;
+  };
+  const Reg regs[] = {
+      {"Gpr", arch::Gpr::Addr(0), arch::kNumGprs},
+      {"Dsr", arch::Dsr::Addr(0), 2 * arch::kNumDsrs},
+      {"CePc", arch::CePc::kAddr, 1},
+      {"CeStatus", arch::CeStatus::kAddr, 1},
+      {"CycleLo", arch::CycleLo::kAddr, 1},
+      {"FpFlags", arch::FpFlags::kAddr, 1},
+      {"FaultStatus", arch::FaultStatus::kAddr, 1},
+      {"FaultPc", arch::FaultPc::kAddr, 1},
+      {"FaultAddr", arch::FaultAddr::kAddr, 1},
+      {"FaultInfo", arch::FaultInfo::kAddr, 1},
+      {"TaskActive", arch::TaskActive::kAddr, 1},
+      {"TaskBlocked", arch::TaskBlocked::kAddr, 1},
+      {"TaskArg", arch::TaskArg::Addr(0), arch::kNumTasks},
+      {"CeColor", arch::CeColor::Addr(0), arch::kNumColors},
+      {"UtStatus", arch::UtStatus::Addr(0), arch::kNumMicrothreads},
+      {"UtInfo", arch::UtInfo::Addr(0), arch::kNumMicrothreads},
+  };
+  for (const Reg& r : regs) {
+    for (int k = 0; k < r.count; ++k) {
+      const auto a = static_cast<uint16_t>(r.addr + 4 * k);
+      diff(r.count > 1 ? fmt::format("{}[{}]", r.name, k) : r.name, HostRead(a), rtl->Read(a));
+    }
+  }
+  // Debug records (Char records are whole lines in the model, single stores in the RTL).
+  std::vector<std::string> f, r;
+  const int kChar = static_cast<int>(arch::DebugFmt::kChar);
+  for (const DebugRecord& d : DebugRecords())
+    if (d.fmt != kChar) f.push_back(fmt::format("@{} fmt {} 0x{:08x}", d.cycle, d.fmt, d.value));
+  for (const tb::DebugRecord& d : rtl->Debug())
+    if (d.fmt != kChar) r.push_back(fmt::format("@{} fmt {} 0x{:08x}", d.cycle, d.fmt, d.value));
+  for (size_t k = 0; k < std::max(f.size(), r.size()); ++k) {
+    const std::string a = k < f.size() ? f[k] : "(none)", b = k < r.size() ? r[k] : "(none)";
+    if (a != b && ++n <= 20) out += fmt::format("  debug record {}: func {}, rtl {}\n", k, a, b);
+  }
+  if (n > 20) out += fmt::format("  ... {} differences in all\n", n);
+  return out;
+}
+#endif
+
 void Bench::Load(const Prog& p, const std::vector<TaskBinding>& tasks, int launch) {
   ce.Load(p.Image(), tasks);
   if (launch >= 0) ce.Activate(launch);
 }
 
 void Bench::Deliver(uint64_t at, bool ctrl, int color, uint32_t data) {
+  scripted_ = true;
   deliveries_.insert({at, fabric::MakeLink(ctrl, static_cast<uint32_t>(color), data)});
 }
 
@@ -223,6 +311,9 @@ void Bench::Step() {
     credits_.erase(c);
   }
   ce.Tick(cycle, port);
+#ifdef TESSERA_BENCH_RTL
+  ce.StepRtl();
+#endif
   if (arch::Link::Valid(port.to_router)) {
     sent.push_back({cycle, port.to_router});
     credits_.insert({cycle + credit_delay, static_cast<int>(arch::Link::Color(port.to_router))});

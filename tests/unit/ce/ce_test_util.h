@@ -16,6 +16,11 @@
 #include "ce/trace.h"
 #include "fabric/ramp_port.h"
 #include "fabric/router_regs.h"
+#ifdef TESSERA_BENCH_RTL
+#include <memory>
+
+#include "ce/rtl_pe.h"
+#endif
 
 namespace tessera::ce::test {
 
@@ -142,12 +147,35 @@ class FakeRouter final : public fabric::RouterRegs {
   std::vector<std::pair<uint16_t, uint32_t>> writes;
 };
 
+#ifdef TESSERA_BENCH_RTL
+// The co-simulation build of these tests (tessera_unit_ce_cosim): the bench's CE has a twin in
+// RTL (one verilated PE) that gets the same program, host writes and cycles. At the end of the
+// test the two must agree on SRAM, registers and debug records, unless the test used what the
+// RTL PE cannot mirror (scripted wavelets, sends, the fake router's registers).
+class MirroredCe : public Ce {
+ public:
+  MirroredCe(uint16_t x, uint16_t y, fabric::RouterRegs* router);
+  ~MirroredCe();
+  void Load(const std::vector<uint8_t>& image, const std::vector<TaskBinding>& tasks);
+  void Activate(int task);
+  void HostWrite(uint16_t addr, uint32_t value);
+  void StepRtl();
+  // Every difference between the two backends, one per line (empty if they agree).
+  std::string Compare();
+  std::unique_ptr<tb::RtlPe> rtl;
+};
+using BenchCe = MirroredCe;
+#else
+using BenchCe = Ce;
+#endif
+
 // One CE stepped alone: wavelets to deliver are scripted, wavelets sent are recorded and their
 // credits come back `credit_delay` cycles later (8, as the router returns them, docs/isa.md 6.7).
 class Bench {
  public:
   Bench();
-  Ce ce;
+  ~Bench();
+  BenchCe ce;
   FakeRouter router;
   VectorTraceSink sink;
   uint64_t cycle = 0;
@@ -181,6 +209,7 @@ class Bench {
   }
 
  private:
+  bool scripted_ = false;  // Deliver was used
   std::multimap<uint64_t, uint64_t> deliveries_;
   std::multimap<uint64_t, int> credits_;
 };
