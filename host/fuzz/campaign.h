@@ -1,0 +1,62 @@
+// A fuzzing campaign: programs from consecutive seeds (program i has seed `seed + i`, so any one
+// is reproduced with --seed S --programs 1), each generated, assembled and linked by host/asm,
+// loaded into a backend and launched, then run in lockstep against a second backend, or alone.
+// A program fails when the backends diverge, or when its run does not end as the generator
+// intended (quiet without a fault, or the deliberate fault at `fault_site`).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fuzz/backend.h"
+#include "fuzz/generator.h"
+#include "fuzz/lockstep.h"
+
+namespace tessera::fuzz {
+
+using BackendFactory = std::function<std::unique_ptr<Backend>()>;
+
+struct Failure {
+  uint64_t seed = 0;
+  std::string kind;     // "divergence", "outcome" or "assembly"
+  std::string message;  // the report
+  std::string dumped;   // the program's .s when dumped, else empty
+};
+
+struct ProgramRun {
+  std::optional<Failure> failure;
+  uint64_t cycles = 0;
+  RunEnd end = RunEnd::kQuiet;
+};
+
+// Runs one program on `a`, in lockstep with `b` unless b is empty.
+ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFactory& b,
+                      const RunOptions& options);
+
+struct CampaignOptions {
+  uint64_t seed = 1;
+  int programs = 100;
+  GenOptions gen;
+  RunOptions run;
+  std::string dump_dir;  // where failing programs go (DIR/fuzz-SEED.s and .txt); empty: nowhere
+};
+
+struct CampaignResult {
+  int programs = 0;
+  std::vector<Failure> failures;  // at most one per program
+  uint64_t cycles = 0;            // cycles stepped, over all programs
+};
+
+// `on_failure` sees each failure as it happens (for printing); it may be empty.
+CampaignResult RunCampaign(const CampaignOptions& options, const BackendFactory& a,
+                           const BackendFactory& b,
+                           const std::function<void(const Failure&)>& on_failure);
+
+// Writes DIR/fuzz-SEED.s (the source) and DIR/fuzz-SEED.txt (the report); returns the .s path.
+std::string DumpProgram(const std::string& dir, const Program& p, const std::string& report);
+
+}  // namespace tessera::fuzz

@@ -1,0 +1,448 @@
+// DSD units of the program generator: operations over mem1d operands in vbuf (every line of the
+// table, all element types of each role, strides including negative ones and 16-bit pairs),
+// fabric streams looped back through the router (fabout producers paired with fabin readers,
+// relays, two-fabin operations, unbounded readers ended by a control wavelet), fabout to data
+// tasks and control-wavelet streams. Descriptors are built in several ways: `ldd` of a `.dsd`,
+// `dwr` of two words, and `ldd` followed by dincb, dsetl or dsetb.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "fuzz/gen_context.h"
+
+namespace tessera::fuzz::detail {
+namespace {
+
+using arch::DsdForm;
+using arch::ElemClass;
+using arch::ElemType;
+
+enum Role { kDst = 0, kSrc0 = 1, kSrc1 = 2 };
+
+bool HasRole(DsdForm f, int role) {
+  switch (role) {
+    case kDst:
+      return f != DsdForm::kDot;
+    case kSrc0:
+      return f != DsdForm::kFill;
+    default:
+      return f == DsdForm::kV3 || f == DsdForm::kV4 || f == DsdForm::kDot;
+  }
+}
+
+bool HasScalar(DsdForm f) {
+  return f == DsdForm::kVS || f == DsdForm::kFill || f == DsdForm::kV4 || f == DsdForm::kDot;
+}
+
+const char* TypeName(ElemType t) {
+  static const char* kNames[] = {"f32", "f16", "i32", "i16", "u32", "u16"};
+  return kNames[static_cast<int>(t)];
+}
+
+int Bytes(ElemType t) {
+  return t == ElemType::kF16 || t == ElemType::kI16 || t == ElemType::kU16 ? 2 : 4;
+}
+
+bool Is16(ElemClass c) {
+  return c == ElemClass::kF16 || c == ElemClass::kI16 || c == ElemClass::kX16;
+}
+
+// One operand of an operation being built.
+struct Opnd {
+  enum Kind { kNone, kMem, kFabIn, kFabOut } kind = kNone;
+  ElemType type = ElemType::kF32;
+  MemOperand mem;
+  int len = 0;  // the descriptor's Length
+  int color = 0;
+  bool ctrl = false, idx = false;
+  int idx_base = 0;
+};
+
+uint32_t DescriptorWord1(const Opnd& o) {
+  using D = arch::Dsd;
+  const arch::DsdKind k = o.kind == Opnd::kMem     ? arch::DsdKind::kMem1d
+                          : o.kind == Opnd::kFabIn ? arch::DsdKind::kFabIn
+                                                   : arch::DsdKind::kFabOut;
+  uint64_t d = D::WithKind(0, static_cast<uint64_t>(k));
+  d = D::WithElem(d, static_cast<uint64_t>(o.type));
+  if (o.kind == Opnd::kMem) d = D::WithStride(d, static_cast<uint16_t>(o.mem.stride));
+  if (o.kind != Opnd::kMem) d = D::WithColor(d, static_cast<uint64_t>(o.color));
+  d = D::WithCtrl(d, o.ctrl);
+  d = D::WithIdx(d, o.idx);
+  return static_cast<uint32_t>(d >> 32);
+}
+
+}  // namespace
+
+ElemType Gen::PickType(Gen& g, ElemClass c) {
+  switch (c) {
+    case ElemClass::kF32:
+      return ElemType::kF32;
+    case ElemClass::kF16:
+      return ElemType::kF16;
+    case ElemClass::kI32:
+      return g.Chance(0.5) ? ElemType::kI32 : ElemType::kU32;
+    case ElemClass::kI16:
+      return g.Chance(0.5) ? ElemType::kI16 : ElemType::kU16;
+    case ElemClass::kX32:
+      return g.Pick(std::vector<ElemType>{ElemType::kF32, ElemType::kI32, ElemType::kU32});
+    case ElemClass::kX16:
+      return g.Pick(std::vector<ElemType>{ElemType::kF16, ElemType::kI16, ElemType::kU16});
+    case ElemClass::kNone:
+      break;
+  }
+  return ElemType::kF32;
+}
+
+const arch::InsnInfo& Gen::PickDsdLine(bool (*fits)(const arch::InsnInfo&)) {
+  std::vector<const arch::InsnInfo*> lines;
+  for (const arch::InsnInfo& n : arch::kInsns)
+    if (n.cls == arch::InsnClass::kDsd && fits(n)) lines.push_back(&n);
+  return *Pick(lines);
+}
+
+MemOperand Gen::PlaceMem(ElemType t, int n, bool pair) {
+  MemOperand m;
+  m.type = t;
+  const int size = Bytes(t);
+  static const std::vector<int> kStrides = {1, 2, 3, 4, 0, -1, -2, -3};
+  static const std::vector<int> kWeights = {50, 10, 5, 5, 5, 12, 8, 5};
+  m.stride = pair ? 1 : kStrides[PickWeighted(kWeights)];
+  const int span = n > 0 ? (n - 1) * std::abs(m.stride) * size : 0;
+  const int lo = m.stride < 0 ? span : 0;
+  const int hi = kVbufBytes - size - (m.stride > 0 ? span : 0);
+  const int align = pair ? 4 : size;
+  m.base_off = (Int(lo, hi) + align - 1) / align * align;
+  if (m.base_off > hi) m.base_off -= align;
+  return m;
+}
+
+std::string Gen::DefineDsd(const std::string& spec) {
+  const std::string name = fmt::format("dd{}", dsds_.size());
+  dsds_.push_back(name + ", " + spec);
+  return name;
+}
+
+void Gen::MaterializeMem(int dsr, const MemOperand& m, int len) {
+  const int size = Bytes(m.type);
+  auto spec = [&](int base_off, int length) {
+    return fmt::format("mem1d, {}, base=vbuf+{}, len={}, stride={}", TypeName(m.type), base_off,
+                       length, m.stride);
+  };
+  switch (Int(0, 4)) {
+    case 0:
+      Line(fmt::format("ldd     d{}, {}", dsr, DefineDsd(spec(m.base_off, len))));
+      break;
+    case 1: {  // two words through GPRs
+      const int a = Int(1, 5), b = Int(6, 10);
+      Opnd o;
+      o.kind = Opnd::kMem;
+      o.type = m.type;
+      o.mem = m;
+      Line(fmt::format("li      {}, vbuf+{}", Reg(a),
+                       Hex(static_cast<uint32_t>(len) << 16 | static_cast<uint32_t>(m.base_off))));
+      LoadConst(b, DescriptorWord1(o));
+      Line(fmt::format("dwr     d{}, {}, 0", dsr, Reg(a)));
+      Line(fmt::format("dwr     d{}, {}, 1", dsr, Reg(b)));
+      break;
+    }
+    case 2: {  // a base k elements off, moved by dincb
+      int k = Int(-8, 8);
+      if (m.base_off - k * size < 0 || m.base_off - k * size > kVbufBytes - size) k = 0;
+      Line(fmt::format("ldd     d{}, {}", dsr, DefineDsd(spec(m.base_off - k * size, len))));
+      if (Chance(0.5)) {
+        Line(fmt::format("dincb   d{}, {}", dsr, k));
+      } else {
+        const int r = FreeReg();
+        LoadConst(r, static_cast<uint32_t>(k));
+        Line(fmt::format("dincb   d{}, {}", dsr, Reg(r)));
+      }
+      break;
+    }
+    case 3:  // another length, set by dsetl
+      Line(fmt::format("ldd     d{}, {}", dsr, DefineDsd(spec(m.base_off, Int(0, 40)))));
+      Line(fmt::format("dsetl   d{}, {}", dsr, len));
+      break;
+    default: {  // another base, set by dsetb
+      const int other = Int(0, (kVbufBytes - size) / size) * size;
+      Line(fmt::format("ldd     d{}, {}", dsr, DefineDsd(spec(other, len))));
+      if (Chance(0.5)) {
+        Line(fmt::format("dsetb   d{}, vbuf+{}", dsr, m.base_off));
+      } else {
+        Line(fmt::format("dsetb   d{}, {}({})", dsr, kBufBytes + m.base_off, Reg(kBaseReg)));
+      }
+      break;
+    }
+  }
+}
+
+// A fabin or fabout descriptor, from a `.dsd` or from two words.
+static void MaterializeFabric(Gen& g, int dsr, const Opnd& o) {
+  if (g.Chance(0.6)) {
+    std::string spec = fmt::format(
+        "{}, {}, color={}, len={}", o.kind == Opnd::kFabIn ? "fabin" : "fabout", TypeName(o.type),
+        o.color, o.len == arch::kUnboundedLength ? "inf" : std::to_string(o.len));
+    if (o.ctrl) spec += ", ctrl=1";
+    if (o.idx) spec += fmt::format(", idx=1, base={}", o.idx_base);
+    g.Line(fmt::format("ldd     d{}, {}", dsr, g.DefineDsd(spec)));
+    return;
+  }
+  const int a = g.Int(1, 5), b = g.Int(6, 10);
+  g.LoadConst(a,
+              static_cast<uint32_t>(o.len) << 16 | static_cast<uint32_t>(o.idx ? o.idx_base : 0));
+  g.LoadConst(b, DescriptorWord1(o));
+  g.Line(fmt::format("dwr     d{}, {}, 0", dsr, Gen::Reg(a)));
+  g.Line(fmt::format("dwr     d{}, {}, 1", dsr, Gen::Reg(b)));
+}
+
+std::string Gen::Completion(const Ctx& c, int ut, int mode) {
+  const bool async = mode == 2 || (mode == 1 && opt_.mix.Has(Category::kDsdAsync) && Chance(0.4));
+  if (!async) return Chance(0.5) && ut == 0 ? "" : fmt::format(", ut{}", ut);
+  if (opt_.mix.Has(Category::kDsdAsync)) {
+    const int kind = Int(0, 2);
+    const std::vector<TaskPlan*> targets = ActivationTargets(c);
+    if (kind == 1 && !targets.empty()) {
+      TaskPlan& t = *Pick(targets);
+      CountActivation(c, t);
+      return fmt::format(", ut{} activate {}", ut, t.name);
+    }
+    const std::vector<TaskPlan*> locals = LocalTasks();
+    if (kind == 2 && !locals.empty())
+      return fmt::format(", ut{} unblock {}", ut, Pick(locals)->name);
+  }
+  return fmt::format(", ut{} async", ut);
+}
+
+uint8_t Gen::FreeUts(int n, std::vector<int>& uts) {
+  std::vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
+  Shuffle(all);
+  uts.assign(all.begin(), all.begin() + n);
+  uint8_t mask = 0;
+  for (int u : uts) mask |= static_cast<uint8_t>(1u << u);
+  return mask;
+}
+
+// Emits the descriptors of the operands and the operation; `inplace`: dst and src0 share one
+// descriptor register.
+static void EmitOp(Gen& g, const arch::InsnInfo& n, const std::array<Opnd, 3>& ops,
+                   const std::string& done, bool inplace) {
+  std::vector<int> dsrs = {0, 1, 2, 3, 4, 5, 6, 7};
+  g.Shuffle(dsrs);
+  std::array<int, 3> reg{};
+  for (int r = 0; r < 3; ++r) {
+    reg[r] = dsrs[r];
+    if (ops[r].kind == Opnd::kNone) continue;
+    if (r == kSrc0 && inplace) {
+      reg[r] = reg[kDst];
+      continue;
+    }
+    if (ops[r].kind == Opnd::kMem) {
+      g.MaterializeMem(reg[r], ops[r].mem, ops[r].len);
+    } else {
+      MaterializeFabric(g, reg[r], ops[r]);
+    }
+  }
+  std::string s;
+  if (HasScalar(n.form)) {
+    // An asynchronous fdot writes its accumulator when it completes, at a time no code here
+    // predicts: only kAsyncAcc, which no other code writes or relies on.
+    const bool async = std::count(done.begin(), done.end(), ' ') > 1;
+    const int sr = n.form == DsdForm::kDot && async ? kAsyncAcc : g.FreeReg();
+    if (g.Chance(0.6))
+      g.LoadFpConst(sr, n.fmt == static_cast<uint8_t>(arch::DsdFmt::kF16) ||
+                            n.fmt == static_cast<uint8_t>(arch::DsdFmt::kMix));
+    s = Gen::Reg(sr);
+  }
+  auto d = [&](int r) { return fmt::format("d{}", reg[r]); };
+  std::string text = fmt::format("{:<7} ", n.mnemonic);
+  switch (n.form) {
+    case DsdForm::kV3:
+      text += fmt::format("{}, {}, {}", d(kDst), d(kSrc0), d(kSrc1));
+      break;
+    case DsdForm::kVS:
+      text += fmt::format("{}, {}, {}", d(kDst), d(kSrc0), s);
+      break;
+    case DsdForm::kV2:
+      text += fmt::format("{}, {}", d(kDst), d(kSrc0));
+      break;
+    case DsdForm::kFill:
+      text += fmt::format("{}, {}", d(kDst), s);
+      break;
+    case DsdForm::kV4:
+      text += fmt::format("{}, {}, {}, {}", d(kDst), d(kSrc0), d(kSrc1), s);
+      break;
+    case DsdForm::kDot:
+      text += fmt::format("{}, {}, {}", s, d(kSrc0), d(kSrc1));
+      break;
+  }
+  g.Line(text + done);
+}
+
+// The Length the operation's N comes from: src0's, else src1's, else dst's (docs/isa.md 4.11).
+static int LengthRole(DsdForm f) {
+  return HasRole(f, kSrc0) ? kSrc0 : HasRole(f, kSrc1) ? kSrc1 : kDst;
+}
+
+// Memory operands for every present role not set yet, placed for n elements; lengths: n for the
+// role that gives N, else mostly n (other lengths are not checked).
+static void FillMem(Gen& g, const arch::InsnInfo& n, std::array<Opnd, 3>& ops, int count,
+                    bool pair) {
+  for (int r = 0; r < 3; ++r) {
+    if (!HasRole(n.form, r) || ops[r].kind != Opnd::kNone) continue;
+    ops[r].kind = Opnd::kMem;
+    ops[r].type = Gen::PickType(g, n.types[r]);
+    ops[r].mem = g.PlaceMem(ops[r].type, count, pair);
+    ops[r].len = r == LengthRole(n.form) || g.Chance(0.7) ? count : g.Int(0, 40);
+  }
+}
+
+void Gen::DsdMem(const Ctx& c) {
+  const arch::InsnInfo& n = PickDsdLine([](const arch::InsnInfo&) { return true; });
+  const int count = Chance(0.05) ? 0 : Int(1, kMaxLen);
+  bool all16 = true;
+  for (int r = 0; r < 3; ++r)
+    if (HasRole(n.form, r) && !Is16(n.types[r])) all16 = false;
+  const bool pair = all16 && Chance(0.5);
+  std::array<Opnd, 3> ops{};
+  bool inplace = false;
+  if (HasRole(n.form, kDst) && HasRole(n.form, kSrc0) && n.types[kDst] == n.types[kSrc0] &&
+      Chance(0.2)) {
+    inplace = true;
+    ops[kDst].kind = Opnd::kMem;
+    ops[kDst].type = PickType(*this, n.types[kDst]);
+    ops[kDst].mem = PlaceMem(ops[kDst].type, count, pair);
+    ops[kDst].len = count;
+    ops[kSrc0] = ops[kDst];
+  }
+  FillMem(*this, n, ops, count, pair);
+  EmitOp(*this, n, ops, Completion(c, Int(0, 7), 1), inplace);
+}
+
+static Opnd Fabric(Gen& g, Opnd::Kind kind, ElemClass cls, int color, int len) {
+  Opnd o;
+  o.kind = kind;
+  o.type = Gen::PickType(g, cls);
+  o.color = color;
+  o.len = len;
+  if (kind == Opnd::kFabOut && Bytes(o.type) == 2 && g.Chance(0.3)) {
+    o.idx = true;
+    o.idx_base = g.Int(0, 0xFFFF);
+  }
+  return o;
+}
+
+// A producer: dst fabout on `color`, memory sources; count wavelets.
+static void Producer(Gen& g, const Ctx& c, int color, int count, int ut, int mode) {
+  const auto& n = g.PickDsdLine([](const arch::InsnInfo& i) { return HasRole(i.form, kDst); });
+  std::array<Opnd, 3> ops{};
+  const int dst_len = n.form == DsdForm::kFill || g.Chance(0.7) ? count : g.Int(0, 40);
+  ops[kDst] = Fabric(g, Opnd::kFabOut, n.types[kDst], color, dst_len);
+  FillMem(g, n, ops, count, false);
+  EmitOp(g, n, ops, g.Completion(c, ut, mode), false);
+}
+
+void Gen::FabricStream(const Ctx& c) {
+  int variant = Int(0, 3);  // 0 stream, 1 relay, 2 unbounded reader, 3 two fabin operands
+  const int need = variant == 1 || variant == 3 ? 2 : 1;
+  if (static_cast<int>(dsd_colors_.size()) < need) variant = 0;
+  std::vector<int> cols = dsd_colors_;
+  Shuffle(cols);
+  const int c1 = cols[0], c2 = cols.size() > 1 ? cols[1] : cols[0];
+  std::vector<int> uts;
+  const uint8_t own = FreeUts(3, uts);
+  color_uts_[c1] |= own;
+  color_uts_[c2] |= own;
+  // Streams on these colors from any other code, in whatever order tasks run, are over before
+  // this one starts: wait for every microthread that any stream of the program runs on them
+  // (the mask is known once the whole program is generated; Generate fills it in).
+  Line(fmt::format("utwait  {}", UtsOfColorsMark(c1, c2)));
+  const int count = Int(0, 24);
+
+  if (variant == 2) {  // an unbounded reader, ended by a control wavelet after the data
+    const auto& n = PickDsdLine([](const arch::InsnInfo& i) { return HasRole(i.form, kSrc0); });
+    std::array<Opnd, 3> ops{};
+    ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], c1, arch::kUnboundedLength);
+    FillMem(*this, n, ops, count, false);
+    EmitOp(*this, n, ops, fmt::format(", ut{} async", uts[1]), false);
+    const bool sync = Chance(0.5);
+    Producer(*this, c, c1, count, uts[0], sync ? 0 : 2);
+    if (!sync) Line(fmt::format("utwait  {}", Hex(1u << uts[0])));
+    const int r = FreeReg();
+    LoadConst(r, arch::kNoTask << arch::kCtrlTaskLsb | (U32() & 0xFFFF));
+    Line(fmt::format("sendc   {}, {}", Reg(r), c1));
+    Line(fmt::format("utwait  {}", Hex(1u << uts[1])));
+    // The dispatcher pops the control wavelet once no reader is left: wait until it has.
+    const std::string poll = NewLabel("L");
+    Label(poll);
+    Line(fmt::format("lw      {}, CeColor+4*{}", Reg(r), c1));
+    Line(fmt::format("andi    {0}, {0}, 0x1f", Reg(r)));
+    Line(fmt::format("bnez    {}, {}", Reg(r), poll));
+    return;
+  }
+
+  Producer(*this, c, c1, count, uts[0], 2);
+  if (variant == 3) Producer(*this, c, c2, count, uts[2], 2);
+  int in_color = c1;
+  if (variant == 1) {  // a relay: fabin c1 -> fabout c2
+    const auto& n = PickDsdLine(
+        [](const arch::InsnInfo& i) { return HasRole(i.form, kDst) && HasRole(i.form, kSrc0); });
+    std::array<Opnd, 3> ops{};
+    ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], c1, count);
+    ops[kDst] = Fabric(*this, Opnd::kFabOut, n.types[kDst], c2, Chance(0.7) ? count : Int(0, 40));
+    FillMem(*this, n, ops, count, false);
+    EmitOp(*this, n, ops, Completion(c, uts[2], 2), false);
+    in_color = c2;
+  }
+  // The reader.
+  const auto& n = variant == 3
+                      ? PickDsdLine([](const arch::InsnInfo& i) {
+                          return HasRole(i.form, kSrc0) && HasRole(i.form, kSrc1);
+                        })
+                      : PickDsdLine([](const arch::InsnInfo& i) { return HasRole(i.form, kSrc0); });
+  std::array<Opnd, 3> ops{};
+  if (variant == 3) {
+    ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], c1, count);
+    ops[kSrc1] = Fabric(*this, Opnd::kFabIn, n.types[kSrc1], c2, Chance(0.7) ? count : Int(0, 40));
+  } else if (HasRole(n.form, kSrc1) && Chance(0.3)) {  // fabin as src1: N from a memory src0
+    ops[kSrc1] =
+        Fabric(*this, Opnd::kFabIn, n.types[kSrc1], in_color, Chance(0.5) ? count : Int(0, 40));
+  } else {
+    ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], in_color, count);
+  }
+  FillMem(*this, n, ops, count, false);
+  EmitOp(*this, n, ops, Completion(c, uts[1], 1), false);
+}
+
+void Gen::FabricToTask(const Ctx& c) {
+  std::vector<int> cols;
+  for (int col : data_colors_)
+    if (SendRoom(c, col) >= 1) cols.push_back(col);
+  if (cols.empty()) {
+    Line("nop");
+    return;
+  }
+  const int col = Pick(cols);
+  const int count = Int(1, std::min(SendRoom(c, col), 8));
+  Spend(c, col, count);
+  Producer(*this, c, col, count, Int(0, 7), 1);
+}
+
+void Gen::CtrlStream(const Ctx& c) {
+  const int room = SendRoom(c, ctrl_color_);
+  if (room < 1) {
+    Line("nop");
+    return;
+  }
+  const int k = Int(1, std::min(room, kCtabWords));
+  Spend(c, ctrl_color_, k);
+  const int off = Int(0, kCtabWords - k);
+  const int a = Int(0, 7), b = (a + Int(1, 7)) % 8;
+  Line(fmt::format("ldd     d{}, {}", a,
+                   DefineDsd(fmt::format("mem1d, u32, base=ctab+{}, len={}", 4 * off, k))));
+  Line(
+      fmt::format("ldd     d{}, {}", b,
+                  DefineDsd(fmt::format("fabout, u32, color={}, len={}, ctrl=1", ctrl_color_, k))));
+  Line(fmt::format("mov32   d{}, d{}{}", b, a, Completion(c, Int(0, 7), 1)));
+}
+
+}  // namespace tessera::fuzz::detail

@@ -1,0 +1,211 @@
+// The lockstep comparator: identical backends agree; a state change made in one backend only
+// (a register, a memory word, an instruction) is found at its cycle and named with both values;
+// the RTL and the functional model number cycles alike.
+#include "fuzz/lockstep.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "asm/assembler.h"
+#include "asm/link.h"
+#include "fuzz/campaign.h"
+#include "fuzz/func_backend.h"
+#include "fuzz/rtl_backend.h"
+
+namespace tessera::fuzz {
+namespace {
+
+assembler::PeProgram Link(const std::string& text) {
+  return assembler::LinkSingle({assembler::AssembleText("t.s", text).object}, {});
+}
+
+// A loop that sums 1..10 into r1, prints it and ends.
+const char* kLoop = R"(
+        .text
+        .task   main, local, 0
+main:   li      r1, 0
+        li      r2, 10
+loop:   add     r1, r1, r2
+        addi    r2, r2, -1
+        nop
+        bnez    r2, loop
+        sw      r1, data
+        dbg.u32 r1
+        tend
+        .data
+data:   .word   0
+)";
+
+// A FuncBackend that changes its own state after a given cycle, as a faulty backend would.
+class Poked final : public Backend {
+ public:
+  Poked(uint64_t at, std::function<void(ce::Ce&)> poke) : at_(at), poke_(std::move(poke)) {}
+  std::string Name() const override { return "poked"; }
+  int Width() const override { return 1; }
+  int Height() const override { return 1; }
+  void Load(int pe, const assembler::PeProgram& p) override { f_.Load(pe, p); }
+  void Launch(int pe, int task) override { f_.Launch(pe, task); }
+  void Step(std::vector<PeEvents>& e) override {
+    f_.Step(e);
+    if (f_.Cycle() == at_ + 1) poke_(f_.CeOf(0));
+  }
+  uint64_t Cycle() const override { return f_.Cycle(); }
+  bool Faulted(int pe) override { return f_.Faulted(pe); }
+  bool Quiet(int pe) override { return f_.Quiet(pe); }
+  void ReadCore(int pe, CoreRegs& out) override { f_.ReadCore(pe, out); }
+  uint32_t ReadReg(int pe, uint16_t addr) override { return f_.ReadReg(pe, addr); }
+  void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) override {
+    f_.ReadSram(pe, addr, out, n);
+  }
+
+ private:
+  FuncBackend f_;
+  uint64_t at_;
+  std::function<void(ce::Ce&)> poke_;
+};
+
+LockstepResult RunPair(Backend& a, Backend& b, const std::string& text) {
+  const assembler::PeProgram p = Link(text);
+  for (Backend* x : {&a, &b}) {
+    x->Load(0, p);
+    x->Launch(0, 0);
+  }
+  return RunLockstep(a, b, RunOptions{});
+}
+
+TEST(Lockstep, IdenticalBackendsAgreeAndEndQuiet) {
+  FuncBackend a, b;
+  const LockstepResult r = RunPair(a, b, kLoop);
+  EXPECT_FALSE(r.diverged) << r.divergence.Describe("a", "b");
+  EXPECT_EQ(r.end, RunEnd::kQuiet);
+  uint8_t w[4];
+  a.ReadSram(0, Link(kLoop).symbols.at("data").address, w, 4);
+  EXPECT_EQ(w[0], 55);
+}
+
+TEST(Lockstep, AGprChangedInOneBackendIsNamedWithBothValues) {
+  FuncBackend a;
+  Poked b(6, [](ce::Ce& c) { c.MutableState().gpr[3] ^= 0x10; });
+  const LockstepResult r = RunPair(a, b, kLoop);
+  ASSERT_TRUE(r.diverged);
+  const Divergence& d = r.divergence;
+  EXPECT_EQ(d.what, "registers");
+  EXPECT_EQ(d.cycle, 6u);
+  ASSERT_EQ(d.diffs.size(), 1u);
+  EXPECT_EQ(d.diffs[0].what, "r3");
+  EXPECT_EQ(d.diffs[0].a, "0x00000000");
+  EXPECT_EQ(d.diffs[0].b, "0x00000010");
+  EXPECT_TRUE(d.has_pc);
+  const std::string text = d.Describe("func", "rtl");
+  EXPECT_NE(text.find("PE(0,0) cycle 6, pc 0x"), std::string::npos) << text;
+  EXPECT_NE(text.find("r3: func 0x00000000, rtl 0x00000010"), std::string::npos) << text;
+}
+
+TEST(Lockstep, AnInstructionChangedInOneBackendShowsAsADifferentRetire) {
+  // Replace the nop of the loop (pc 0x10) by `j .+4` in one backend: same path, one cycle more.
+  FuncBackend a;
+  Poked b(0, [](ce::Ce& c) {
+    const uint8_t j[4] = {0x30, 0x00, 0x01, 0x00};  // j .+4
+    c.HostWriteSram(0x10, j, 4);
+  });
+  const LockstepResult r = RunPair(a, b, kLoop);
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.divergence.what, "retired instruction");
+  ASSERT_EQ(r.divergence.diffs.size(), 1u);
+  EXPECT_EQ(r.divergence.diffs[0].a, "pc 0x0014");
+  EXPECT_EQ(r.divergence.diffs[0].b, "none");
+  EXPECT_EQ(r.divergence.pc, 0x14);  // what the first backend retired in that cycle
+  EXPECT_EQ(r.divergence.insn, "bnez    r2, .-12");
+}
+
+TEST(Lockstep, AMemoryWordChangedInOneBackendIsFoundAtTheEnd) {
+  FuncBackend a;
+  Poked b(3, [](ce::Ce& c) {
+    const uint8_t v[4] = {1, 2, 3, 4};
+    c.HostWriteSram(0x400, v, 4);
+  });
+  const LockstepResult r = RunPair(a, b, kLoop);
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.divergence.what, "end state");
+  ASSERT_EQ(r.divergence.diffs.size(), 1u);
+  EXPECT_EQ(r.divergence.diffs[0].what, "M[0x0400]");
+  EXPECT_EQ(r.divergence.diffs[0].b, "0x04030201");
+}
+
+TEST(Lockstep, AFaultInOneBackendOnlyIsReportedWithTheFaultRegisters) {
+  FuncBackend a;
+  Poked b(4, [](ce::Ce& c) {
+    c.MutableState().fault_status = static_cast<uint32_t>(arch::CeFault::kTrap);
+  });
+  const LockstepResult r = RunPair(a, b, kLoop);
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.divergence.what, "fault flag");
+  EXPECT_EQ(r.divergence.cycle, 4u);
+  ASSERT_GE(r.divergence.diffs.size(), 2u);
+  EXPECT_EQ(r.divergence.diffs[0].a, "clear");
+  EXPECT_EQ(r.divergence.diffs[0].b, "raised");
+  EXPECT_EQ(r.divergence.diffs[1].what, "FaultStatus");
+  EXPECT_EQ(r.divergence.diffs[1].b, "0x0000000f");
+}
+
+// Cycle numbering: the picker starts the launched task at cycle 0 and its first instruction
+// retires at cycle 1 in both backends, and the loop's timing is the same cycle for cycle.
+TEST(Lockstep, RtlAndFunctionalModelAgreeOnAHandWrittenProgram) {
+  FuncBackend a;
+  RtlBackend b;
+  const assembler::PeProgram p = Link(kLoop);
+  std::vector<PeEvents> ea, eb;
+  for (Backend* x : std::vector<Backend*>{&a, &b}) {
+    x->Load(0, p);
+    x->Launch(0, 0);
+  }
+  a.Step(ea);
+  b.Step(eb);
+  EXPECT_TRUE(ea[0].task_start);
+  EXPECT_TRUE(eb[0].task_start);
+  EXPECT_FALSE(ea[0].retire);
+  EXPECT_FALSE(eb[0].retire);
+  a.Step(ea);
+  b.Step(eb);
+  EXPECT_TRUE(ea[0].retire);
+  EXPECT_TRUE(eb[0].retire);
+  EXPECT_EQ(ea[0].retire_pc, 0);
+  EXPECT_EQ(eb[0].retire_pc, 0);
+  const LockstepResult r = RunLockstep(a, b, RunOptions{});
+  EXPECT_FALSE(r.diverged) << r.divergence.Describe("func", "rtl");
+  EXPECT_EQ(r.end, RunEnd::kQuiet);
+}
+
+TEST(Lockstep, RunSoloEndsQuietOrAtTheFault) {
+  {
+    FuncBackend a;
+    const assembler::PeProgram p = Link(kLoop);
+    a.Load(0, p);
+    a.Launch(0, 0);
+    EXPECT_EQ(RunSolo(a, RunOptions{}).end, RunEnd::kQuiet);
+  }
+  {
+    FuncBackend a;
+    a.Load(0, Link("        .text\n        .task main, local, 0\nmain:   trap 7\n"));
+    a.Launch(0, 0);
+    const SoloResult r = RunSolo(a, RunOptions{});
+    EXPECT_EQ(r.end, RunEnd::kFault);
+    EXPECT_EQ(r.cycles, 2u);
+    EXPECT_EQ(a.ReadReg(0, arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kTrap));
+  }
+  {
+    FuncBackend a;  // never ends: times out
+    a.Load(0, Link("        .text\n        .task main, local, 0\nmain:   j main\n"));
+    a.Launch(0, 0);
+    RunOptions o;
+    o.max_cycles = 500;
+    const SoloResult r = RunSolo(a, o);
+    EXPECT_EQ(r.end, RunEnd::kTimeout);
+    EXPECT_EQ(r.cycles, 500u);
+  }
+}
+
+}  // namespace
+}  // namespace tessera::fuzz
