@@ -24,7 +24,8 @@ build: configure
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L quick
 
-# The main regression: random-traffic co-simulation and every shared FP vector on the RTL.
+# The main regression: random-traffic and random-program (CE) co-simulation, and every shared FP
+# vector on the RTL.
 sim: build
 	bash scripts/regress.sh $(TESSERA) sim
 

@@ -9,3 +9,6 @@ echo "== router fabric (bench/noc_bench.cpp) =="
 echo
 echo "== FMAC (bench/fmac_bench.cpp) =="
 "$build/bin/tessera_bench_fmac"
+echo
+echo "== compute engine (bench/ce_bench.cpp) =="
+"$build/bin/tessera_bench_ce" "$@"

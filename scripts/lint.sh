@@ -30,6 +30,8 @@ ce_srcs="$(ls rtl/ce/*.sv rtl/mem/*.sv)"
 lint "tessera_pe with CE" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac \
   $(echo $tile_srcs | tr ' ' '\n' | grep -v tessera_tile.sv) $(ls rtl/fmac/*.sv) $ce_srcs \
   --top-module tessera_pe -GHasCe=1
+lint "tessera_tile 2x2 with CEs" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac \
+  $tile_srcs $(ls rtl/fmac/*.sv) $ce_srcs --top-module tessera_tile -GTileW=2 -GTileH=2 -GHasCe=1
 
 cxx=$(git ls-files '*.cpp' '*.h' | grep -v -e '^model/arch/arch.h$' -e '^model/arch/isa_table.h$')
 bad=$(clang-format --dry-run --Werror $cxx 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: error' | cut -d: -f1 | sort -u)

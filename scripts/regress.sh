@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The regression behind `make sim` (MODE=sim) and `make sim-long` (MODE=long): random-traffic
 # co-simulation of the RTL against the cycle-exact functional model over patterns, rates, seeds,
-# fabric and tile shapes, and every shared TestFloat vector file on the RTL FMAC.
+# fabric and tile shapes, random compute-engine programs in lockstep (tessera fuzz), and every
+# shared TestFloat vector file on the RTL FMAC.
 # Usage: scripts/regress.sh TESSERA_BINARY sim|long. Logs: build/regress/<mode>/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,8 +50,16 @@ case $mode in
       run "noc_16x16_${p}" "$tessera" noc --fabric 16x16 --pattern "$p" --rate 0.1 \
         --cycles 1000 --seed 8 --backend cosim
     done
+    echo "regress: compute engine, random programs in lockstep (func against RTL)"
+    run "fuzz_all_s1_2000" "$tessera" fuzz --seed 1 --programs 2000 --backend cosim
+    run "fuzz_scalar_s50000_2000" "$tessera" fuzz --seed 50000 --programs 2000 --mix scalar \
+      --backend cosim
+    run "fuzz_faults_s90000_500" "$tessera" fuzz --seed 90000 --programs 500 --fault-rate 0.6 \
+      --backend cosim
     ;;
   long)
+    echo "regress: compute engine, long random-program campaign"
+    run "fuzz_all_s1000000_20000" "$tessera" fuzz --seed 1000000 --programs 20000 --backend cosim
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are
     # kept where the drain stays bounded (hotspot: about 20k wavelets per run).
     echo "regress: long noc co-simulation"

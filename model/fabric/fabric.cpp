@@ -19,6 +19,13 @@ std::string DescribeFault(const FaultRecord& f) {
   auto dir = static_cast<arch::Dir>(RF::Dir(f.status));
   uint32_t color = RF::Color(f.status);
   uint32_t count = RF::Count(f.status);
+  if (f.ce_status != 0 && cause == arch::FaultCause::kNone) {
+    // The words for each cause are the CE's (model/ce/fault_text.h); here the registers.
+    return fmt::format(
+        "PE({},{}) fault at cycle {}: compute engine fault, cause {} at pc 0x{:04x} (address "
+        "0x{:08x}, info 0x{:08x})",
+        f.pe.x, f.pe.y, f.cycle, f.ce_status, f.ce_pc, f.ce_addr, f.ce_info);
+  }
   std::string what;
   switch (cause) {
     case arch::FaultCause::kRxMismatch:

@@ -21,6 +21,8 @@ struct FaultRecord {
   Coord pe;
   uint64_t cycle = 0;
   uint32_t status = 0;  // arch::RouterFault register value
+  // The CE's fault registers (FaultStatus, FaultPc, FaultAddr, FaultInfo); status 0: none.
+  uint32_t ce_status = 0, ce_pc = 0, ce_addr = 0, ce_info = 0;
 };
 
 // Describes a fault in words: "PE(3,2) fault at cycle 41: routing fault, color 5 arrived from E

@@ -32,6 +32,12 @@ class RampEndpoint {
   // event-driven backends may skip Tick calls before it while nothing reaches this PE and the
   // previous Tick sent nothing. kNever when it only reacts.
   virtual uint64_t NextWake() const = 0;
+  // A fault the endpoint recorded (a compute engine's FaultStatus, FaultPc, FaultAddr, FaultInfo
+  // in regs): the backend stops the run after that cycle and lists it in Faults(). false: none.
+  virtual bool Fault(uint32_t regs[4]) const {
+    (void)regs;
+    return false;
+  }
 };
 
 inline uint64_t MakeLink(bool ctrl, uint32_t color, uint32_t data) {

@@ -125,8 +125,16 @@ void FuncFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
 std::vector<fabric::FaultRecord> FuncFabric::Faults() {
   std::vector<fabric::FaultRecord> out;
   for (int i = 0; i < NumPes(); ++i) {
-    if (fault_cycle_[i] != fabric::kNever)
-      out.push_back({At(i), fault_cycle_[i], routers_[i].fault_reg});
+    if (fault_cycle_[i] == fabric::kNever) continue;
+    fabric::FaultRecord f{At(i), fault_cycle_[i], routers_[i].fault_reg};
+    uint32_t regs[4];
+    if (endpoints_[i] && endpoints_[i]->Fault(regs)) {
+      f.ce_status = regs[0];
+      f.ce_pc = regs[1];
+      f.ce_addr = regs[2];
+      f.ce_info = regs[3];
+    }
+    out.push_back(f);
   }
   return out;
 }
@@ -189,6 +197,11 @@ void FuncFabric::TickEndpoints(Slot& now) {
     port.to_router = 0;
     port.credit_to_router = 0;
     ep->Tick(t, port);
+    uint32_t regs[4];
+    if (fault_cycle_[pe] == fabric::kNever && ep->Fault(regs)) {
+      fault_cycle_[pe] = t;  // a compute-engine fault: the run stops after this cycle
+      fault_pending_ = true;
+    }
     if (L::Valid(port.to_router)) {
       // Through the RampLatency stages into the router's RAMP input.
       Add(SlotAt(t + arch::kRampLatency).arrivals, pe, kRampDir, port.to_router);

@@ -16,10 +16,11 @@ void ValidateRtlOptions(const RtlFabricOptions& opt) {
   if (opt.width > 0xFFFF || opt.height > 0xFFFF)
     throw std::invalid_argument("--fabric: coordinates are 16-bit, at most 65535 per side");
   bool built = false;
-  for (auto [w, h] : BuiltTileShapes()) built |= (w == opt.tile_w && h == opt.tile_h);
+  for (auto [w, h] : BuiltTileShapes(opt.ce)) built |= (w == opt.tile_w && h == opt.tile_h);
   if (!built)
-    throw std::invalid_argument(fmt::format("--tile {}x{}: not verilated in this build (built: {})",
-                                            opt.tile_w, opt.tile_h, BuiltTileShapesText()));
+    throw std::invalid_argument(
+        fmt::format("--tile {}x{}: not verilated in this build{} (built: {})", opt.tile_w,
+                    opt.tile_h, opt.ce ? " for full PEs" : "", BuiltTileShapesText(opt.ce)));
   if (opt.width % opt.tile_w || opt.height % opt.tile_h)
     throw std::invalid_argument(
         fmt::format("--fabric {}x{} is not a whole number of --tile {}x{} tiles", opt.width,
@@ -39,7 +40,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
       Tile& t = tiles_[TileIndex(tx, ty)];
       t.tx = tx;
       t.ty = ty;
-      t.model = MakeTileModel(opt.tile_w, opt.tile_h, ctx_.get(),
+      t.model = MakeTileModel(opt.tile_w, opt.tile_h, opt.ce, ctx_.get(),
                               fmt::format("tile_x{}_y{}", tx * opt.tile_w, ty * opt.tile_h));
       t.io.Resize(opt.tile_w, opt.tile_h);
       // Edges of the fabric are tied off: a wavelet routed there is a fault.
@@ -52,6 +53,8 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
     }
   }
   endpoints_.assign(NumPes(), nullptr);
+  events_.assign(NumPes(), 0);
+  quiet_.assign(NumPes(), 1);
   fault_cycle_.assign(NumPes(), fabric::kNever);
   if (!opt.wave_path.empty()) {
     tfp_ = std::make_unique<VerilatedFstC>();
@@ -100,6 +103,9 @@ uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
 
 void RtlFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
   CheckContains(pe);
+  if (opt_.ce && ep)
+    throw std::invalid_argument(fmt::format(
+        "PE({},{}): this RTL fabric has full PEs; their ramps end at their own CEs", pe.x, pe.y));
   endpoints_[Index(pe)] = ep;
 }
 
@@ -143,12 +149,59 @@ void RtlFabric::NoteFaults(int t, uint64_t fault_bits, uint64_t cycle) {
   }
 }
 
+void RtlFabric::Observe(int t, uint64_t cycle) {
+  if (!opt_.ce) return;
+  const Tile& tile = tiles_[t];
+  const TileIo& io = tile.io;
+  for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
+    const int x = tile.tx * opt_.tile_w + local % opt_.tile_w;
+    const int y = tile.ty * opt_.tile_h + local / opt_.tile_w;
+    const int i = Index({x, y});
+    const uint64_t d = io.dbg[local];
+    if (d >> 63)
+      debug_.push_back(
+          {cycle, {x, y}, static_cast<uint8_t>((d >> 32) & 7), static_cast<uint32_t>(d)});
+    events_[i] = io.events[local];
+    quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);
+  }
+}
+
+std::vector<CeDebugRecord> RtlFabric::TakeDebugRecords() {
+  std::vector<CeDebugRecord> out;
+  out.swap(debug_);
+  return out;
+}
+
+CeEvents RtlFabric::LastEvents(fabric::Coord pe) const {
+  CheckContains(pe);
+  const uint32_t w = events_[Index(pe)];
+  CeEvents e;
+  e.retire = (w >> 31) & 1;
+  e.task_start = (w >> 30) & 1;
+  e.task = static_cast<uint8_t>((w >> 24) & 31);
+  e.pc = static_cast<uint16_t>(w);
+  return e;
+}
+
+bool RtlFabric::AllQuiet() const {
+  for (uint8_t q : quiet_)
+    if (!q) return false;
+  return true;
+}
+
 std::vector<fabric::FaultRecord> RtlFabric::Faults() {
   std::vector<fabric::FaultRecord> out;
   for (int i = 0; i < NumPes(); ++i) {
     if (fault_cycle_[i] == fabric::kNever) continue;
     fabric::Coord c = At(i);
-    out.push_back({c, fault_cycle_[i], ReadReg(c, arch::RouterFault::kAddr)});
+    fabric::FaultRecord f{c, fault_cycle_[i], ReadReg(c, arch::RouterFault::kAddr)};
+    if (opt_.ce) {
+      f.ce_status = ReadReg(c, arch::FaultStatus::kAddr);
+      f.ce_pc = ReadReg(c, arch::FaultPc::kAddr);
+      f.ce_addr = ReadReg(c, arch::FaultAddr::kAddr);
+      f.ce_info = ReadReg(c, arch::FaultInfo::kAddr);
+    }
+    out.push_back(f);
   }
   return out;
 }
@@ -196,7 +249,10 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
     for (auto& t : tiles_) t.model->StepLow(t.io);
     DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
     for (auto& t : tiles_) t.model->StepHigh(t.io);
-    for (int t = 0; t < NumTiles(); ++t) NoteFaults(t, tiles_[t].io.fault, cycle_);
+    for (int t = 0; t < NumTiles(); ++t) {
+      NoteFaults(t, tiles_[t].io.fault, cycle_);
+      Observe(t, cycle_);
+    }
     ++cycle_;
     ++done;
     CheckAssertions();

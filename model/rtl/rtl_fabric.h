@@ -20,6 +20,20 @@ struct RtlFabricOptions {
   int width = 4, height = 4;   // PEs
   int tile_w = 1, tile_h = 1;  // PEs per tile; must divide the fabric
   std::string wave_path;       // FST file to dump every signal to; empty: no waves
+  bool ce = false;             // full PEs (tiles Vtile_ce_*): each PE runs its own CE
+};
+
+// What a PE's CE showed in one cycle (tiles of full PEs only).
+struct CeDebugRecord {  // a debug-port store (docs/isa.md 2.6)
+  uint64_t cycle = 0;
+  fabric::Coord pe;
+  uint8_t fmt = 0;  // arch::DebugFmt
+  uint32_t value = 0;
+};
+struct CeEvents {  // rtl/tile/tessera_tile.sv event_o
+  bool retire = false, task_start = false;
+  uint16_t pc = 0;
+  uint8_t task = 0;
 };
 
 class RtlFabric : public fabric::Fabric {
@@ -33,6 +47,14 @@ class RtlFabric : public fabric::Fabric {
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
   int NumTiles() const { return static_cast<int>(tiles_.size()); }
+  bool HasCe() const { return opt_.ce; }
+
+  // Tiles of full PEs: the debug-port records so far (taken: cleared), the CE events of the last
+  // cycle stepped, and whether every CE was quiet in it (CeStatus.Quiet).
+  std::vector<CeDebugRecord> TakeDebugRecords();
+  const std::vector<CeDebugRecord>& DebugRecords() const { return debug_; }
+  CeEvents LastEvents(fabric::Coord pe) const;
+  bool AllQuiet() const;
 
  protected:
   struct Tile {
@@ -47,8 +69,10 @@ class RtlFabric : public fabric::Fabric {
   void TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
                      const std::vector<uint8_t>& ramp_cout, std::vector<uint64_t>& ramp_in,
                      std::vector<uint8_t>& ramp_cin);
-  // Notes the fault flags a tile shows after the edge that ended cycle `cycle`.
+  // Notes the fault flags a tile shows after the edge that ended cycle `cycle`, and for full PEs
+  // what their CEs showed before it.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
+  void Observe(int t, uint64_t cycle);
   void DumpWaves(uint64_t time);
   bool Tracing() const { return static_cast<bool>(tfp_); }
   // Throws if an RTL assertion failed during the last cycle (they print as %Error on stderr).
@@ -67,6 +91,9 @@ class RtlFabric : public fabric::Fabric {
   std::vector<fabric::RampEndpoint*> endpoints_;  // per PE
   std::vector<uint64_t> fault_cycle_;             // per PE: cycle first seen, or kNever
   fabric::RampPort scratch_;
+  std::vector<CeDebugRecord> debug_;
+  std::vector<uint32_t> events_;  // per PE, the last cycle's event word
+  std::vector<uint8_t> quiet_;    // per PE
   uint64_t cycle_ = 0;
   bool fault_pending_ = false;  // a fault appeared during the current Run
 };

@@ -210,6 +210,7 @@ class ScRtlFabric final : public RtlFabric {
 
   void OnTileEdge(int t, uint64_t fault_bits) {
     NoteFaults(t, fault_bits, cycle_);
+    Observe(t, cycle_);
     if (++tiles_stepped_ == NumTiles()) {  // the last tile of this edge
       tiles_stepped_ = 0;
       ++cycle_;

@@ -18,11 +18,14 @@ void TileIo::Resize(int tw, int th) {
   ramp_cin.assign(tw * th, 0);
   ramp_cout.assign(tw * th, 0);
   fault = 0;
+  dbg.assign(tw * th, 0);
+  events.assign(tw * th, 0);
+  quiet = 0;
 }
 
-std::string BuiltTileShapesText() {
+std::string BuiltTileShapesText(bool ce) {
   std::string s;
-  for (auto [w, h] : BuiltTileShapes()) s += fmt::format("{}{}x{}", s.empty() ? "" : ", ", w, h);
+  for (auto [w, h] : BuiltTileShapes(ce)) s += fmt::format("{}{}x{}", s.empty() ? "" : ", ", w, h);
   return s;
 }
 

@@ -27,6 +27,11 @@ struct TileIo {
   std::vector<uint64_t> ramp_in, ramp_out;               // per PE (y * TW + x): CE side
   std::vector<uint8_t> ramp_cin, ramp_cout;
   uint64_t fault = 0;  // bit per PE: its fault flag
+  // Tiles of full PEs, observed before the edge (StepLow): per PE the debug-port record word and
+  // the CE's event word (rtl/tile/tessera_tile.sv: dbg_o, event_o), and CeStatus.Quiet bits.
+  std::vector<uint64_t> dbg;
+  std::vector<uint32_t> events;
+  uint64_t quiet = 0;
 
   void Resize(int tw, int th);
 };
@@ -39,24 +44,28 @@ class TileModel {
   // Asynchronous reset with the tile's fabric coordinates; io's outputs are refreshed.
   virtual void Reset(uint16_t x0, uint16_t y0, TileIo& io) = 0;
   // One clock cycle in two halves, so a fabric can dump waves between them: Low applies io's
-  // inputs with the clock low; High raises the clock (the edge) and reads io's outputs.
-  virtual void StepLow(const TileIo& io) = 0;
+  // inputs with the clock low (and reads the observers of tiles with CEs); High raises the clock
+  // (the edge) and reads io's outputs.
+  virtual void StepLow(TileIo& io) = 0;
+  virtual bool HasCe() const = 0;
   virtual void StepHigh(TileIo& io) = 0;
   // Register back door, zero simulated time: a write is one frozen clock edge (en_i = 0, only
-  // the register bus acts); a read is combinational. local_pe = y * TW + x.
+  // the register bus acts); a read is combinational (frozen, so SRAM reads reach the read port).
+  // local_pe = y * TW + x.
   virtual void WriteReg(int local_pe, uint16_t addr, uint32_t value) = 0;
   virtual uint32_t ReadReg(int local_pe, uint16_t addr) = 0;
   // Adds this model's signals to a trace file (before it is opened).
   virtual void Trace(VerilatedFstC* tfp) = 0;
 };
 
-// The tile shapes verilated into this build, e.g. {{1,1},{2,2},{4,4}}.
-std::vector<std::pair<int, int>> BuiltTileShapes();
-std::string BuiltTileShapesText();  // "1x1, 2x2, 4x4"
+// The tile shapes verilated into this build, e.g. {{1,1},{2,2},{4,4}}: of router-only PEs, or
+// with `ce` of full PEs.
+std::vector<std::pair<int, int>> BuiltTileShapes(bool ce = false);
+std::string BuiltTileShapesText(bool ce = false);  // "1x1, 2x2, 4x4"
 
 // A new tile model of that shape; throws std::invalid_argument naming the built shapes if the
 // shape was not verilated. `name` becomes the model's top scope in waves.
-std::unique_ptr<TileModel> MakeTileModel(int tw, int th, VerilatedContext* ctx,
+std::unique_ptr<TileModel> MakeTileModel(int tw, int th, bool ce, VerilatedContext* ctx,
                                          const std::string& name);
 
 }  // namespace tessera::rtl

@@ -69,12 +69,13 @@ inline uint64_t Bits64(const T& p) {
 
 }  // namespace port
 
-template <class V, int TW, int TH>
+template <class V, int TW, int TH, bool kCe>
 class VTile final : public TileModel {
  public:
   VTile(VerilatedContext* ctx, const std::string& name) : m_(ctx, name.c_str()) {}
   int TileW() const override { return TW; }
   int TileH() const override { return TH; }
+  bool HasCe() const override { return kCe; }
 
   void Reset(uint16_t x0, uint16_t y0, TileIo& io) override {
     SetTied(io);  // tie-offs are static: set once
@@ -98,7 +99,7 @@ class VTile final : public TileModel {
     ReadOutputs(io);
   }
 
-  void StepLow(const TileIo& io) override {
+  void StepLow(TileIo& io) override {
     for (int i = 0; i < TH; ++i) {
       port::SetWord64(m_.w_in_i, i, io.in[kWest][i]);
       port::SetWord64(m_.e_in_i, i, io.in[kEast][i]);
@@ -117,6 +118,13 @@ class VTile final : public TileModel {
     }
     m_.clk_i = 0;
     m_.eval();
+    if constexpr (kCe) {
+      for (int i = 0; i < TW * TH; ++i) {
+        io.dbg[i] = port::Word64(m_.dbg_o, i);
+        io.events[i] = static_cast<uint32_t>(port::Word64(m_.event_o, i / 2) >> (32 * (i % 2)));
+      }
+      io.quiet = port::Bits64(m_.quiet_o);
+    }
   }
 
   void StepHigh(TileIo& io) override {
@@ -143,8 +151,14 @@ class VTile final : public TileModel {
   uint32_t ReadReg(int local_pe, uint16_t addr) override {
     m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
     m_.cfg_addr_i = addr;
+    if constexpr (kCe) m_.en_i = 0;  // the CE's read port serves the host only while frozen
     m_.eval();
-    return m_.cfg_rdata_o;
+    const uint32_t v = m_.cfg_rdata_o;
+    if constexpr (kCe) {
+      m_.en_i = 1;
+      m_.eval();
+    }
+    return v;
   }
 
   void Trace(VerilatedFstC* tfp) override { m_.trace(tfp, 99); }

@@ -8,6 +8,7 @@
 module tessera_tile #(
   parameter int unsigned TileW = 1,
   parameter int unsigned TileH = 1,
+  parameter int unsigned HasCe = 0,  // 1: full PEs (router, CE, SRAM, FMAC); ramp ports unused
   localparam int unsigned NumPe = TileW * TileH
 ) (
   input  logic                  clk_i,
@@ -48,7 +49,13 @@ module tessera_tile #(
   input  logic [15:0]           cfg_addr_i,
   input  logic [31:0]           cfg_wdata_i,
   output logic [31:0]           cfg_rdata_o,
-  output logic [NumPe-1:0]      fault_o
+  output logic [NumPe-1:0]      fault_o,
+  // per PE, observed before the clock edge (combinational, HasCe only): a debug-port record
+  // {valid at 63, DebugFmt at 34:32, value at 31:0}; CE events {retire at 31, task start at 30,
+  // task at 28:24, retire pc at 15:0}; CeStatus.Quiet
+  output logic [NumPe*64-1:0]   dbg_o,
+  output logic [NumPe*32-1:0]   event_o,
+  output logic [NumPe-1:0]      quiet_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -118,7 +125,7 @@ module tessera_tile #(
       logic [15:0] pe_retire_pc;
       logic [4:0]  pe_task_id;
 
-      tessera_pe u_pe (
+      tessera_pe #(.HasCe(HasCe)) u_pe (
         .clk_i, .rst_ni, .en_i,
         .x_i          (x0_i + 16'(x)),
         .y_i          (y0_i + 16'(y)),
@@ -146,9 +153,9 @@ module tessera_tile #(
         .task_id_o    (pe_task_id)
       );
 
-      logic        unused_pe;
-      assign unused_pe = ^{pe_dbg_valid, pe_dbg_fmt, pe_dbg_value, pe_quiet, pe_retire, pe_retire_pc,
-                           pe_task_start, pe_task_id};
+      assign dbg_o[I*64 +: 64]   = {pe_dbg_valid, 28'h0, pe_dbg_fmt, pe_dbg_value};
+      assign event_o[I*32 +: 32] = {pe_retire, pe_task_start, 1'b0, pe_task_id, 8'h0, pe_retire_pc};
+      assign quiet_o[I]          = pe_quiet;
 
       assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
       assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);

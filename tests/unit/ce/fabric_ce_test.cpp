@@ -1,11 +1,15 @@
 // Compute engines on a real functional fabric (FuncFabric): routes set by CE stores to the
 // routing registers, fabout on one PE and fabin on its neighbour at one wavelet per cycle, data
 // tasks and control wavelets across the fabric.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include "ce/ce_endpoint.h"
 #include "ce_test_util.h"
 #include "func/func_fabric.h"
+#include "rtl/rtl_fabric.h"
 
 namespace tessera::ce::test {
 namespace {
@@ -139,6 +143,145 @@ TEST(FabricCe, SendsRunDataTasksAndControlWaveletsRunControlTasks) {
   EXPECT_TRUE(t.b.Quiet());
   EXPECT_EQ(t.b.OwedCredits(), 0);
   EXPECT_EQ(t.a.OutCredits(5), static_cast<int>(arch::kRampInDepth));
+}
+
+// The same programs on a 2x2 fabric of the functional model and of RTL full-PE tiles (one 2x2
+// tile, and four 1x1 tiles): after a fixed number of cycles every PE's SRAM and registers agree.
+struct PeLoad {
+  fabric::Coord pe;
+  Prog prog;
+  std::vector<TaskBinding> tasks;
+};
+
+struct Expect {  // a value the functional model must hold at the end (the programs did run)
+  fabric::Coord pe;
+  uint16_t addr;
+  uint32_t value;
+};
+
+void ExpectFabricsAgree(const std::vector<PeLoad>& loads, uint64_t cycles,
+                        const std::vector<Expect>& expect) {
+  func::FuncFabric ff(2, 2);
+  std::vector<std::unique_ptr<Ce>> ces;
+  std::vector<std::unique_ptr<CeEndpoint>> eps;
+  for (int i = 0; i < 4; ++i) {
+    const fabric::Coord c{i % 2, i / 2};
+    ces.push_back(std::make_unique<Ce>(c.x, c.y, &ff.RouterRegsOf(c)));
+    eps.push_back(std::make_unique<CeEndpoint>(*ces.back()));
+    ff.SetEndpoint(c, eps.back().get());
+  }
+  for (const PeLoad& l : loads) ces[l.pe.y * 2 + l.pe.x]->Load(l.prog.Image(), l.tasks);
+  for (const PeLoad& l : loads) ces[l.pe.y * 2 + l.pe.x]->Activate(0);
+  const uint64_t ran = ff.Run(cycles);
+  for (const Expect& e : expect)
+    EXPECT_EQ(ces[e.pe.y * 2 + e.pe.x]->HostRead(e.addr), e.value)
+        << fmt::format("PE({},{}) 0x{:04x}", e.pe.x, e.pe.y, e.addr);
+  for (int tile : {2, 1}) {
+    rtl::RtlFabricOptions o;
+    o.width = o.height = 2;
+    o.tile_w = o.tile_h = tile;
+    o.ce = true;
+    rtl::LoopRtlFabric rf(o);
+    for (const PeLoad& l : loads) {
+      const std::vector<uint8_t> image = l.prog.Image();
+      for (size_t a = 0; a < image.size(); a += 4) {
+        uint32_t w = 0;
+        for (size_t k = 0; k < 4 && a + k < image.size(); ++k) w |= uint32_t(image[a + k]) << 8 * k;
+        if (w) rf.WriteReg(l.pe, static_cast<uint16_t>(a), w);
+      }
+      for (const TaskBinding& b : l.tasks)
+        rf.WriteReg(l.pe, arch::TaskCfg::Addr(b.id),
+                    b.entry | static_cast<uint32_t>(b.kind) << arch::TaskCfg::kKindLsb);
+    }
+    for (const PeLoad& l : loads) rf.WriteReg(l.pe, arch::TaskActiveSet::kAddr, 1);
+    EXPECT_EQ(rf.Run(cycles), ran);
+    EXPECT_EQ(rf.Faults().size(), ff.Faults().size());
+    for (int i = 0; i < 4; ++i) {
+      const fabric::Coord c{i % 2, i / 2};
+      Ce& ce = *ces[i];
+      int diffs = 0;
+      auto same = [&](const char* what, uint16_t addr) {
+        const uint32_t f = ce.HostRead(addr), r = rf.ReadReg(c, addr);
+        if (f != r && ++diffs <= 10)
+          ADD_FAILURE() << fmt::format(
+              "tile {}x{}, PE({},{}): {} 0x{:04x}: func 0x{:08x}, rtl "
+              "0x{:08x}",
+              tile, tile, c.x, c.y, what, addr, f, r);
+      };
+      for (uint16_t a = 0; a < kSram; a += 4) same("SRAM", a);
+      for (int r = 0; r < arch::kNumGprs; ++r) same("Gpr", arch::Gpr::Addr(r));
+      same("CeStatus", arch::CeStatus::kAddr);
+      same("CePc", arch::CePc::kAddr);
+      same("FaultStatus", arch::FaultStatus::kAddr);
+      for (int col = 0; col < arch::kNumColors; ++col) same("CeColor", arch::CeColor::Addr(col));
+    }
+  }
+}
+
+TEST(FabricCe, RtlFabricOfFullPesAgreesWithTheModel) {
+  // PE(0,0) streams 40 words east with fabout and sends a control wavelet; PE(1,0) reads them
+  // with fabin, then its control task records the cycle; PE(0,1) runs a scalar loop; PE(1,1)
+  // idles.
+  const int n = 40;
+  std::vector<PeLoad> loads(3);
+  Prog& pa = loads[0].prog;
+  loads[0].pe = {0, 0};
+  pa.Dword(0x800, FabOut(ElemType::kU32, 3, n));
+  pa.Dword(0x808, Mem1d(ElemType::kU32, 0x1000, n));
+  for (int i = 0; i < n; ++i) pa.Word(static_cast<uint16_t>(0x1000 + 4 * i), 0x7000 + 3 * i);
+  pa("ori", {R(1), Z(), I(Route(kRamp, kE))})("sw", {R(1), A(arch::ColorCfg::Addr(3))})(
+      "ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Sync()})(
+      "lui", {R(3), I(9)})("ori", {R(3), R(3), I(0x55)})("sendc", {R(3), I(3)})("tend");
+  loads[0].tasks = {{0, TaskKind::kLocal, 0}};
+  Prog& pb = loads[1].prog;
+  loads[1].pe = {1, 0};
+  pb.Dword(0x800, Mem1d(ElemType::kU32, 0x2000, n));
+  pb.Dword(0x808, FabIn(ElemType::kU32, 3, n));
+  pb("ori", {R(1), Z(), I(Route(kW, kRamp))})("sw", {R(1), A(arch::ColorCfg::Addr(3))})(
+      "ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Async(2)})("tend");
+  pb.Org(0x80)("lw", {R(4), A(arch::CycleLo::kAddr)})("sw", {R(4), A(0x3000)})(
+      "sw", {R(0), A(0x3004)})("tend");  // control task 9
+  loads[1].tasks = {{0, TaskKind::kLocal, 0}, {9, TaskKind::kControl, 0x80}};
+  Prog& pc = loads[2].prog;
+  loads[2].pe = {0, 1};
+  pc("ori", {R(2), Z(), I(25)})
+      .Label("l")("add", {R(3), R(3), R(2)})("sw", {R(3), A(0x1800)})("addi", {R(2), R(2), I(-1)})(
+          "bne", {R(2), Z(), L("l")})("tend");
+  loads[2].tasks = {{0, TaskKind::kLocal, 0}};
+  ExpectFabricsAgree(loads, 400,
+                     {{{1, 0}, 0x2000, 0x7000},
+                      {{1, 0}, static_cast<uint16_t>(0x2000 + 4 * (n - 1)), 0x7000 + 3 * (n - 1)},
+                      {{1, 0}, 0x3004, 0x55},
+                      {{0, 1}, 0x1800, 25 * 26 / 2}});
+}
+
+TEST(FabricCe, RtlFabricReportsACeFaultAsTheModelDoes) {
+  std::vector<PeLoad> loads(1);
+  loads[0].pe = {1, 1};
+  loads[0].prog("nop")("lw", {R(1), A(0x0102)})("tend");  // misaligned
+  loads[0].tasks = {{0, TaskKind::kLocal, 0}};
+  ExpectFabricsAgree(
+      loads, 50,
+      {{{1, 1}, arch::FaultStatus::kAddr, static_cast<uint32_t>(arch::CeFault::kMisaligned)}});
+}
+
+TEST(FabricCe, ACeFaultStopsTheRunAndIsListedWithItsRegisters) {
+  TwoPes t;
+  Prog pa;
+  pa("nop")("nop")("trap", {I(7)});
+  t.a.Load(pa.Image(), {{0, arch::TaskKind::kLocal, 0}});
+  t.a.Activate(0);
+  // picker at 0, nops at 1 and 2, the trap at 3: the run stops after cycle 3
+  EXPECT_EQ(t.fab.Run(100), 4u);
+  const auto faults = t.fab.Faults();
+  ASSERT_EQ(faults.size(), 1u);
+  EXPECT_EQ(faults[0].pe, (fabric::Coord{0, 0}));
+  EXPECT_EQ(faults[0].cycle, 3u);
+  EXPECT_EQ(faults[0].status, 0u);  // the router is fine
+  EXPECT_EQ(faults[0].ce_status, static_cast<uint32_t>(arch::CeFault::kTrap));
+  EXPECT_EQ(faults[0].ce_pc, 8u);
+  EXPECT_EQ(faults[0].ce_addr, 7u);
+  EXPECT_NE(fabric::DescribeFault(faults[0]).find("compute engine fault"), std::string::npos);
 }
 
 TEST(FabricCe, RouterRegisterWriteTakesEffectAtTheEndOfTheCycle) {
