@@ -151,7 +151,10 @@ int main(int argc, char** argv) {
       int n, tile;
     };
     for (const Kernel& k : kernels) {
-      for (Shape sh : {Shape{1, 1}, Shape{8, 1}, Shape{8, 2}}) {
+      std::vector<Shape> shapes = {{1, 1}, {8, 1}};
+      for (auto [w, h] : tessera::rtl::BuiltTileShapes(true))
+        if (w == 2 && h == 2) shapes.push_back({8, 2});  // with -DTESSERA_CE_TILES="1x1;2x2"
+      for (Shape sh : shapes) {
         const int n = sh.n;
         const Result r = RunRtl(k, n, sh.tile, n == 1 ? rtl_cycles * 8 : rtl_cycles);
         const Result f = RunFunc(k, n, n == 1 ? func_cycles * 8 : func_cycles);

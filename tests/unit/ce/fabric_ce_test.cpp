@@ -145,8 +145,9 @@ TEST(FabricCe, SendsRunDataTasksAndControlWaveletsRunControlTasks) {
   EXPECT_EQ(t.a.OutCredits(5), static_cast<int>(arch::kRampInDepth));
 }
 
-// The same programs on a 2x2 fabric of the functional model and of RTL full-PE tiles (one 2x2
-// tile, and four 1x1 tiles): after a fixed number of cycles every PE's SRAM and registers agree.
+// The same programs on a 2x2 fabric of the functional model and of RTL full-PE tiles (every built
+// shape that divides it: four 1x1 tiles, one 2x2 tile): after a fixed number of cycles every PE's
+// SRAM and registers agree.
 struct PeLoad {
   fabric::Coord pe;
   Prog prog;
@@ -176,7 +177,8 @@ void ExpectFabricsAgree(const std::vector<PeLoad>& loads, uint64_t cycles,
   for (const Expect& e : expect)
     EXPECT_EQ(ces[e.pe.y * 2 + e.pe.x]->HostRead(e.addr), e.value)
         << fmt::format("PE({},{}) 0x{:04x}", e.pe.x, e.pe.y, e.addr);
-  for (int tile : {2, 1}) {
+  for (auto [tile, th] : rtl::BuiltTileShapes(true)) {
+    if (tile != th || 2 % tile) continue;  // the square shapes that divide the 2x2 fabric
     rtl::RtlFabricOptions o;
     o.width = o.height = 2;
     o.tile_w = o.tile_h = tile;
