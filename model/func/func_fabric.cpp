@@ -178,6 +178,14 @@ void FuncFabric::TickEndpoints(Slot& now) {
     ce_credit_[e.pe] = e.word;
     due(e.pe);
   }
+  soon_now_.swap(soon_);
+  soon_.clear();
+  for (int pe : soon_now_) {
+    if (next_wake_[pe] == t) {
+      next_wake_[pe] = fabric::kNever;
+      due(pe);
+    }
+  }
   while (!wakes_.empty() && wakes_.top().first <= t) {
     auto [when, pe] = wakes_.top();
     wakes_.pop();
@@ -215,7 +223,11 @@ void FuncFabric::TickEndpoints(Slot& now) {
       if (wake <= t) wake = t + 1;
       if (wake < next_wake_[pe]) {
         next_wake_[pe] = wake;
-        wakes_.push({wake, pe});
+        if (wake == t + 1) {
+          soon_.push_back(pe);
+        } else {
+          wakes_.push({wake, pe});
+        }
       }
     }
   }

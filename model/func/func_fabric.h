@@ -117,6 +117,8 @@ class FuncFabric final : public fabric::Fabric {
   using Wake = std::pair<uint64_t, int>;
   std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> wakes_;
   std::vector<uint64_t> next_wake_;  // per PE: the wake currently queued, or kNever
+  // Wakes for the very next cycle (a busy compute engine asks for one every cycle) skip the heap.
+  std::vector<int> soon_, soon_now_;
 
   std::vector<PeRegs> pe_regs_;
   bool stepping_ = false;             // inside StepCycle
