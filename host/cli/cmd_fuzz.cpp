@@ -1,6 +1,7 @@
 // `tessera fuzz`: random compute-engine programs run on the functional model alone (func), or on
-// the functional model and the RTL in lockstep (cosim), compared after every cycle; prints each
-// divergence with a command that reproduces it, then `N programs, D divergences`.
+// the functional model and the RTL in lockstep (cosim), compared after every cycle; one PE, or a
+// fabric of PEs with traffic between them (--fabric); prints each divergence with a command that
+// reproduces it, then `N programs, D divergences`.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -8,13 +9,17 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "commands.h"
 #include "fuzz/campaign.h"
+#include "fuzz/fabric_gen.h"
 #include "fuzz/func_backend.h"
 #include "fuzz/rtl_backend.h"
+#include "fuzz/rtl_fabric_backend.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -34,12 +39,28 @@ struct FuzzArgs {
   std::string replay;
   bool print = false;
   int history = 12;
+  std::string fabric = "1x1";
+  std::string tile = "auto";
 };
+
+// "WxH" as numbers; throws std::invalid_argument naming the option if malformed.
+std::pair<int, int> ParseShape(const std::string& option, const std::string& s) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  std::istringstream in(s);
+  if (!(in >> w >> x >> h) || (x != 'x' && x != 'X') || in >> extra || w < 1 || h < 1 || w > 64 ||
+      h > 64)
+    throw std::invalid_argument(
+        fmt::format("{} {}: expected WxH, W and H from 1 to 64 (e.g. 2x2)", option, s));
+  return {w, h};
+}
 
 // The options that make a program: what reproduces one program of this run.
 std::string ReproduceCommand(const FuzzArgs& a, uint64_t seed) {
   std::string s = fmt::format("tessera fuzz --seed {} --programs 1 --backend {} --mix {}", seed,
                               a.backend, a.mix);
+  if (a.fabric != FuzzArgs{}.fabric) s += " --fabric " + a.fabric;
+  if (a.tile != FuzzArgs{}.tile) s += " --tile " + a.tile;
   if (a.status_regs) s += " --status-regs";
   if (a.fault_rate != FuzzArgs{}.fault_rate) s += fmt::format(" --fault-rate {}", a.fault_rate);
   if (a.units) s += fmt::format(" --units {}", a.units);
@@ -48,19 +69,58 @@ std::string ReproduceCommand(const FuzzArgs& a, uint64_t seed) {
 }
 
 void RunFuzzCommand(const FuzzArgs& a) {
+  std::string replay_text;
+  std::optional<fuzz::FabricProgram> replay_fabric;
+  if (!a.replay.empty()) {  // one program from a file, e.g. one --dump wrote
+    std::ifstream in(a.replay);
+    if (!in)
+      throw std::invalid_argument(fmt::format("--replay {}: cannot read the file", a.replay));
+    std::stringstream text;
+    text << in.rdbuf();
+    replay_text = text.str();
+    try {
+      replay_fabric = fuzz::ParseFabricSource(replay_text);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("--replay {}: {}", a.replay, e.what()));
+    }
+  }
+  // The shape: --fabric, or the replayed program's (one PE unless it is a fabric program).
+  const auto [width, height] =
+      replay_fabric      ? std::pair<int, int>{replay_fabric->width, replay_fabric->height}
+      : a.replay.empty() ? ParseShape("--fabric", a.fabric)
+                         : std::pair<int, int>{1, 1};
+  const bool fabric = width * height > 1;
+  std::pair<int, int> tile{1, 1};
+  if (fabric && a.backend == "cosim") {
+    tile = a.tile == "auto" ? fuzz::RtlFabricBackend::TileFor(width, height)
+                            : ParseShape("--tile", a.tile);
+    fuzz::RtlFabricBackend::Options(width, height, tile);  // throws on a shape not built
+  }
+
   fuzz::CampaignOptions o;
   o.seed = a.seed;
   o.programs = a.programs;
+  o.width = width;
+  o.height = height;
   o.gen.mix = fuzz::Mix::Parse(a.mix);
   o.gen.status_regs = a.status_regs;
   o.gen.fault_rate = a.fault_rate;
   o.gen.units = a.units;
   o.run.max_cycles = a.max_cycles;
   o.run.history = a.history;
+  o.run.regs_on_retire = fabric;  // registers read through the RTL fabric's back door are slow
   o.dump_dir = a.dump;
-  fuzz::BackendFactory func = [] { return std::make_unique<fuzz::FuncBackend>(); };
+  fuzz::BackendFactory func = [w = width, h = height] {
+    return std::make_unique<fuzz::FuncBackend>(w, h);
+  };
   fuzz::BackendFactory rtl;
-  if (a.backend == "cosim") rtl = [] { return std::make_unique<fuzz::RtlBackend>(); };
+  if (a.backend == "cosim" && fabric) {
+    rtl = [w = width, h = height, tile] {
+      return std::make_unique<fuzz::RtlFabricBackend>(w, h, tile);
+    };
+  } else if (a.backend == "cosim") {
+    rtl = [] { return std::make_unique<fuzz::RtlBackend>(); };
+  }
 
   auto report = [&](const fuzz::Failure& f) {
     const char* kind = f.kind == "divergence" ? "diverged"
@@ -75,24 +135,26 @@ void RunFuzzCommand(const FuzzArgs& a) {
   };
 
   const char* how = a.backend == "cosim" ? "func and rtl in lockstep" : "func alone";
+  std::string on = fabric ? fmt::format(", fabric {}x{}", width, height) : "";
+  if (fabric && rtl) on += fmt::format(" of {}x{} tiles", tile.first, tile.second);
   if (a.replay.empty()) {
-    fmt::print("fuzz: {} program{} from seed {}, mix {}, backend {} ({})\n", a.programs,
-               a.programs == 1 ? "" : "s", a.seed, o.gen.mix.ToString(), a.backend, how);
+    fmt::print("fuzz: {} program{} from seed {}, mix {}, backend {} ({}){}\n", a.programs,
+               a.programs == 1 ? "" : "s", a.seed, o.gen.mix.ToString(), a.backend, how, on);
   } else {
-    fmt::print("fuzz: {}, backend {} ({})\n", a.replay, a.backend, how);
+    fmt::print("fuzz: {}, backend {} ({}){}\n", a.replay, a.backend, how, on);
   }
   const auto t0 = std::chrono::steady_clock::now();
   fuzz::CampaignResult r;
-  if (!a.replay.empty()) {  // one program from a file, e.g. one --dump wrote
-    std::ifstream in(a.replay);
-    if (!in)
-      throw std::invalid_argument(fmt::format("--replay {}: cannot read the file", a.replay));
-    std::stringstream text;
-    text << in.rdbuf();
-    fuzz::Program p;
-    p.source = text.str();
-    p.expect_fault = fuzz::ParseExpectation(p.source);
-    fuzz::ProgramRun run = fuzz::RunProgram(p, func, rtl, o.run);
+  if (!a.replay.empty()) {
+    fuzz::ProgramRun run;
+    if (replay_fabric) {
+      run = fuzz::RunFabricProgram(*replay_fabric, func, rtl, o.run);
+    } else {
+      fuzz::Program p;
+      p.source = replay_text;
+      p.expect_fault = fuzz::ParseExpectation(p.source);
+      run = fuzz::RunProgram(p, func, rtl, o.run);
+    }
     r.programs = 1;
     r.cycles = run.cycles;
     if (run.failure) {
@@ -101,8 +163,10 @@ void RunFuzzCommand(const FuzzArgs& a) {
     }
   } else {
     if (a.print) {
-      for (int i = 0; i < a.programs; ++i)
-        fmt::print("{}", fuzz::Generate(a.seed + i, o.gen).source);
+      for (int i = 0; i < a.programs; ++i) {
+        fmt::print("{}", fabric ? fuzz::GenerateFabric(a.seed + i, width, height, o.gen).Source()
+                                : fuzz::Generate(a.seed + i, o.gen).source);
+      }
     }
     r = fuzz::RunCampaign(o, func, rtl, report);
   }
@@ -129,6 +193,7 @@ void RunFuzzCommand(const FuzzArgs& a) {
         .Add("seed", a.seed)
         .Add("mix", o.gen.mix.ToString())
         .Add("backend", a.backend)
+        .Add("fabric", fmt::format("{}x{}", width, height))
         .Add("cycles", r.cycles)
         .Add("wall_seconds", secs)
         .Add("programs_per_second", secs > 0 ? r.programs / secs : 0.0);
@@ -190,6 +255,15 @@ void AddFuzzCommand(CLI::App& app) {
                   "Run this assembly file (e.g. one --dump wrote) instead of generated programs")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--print", args->print, "Print the source of every generated program first");
+  cmd->add_option("--fabric", args->fabric,
+                  "PEs, WxH: one program per PE with traffic between neighbours (the RTL needs a "
+                  "tile of full PEs that divides the shape; --replay of a fabric program uses "
+                  "its own)")
+      ->capture_default_str();
+  cmd->add_option("--tile", args->tile,
+                  "With --fabric and cosim: the RTL's tile shape TWxTH (full PEs, verilated "
+                  "shapes only), or auto: the largest built shape that divides the fabric")
+      ->capture_default_str();
   cmd->add_option("--history", args->history,
                   "Events (task starts, retired instructions) shown before a divergence")
       ->check(CLI::Range(0, 100000))

@@ -1,8 +1,7 @@
 // What the lockstep comparator (lockstep.h) needs of a backend: PEs that step one cycle at a
 // time and report what each compute engine did in that cycle, with architectural state readable
-// between cycles. Today a backend is one PE (FuncBackend: the functional model in a 1x1
-// FuncFabric; RtlBackend: the verilated PE). A fabric of PEs, e.g. 2x2 RTL tiles of full PEs with
-// traffic between them, implements the same interface with PE index y * Width() + x.
+// between cycles. PE index y * Width() + x. FuncBackend: compute engines on a FuncFabric of any
+// shape; RtlBackend: one verilated PE; RtlFabricBackend: an RTL fabric of tiles of full PEs.
 #pragma once
 
 #include <array>
@@ -27,9 +26,12 @@ struct PeEvents {
   // SRAM words the backend knows were written in the cycle (word addresses): hints that let the
   // comparator check a store's memory at once; a backend may leave it empty.
   std::vector<uint16_t> sram_writes;
+  // The retired instruction wrote a descriptor register (a hint, like sram_writes): with
+  // RunOptions::regs_on_retire the comparator reads the DSRs only after such a cycle.
+  bool dsr_write = false;
 
   void Clear() {
-    retire = task_start = false;
+    retire = task_start = dsr_write = false;
     debug.clear();
     sram_writes.clear();
   }
@@ -63,8 +65,18 @@ class Backend {
   virtual bool Faulted(int pe) = 0;  // the PE's fault flag: a CE fault or a routing fault
   virtual bool Quiet(int pe) = 0;    // CeStatus.Quiet
   virtual void ReadCore(int pe, CoreRegs& out) = 0;
+  // The GPRs only (out.dsr left as it is), for backends whose register reads are slow.
+  virtual void ReadGprs(int pe, CoreRegs& out) { ReadCore(pe, out); }
   virtual uint32_t ReadReg(int pe, uint16_t addr) = 0;  // the host back door (0xC000 and up)
   virtual void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) = 0;
+  // The host back door's register writes, before the first Step (FabricDim at load).
+  virtual void WriteReg(int pe, uint16_t addr, uint32_t value) = 0;
 };
+
+// The host's rule for the debug port (docs/isa.md 2.6), for backends that see each debug-port
+// store: a Char store adds its byte to the PE's `line`, and a '\n' emits the line as one record
+// with the cycle of the '\n'; a store of another format is a record of its own. Appends to `out`.
+void AddDebugStore(std::string& line, const ce::DebugRecord& store,
+                   std::vector<ce::DebugRecord>& out);
 
 }  // namespace tessera::fuzz

@@ -66,60 +66,104 @@ std::string DescribeActivity(Backend& b, int pe) {
   return s;
 }
 
-// Whether the run ended as the generator intended; the reason if not.
-std::optional<std::string> CheckOutcome(const Program& p, const assembler::PeProgram& image,
-                                        Backend& b, RunEnd end, const RunOptions& options) {
-  if (end == RunEnd::kTimeout)
-    return fmt::format("the program did not end within {} cycles: {}", options.max_cycles,
-                       DescribeActivity(b, 0));
-  const bool faulted = b.Faulted(0);
+// One PE's program, assembled and linked, and the local task the host launches.
+struct Image {
+  assembler::PeProgram image;
+  int launch = -1;
+};
+
+// Assembles and links p as file `name`; the error in words if that fails.
+std::optional<std::string> Build(const Program& p, const std::string& name, Image& out) {
+  try {
+    const assembler::AssembleResult r = assembler::AssembleText(name, p.source);
+    out.image = assembler::LinkSingle({r.object}, {});
+  } catch (const assembler::Error& e) {
+    return e.what();
+  }
+  const auto entry = out.image.symbols.find(p.launch);
+  for (const assembler::TaskBinding& t : out.image.tasks)
+    if (entry != out.image.symbols.end() && t.entry == entry->second.address) out.launch = t.id;
+  if (out.launch < 0) return fmt::format("no task starts at '{}'", p.launch);
+  return std::nullopt;
+}
+
+// Whether PE pe's run ended as its program intended; the reason if not.
+std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram& image, Backend& b,
+                                   int pe) {
+  const bool faulted = b.Faulted(pe);
   if (p.expect_fault == arch::CeFault::kNone) {
-    if (faulted) return "unexpected fault: " + DescribeFault(b, 0);
+    if (faulted) return "unexpected fault: " + DescribeFault(b, pe);
     return std::nullopt;
   }
   const std::string want =
       fmt::format("the deliberate {} fault at fault_site", FaultName(p.expect_fault));
   if (!faulted) return fmt::format("the program ended quiet, without {}", want);
   const auto site = image.symbols.find("fault_site");
-  const uint32_t cause = b.ReadReg(0, arch::FaultStatus::kAddr);
-  const uint32_t pc = b.ReadReg(0, arch::FaultPc::kAddr);
+  const uint32_t cause = b.ReadReg(pe, arch::FaultStatus::kAddr);
+  const uint32_t pc = b.ReadReg(pe, arch::FaultPc::kAddr);
   if (cause != static_cast<uint32_t>(p.expect_fault) ||
       (site != image.symbols.end() && pc != site->second.address)) {
     return fmt::format("expected {} (pc 0x{:04x}), got: {}", want,
-                       site != image.symbols.end() ? site->second.address : 0, DescribeFault(b, 0));
+                       site != image.symbols.end() ? site->second.address : 0,
+                       DescribeFault(b, pe));
   }
   return std::nullopt;
 }
 
-}  // namespace
+// Whether the run ended as the generator intended; the reason if not. PE i ran pes[i].
+std::optional<std::string> CheckOutcome(const std::vector<Program>& pes,
+                                        const std::vector<Image>& images, Backend& b, RunEnd end,
+                                        const RunOptions& options) {
+  const bool alone = pes.size() == 1;
+  auto name = [&](int pe) {
+    const fabric::Coord c = b.Coord(pe);
+    return alone ? std::string() : fmt::format("PE({},{}): ", c.x, c.y);
+  };
+  if (end == RunEnd::kTimeout) {
+    std::string busy;
+    for (int pe = 0; pe < b.NumPes(); ++pe) {
+      if (alone || !b.Quiet(pe))
+        busy += (busy.empty() ? "" : "; ") + name(pe) + DescribeActivity(b, pe);
+    }
+    return fmt::format("the program did not end within {} cycles: {}", options.max_cycles, busy);
+  }
+  for (int pe = 0; pe < b.NumPes(); ++pe) {
+    if (auto why = CheckPe(pes[pe], images[pe].image, b, pe)) return name(pe) + *why;
+  }
+  return std::nullopt;
+}
 
-ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFactory& b,
-                      const RunOptions& options) {
+// Runs PE i's program pes[i] on `a`, in lockstep with `b` unless b is empty; `fabric`: the host
+// sets FabricDim on every PE.
+ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
+                  const BackendFactory& a, const BackendFactory& b, const RunOptions& options) {
   ProgramRun run;
   auto fail = [&](const std::string& kind, const std::string& message) {
-    run.failure = Failure{p.seed, kind, message, ""};
+    run.failure = Failure{seed, kind, message, ""};
     return run;
   };
-  assembler::PeProgram image;
-  try {
-    const assembler::AssembleResult r =
-        assembler::AssembleText(fmt::format("fuzz-{}.s", p.seed), p.source);
-    image = assembler::LinkSingle({r.object}, {});
-  } catch (const assembler::Error& e) {
-    return fail("assembly", e.what());
-  }
-  const auto entry = image.symbols.find(p.launch);
-  int launch = -1;
-  for (const assembler::TaskBinding& t : image.tasks)
-    if (entry != image.symbols.end() && t.entry == entry->second.address) launch = t.id;
-  if (launch < 0) return fail("assembly", fmt::format("no task starts at '{}'", p.launch));
-
   std::unique_ptr<Backend> ba = a(), bb = b ? b() : nullptr;
-  ba->Load(0, image);
-  ba->Launch(0, launch);
+  if (ba->NumPes() != static_cast<int>(pes.size()))
+    throw std::invalid_argument(fmt::format("{} programs for the {} PEs of backend {}", pes.size(),
+                                            ba->NumPes(), ba->Name()));
+  std::vector<Image> images(pes.size());
+  for (int pe = 0; pe < ba->NumPes(); ++pe) {
+    const fabric::Coord c = ba->Coord(pe);
+    const std::string file = fabric ? fmt::format("fuzz-{}-PE{}_{}.s", seed, c.x, c.y)
+                                    : fmt::format("fuzz-{}.s", pes[pe].seed);
+    if (auto error = Build(pes[pe], file, images[pe])) return fail("assembly", *error);
+  }
+  for (Backend* x : {ba.get(), bb.get()}) {
+    if (!x) continue;
+    for (int pe = 0; pe < x->NumPes(); ++pe) {
+      if (fabric)
+        x->WriteReg(pe, arch::FabricDim::kAddr,
+                    static_cast<uint32_t>(x->Height()) << 16 | static_cast<uint32_t>(x->Width()));
+      x->Load(pe, images[pe].image);
+    }
+    for (int pe = 0; pe < x->NumPes(); ++pe) x->Launch(pe, images[pe].launch);
+  }
   if (bb) {
-    bb->Load(0, image);
-    bb->Launch(0, launch);
     const LockstepResult r = RunLockstep(*ba, *bb, options);
     run.cycles = r.cycles;
     run.end = r.end;
@@ -129,15 +173,28 @@ ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFa
     run.cycles = r.cycles;
     run.end = r.end;
   }
-  if (auto why = CheckOutcome(p, image, *ba, run.end, options)) return fail("outcome", *why);
+  if (auto why = CheckOutcome(pes, images, *ba, run.end, options)) return fail("outcome", *why);
   return run;
 }
 
-std::string DumpProgram(const std::string& dir, const Program& p, const std::string& report) {
+}  // namespace
+
+ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFactory& b,
+                      const RunOptions& options) {
+  return RunPes(p.seed, {p}, false, a, b, options);
+}
+
+ProgramRun RunFabricProgram(const FabricProgram& f, const BackendFactory& a,
+                            const BackendFactory& b, const RunOptions& options) {
+  return RunPes(f.seed, f.pes, true, a, b, options);
+}
+
+std::string DumpProgram(const std::string& dir, uint64_t seed, const std::string& source,
+                        const std::string& report) {
   std::filesystem::create_directories(dir);
-  const std::string base = (std::filesystem::path(dir) / fmt::format("fuzz-{}", p.seed)).string();
+  const std::string base = (std::filesystem::path(dir) / fmt::format("fuzz-{}", seed)).string();
   std::ofstream s(base + ".s"), t(base + ".txt");
-  s << p.source;
+  s << source;
   t << report << "\n";
   if (!s || !t) throw std::runtime_error(fmt::format("--dump: cannot write {}.s", base));
   return base + ".s";
@@ -147,14 +204,26 @@ CampaignResult RunCampaign(const CampaignOptions& options, const BackendFactory&
                            const BackendFactory& b,
                            const std::function<void(const Failure&)>& on_failure) {
   CampaignResult res;
+  const bool fabric = options.width * options.height > 1;
   for (int i = 0; i < options.programs; ++i) {
-    const Program p = Generate(options.seed + static_cast<uint64_t>(i), options.gen);
-    ProgramRun r = RunProgram(p, a, b, options.run);
+    const uint64_t seed = options.seed + static_cast<uint64_t>(i);
+    std::string source;
+    ProgramRun r;
+    if (fabric) {
+      const FabricProgram p = GenerateFabric(seed, options.width, options.height, options.gen);
+      r = RunFabricProgram(p, a, b, options.run);
+      if (r.failure && !options.dump_dir.empty()) source = p.Source();
+    } else {
+      const Program p = Generate(seed, options.gen);
+      r = RunProgram(p, a, b, options.run);
+      source = p.source;
+    }
     ++res.programs;
     res.cycles += r.cycles;
     if (!r.failure) continue;
     Failure& f = *r.failure;
-    if (!options.dump_dir.empty()) f.dumped = DumpProgram(options.dump_dir, p, f.message);
+    if (!options.dump_dir.empty())
+      f.dumped = DumpProgram(options.dump_dir, seed, source, f.message);
     if (on_failure) on_failure(f);
     res.failures.push_back(std::move(f));
   }

@@ -1,6 +1,7 @@
 // A fuzzing campaign: programs from consecutive seeds (program i has seed `seed + i`, so any one
-// is reproduced with --seed S --programs 1), each generated, assembled and linked by host/asm,
-// loaded into a backend and launched, then run in lockstep against a second backend, or alone.
+// is reproduced with --seed S --programs 1), each generated (for one PE, or for every PE of a
+// fabric), assembled and linked by host/asm, loaded into a backend and launched, then run in
+// lockstep against a second backend, or alone.
 // A program fails when the backends diverge, or when its run does not end as the generator
 // intended (quiet without a fault, or the deliberate fault at `fault_site`).
 #pragma once
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "fuzz/backend.h"
+#include "fuzz/fabric_gen.h"
 #include "fuzz/generator.h"
 #include "fuzz/lockstep.h"
 
@@ -37,9 +39,15 @@ struct ProgramRun {
 ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFactory& b,
                       const RunOptions& options);
 
+// Runs a fabric program the same way: PE i runs f.pes[i], all launched before the first cycle,
+// with FabricDim set; the backends must have f's shape. A failure names the PE.
+ProgramRun RunFabricProgram(const FabricProgram& f, const BackendFactory& a,
+                            const BackendFactory& b, const RunOptions& options);
+
 struct CampaignOptions {
   uint64_t seed = 1;
   int programs = 100;
+  int width = 1, height = 1;  // PEs; more than one: fabric programs (fabric_gen.h)
   GenOptions gen;
   RunOptions run;
   std::string dump_dir;  // where failing programs go (DIR/fuzz-SEED.s and .txt); empty: nowhere
@@ -56,7 +64,9 @@ CampaignResult RunCampaign(const CampaignOptions& options, const BackendFactory&
                            const BackendFactory& b,
                            const std::function<void(const Failure&)>& on_failure);
 
-// Writes DIR/fuzz-SEED.s (the source) and DIR/fuzz-SEED.txt (the report); returns the .s path.
-std::string DumpProgram(const std::string& dir, const Program& p, const std::string& report);
+// Writes DIR/fuzz-SEED.s (the source; of a fabric program, FabricProgram::Source()) and
+// DIR/fuzz-SEED.txt (the report); returns the .s path.
+std::string DumpProgram(const std::string& dir, uint64_t seed, const std::string& source,
+                        const std::string& report);
 
 }  // namespace tessera::fuzz

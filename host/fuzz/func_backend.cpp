@@ -16,6 +16,7 @@ class FuncBackend::Sink final : public ce::TraceSink {
           const ce::TraceWrite& w = r.writes[k];
           if (w.kind == ce::TraceWrite::Kind::kMem && w.index < arch::kSramBytes)
             target->sram_writes.push_back(static_cast<uint16_t>(w.index & ~3u));
+          target->dsr_write |= w.kind == ce::TraceWrite::Kind::kDsr;
         }
         break;
       case ce::TraceRecord::Kind::kTaskStart:

@@ -31,6 +31,9 @@ class FuncBackend final : public Backend {
   void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) override {
     ces_[pe]->HostReadSram(addr, out, n);
   }
+  void WriteReg(int pe, uint16_t addr, uint32_t value) override {
+    ces_[pe]->HostWrite(addr, value);
+  }
 
   // The model itself, for tests that change its state on purpose.
   ce::Ce& CeOf(int pe) { return *ces_[pe]; }

@@ -21,8 +21,9 @@ inline constexpr int kBufBytes = 512;    // buf: loads and stores
 inline constexpr int kVbufBytes = 2048;  // vbuf: every mem1d element (stores reach it too)
 inline constexpr int kSaveBytes = 64;    // dsave: std
 inline constexpr int kCtabWords = 8;     // ctab: control-wavelet payloads for Ctrl fabout
-// Wavelets one looped-back color may carry to the CE over a whole program: below the RAMP input
-// credits (RampInDepth = 15), so no send or fabout ever waits for its own consumer.
+// Wavelets one looped-back color may carry to the CE over a whole program, and one link between
+// PEs over a whole fabric program: below the RAMP input credits (RampInDepth = 15), so no send or
+// fabout ever waits for its consumer.
 inline constexpr int kSendBudget = 14;
 inline constexpr int kMaxLen = 32;  // DSD lengths of generated operations
 
@@ -60,12 +61,11 @@ struct MemOperand {
   int stride = 1;
 };
 
-class Gen {
+// The randomness of the generator and of the fabric planner (generator.cpp): std::mt19937_64 and
+// integer arithmetic only, so a seed means the same on every machine.
+class Rng {
  public:
-  Gen(uint64_t seed, const GenOptions& options);
-  Program Generate();
-
-  // ---- randomness (generator.cpp) ----
+  explicit Rng(uint64_t seed) : rng_(seed) {}
   int Int(int lo, int hi);  // uniform in [lo, hi]
   bool Chance(double p);
   uint32_t U32();
@@ -76,6 +76,15 @@ class Gen {
   int PickWeighted(const std::vector<int>& weights);  // an index, by weight (sum > 0)
   // Fisher-Yates on Int(): the same order with every standard library (std::shuffle's is not).
   void Shuffle(std::vector<int>& v);
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+class Gen : public Rng {
+ public:
+  Gen(uint64_t seed, const GenOptions& options);
+  Program Generate();
 
   // ---- text ----
   void Line(const std::string& s);  // an indented statement
@@ -96,6 +105,8 @@ class Gen {
   void EmitSeq(const Ctx& c, int units);
   void EmitUnit(const Ctx& c, int& budget);
   void EmitMain();
+  // Main's units with the fabric's streams and stream readers (and the fault) placed among them.
+  void EmitMainWithLinks(const Ctx& c, int units, int fault_at);
   void EmitLocal(TaskPlan& t);
   void EmitLeaf(TaskPlan& t);
   void EmitSub(int k);
@@ -107,6 +118,8 @@ class Gen {
   std::vector<TaskPlan*> ActivationTargets(const Ctx& c);  // later local tasks and control tasks
   std::vector<TaskPlan*> LocalTasks();
   std::vector<TaskPlan*> TasksOfKind(arch::TaskKind k);
+  // Colors to data tasks: this PE's looped-back ones and the links to neighbours' data tasks.
+  std::vector<int> TaskColors() const;
   int SendRoom(const Ctx& c, int color) const;  // wavelets code here may still send on color
   void Spend(const Ctx& c, int color, int n);
 
@@ -130,6 +143,9 @@ class Gen {
   void FabricStream(const Ctx& c);
   void FabricToTask(const Ctx& c);
   void CtrlStream(const Ctx& c);
+  // The fabric's traffic (PeLinks): a stream to neighbours, a reader of a neighbour's stream.
+  void LinkStream(const Ctx& c, const PeLinks::Stream& s);
+  void LinkRead(const Ctx& c, const PeLinks::Read& r);
   // Helpers shared with the deliberate DSD faults.
   const arch::InsnInfo& PickDsdLine(bool (*fits)(const arch::InsnInfo&));
   MemOperand PlaceMem(arch::ElemType t, int n, bool pair);
@@ -147,7 +163,6 @@ class Gen {
   uint8_t FreeUts(int n, std::vector<int>& uts);  // n distinct microthreads and their mask
 
   // ---- state ----
-  std::mt19937_64 rng_;
   GenOptions opt_;
   uint64_t seed_;
   std::string* out_ = nullptr;

@@ -341,6 +341,28 @@ static void Producer(Gen& g, const Ctx& c, int color, int count, int ut, int mod
   EmitOp(g, n, ops, g.Completion(c, ut, mode), false);
 }
 
+// A reader of `count` wavelets of `color`: fabin as src0, or as src1 with N from a memory src0.
+static void Reader(Gen& g, const Ctx& c, int color, int count, int ut) {
+  const auto& n = g.PickDsdLine([](const arch::InsnInfo& i) { return HasRole(i.form, kSrc0); });
+  std::array<Opnd, 3> ops{};
+  if (HasRole(n.form, kSrc1) && g.Chance(0.3)) {
+    ops[kSrc1] =
+        Fabric(g, Opnd::kFabIn, n.types[kSrc1], color, g.Chance(0.5) ? count : g.Int(0, 40));
+  } else {
+    ops[kSrc0] = Fabric(g, Opnd::kFabIn, n.types[kSrc0], color, count);
+  }
+  FillMem(g, n, ops, count, false);
+  EmitOp(g, n, ops, g.Completion(c, ut, 1), false);
+}
+
+// A control wavelet naming no task on `color`, sent through register r (returned).
+static int SendEnd(Gen& g, int color) {
+  const int r = g.FreeReg();
+  g.LoadConst(r, arch::kNoTask << arch::kCtrlTaskLsb | (g.U32() & 0xFFFF));
+  g.Line(fmt::format("sendc   {}, {}", Gen::Reg(r), color));
+  return r;
+}
+
 void Gen::FabricStream(const Ctx& c) {
   int variant = Int(0, 3);  // 0 stream, 1 relay, 2 unbounded reader, 3 two fabin operands
   const int need = variant == 1 || variant == 3 ? 2 : 1;
@@ -367,9 +389,7 @@ void Gen::FabricStream(const Ctx& c) {
     const bool sync = Chance(0.5);
     Producer(*this, c, c1, count, uts[0], sync ? 0 : 2);
     if (!sync) Line(fmt::format("utwait  {}", Hex(1u << uts[0])));
-    const int r = FreeReg();
-    LoadConst(r, arch::kNoTask << arch::kCtrlTaskLsb | (U32() & 0xFFFF));
-    Line(fmt::format("sendc   {}, {}", Reg(r), c1));
+    const int r = SendEnd(*this, c1);
     Line(fmt::format("utwait  {}", Hex(1u << uts[1])));
     // The dispatcher pops the control wavelet once no reader is left: wait until it has.
     const std::string poll = NewLabel("L");
@@ -393,29 +413,23 @@ void Gen::FabricStream(const Ctx& c) {
     EmitOp(*this, n, ops, Completion(c, uts[2], 2), false);
     in_color = c2;
   }
-  // The reader.
-  const auto& n = variant == 3
-                      ? PickDsdLine([](const arch::InsnInfo& i) {
-                          return HasRole(i.form, kSrc0) && HasRole(i.form, kSrc1);
-                        })
-                      : PickDsdLine([](const arch::InsnInfo& i) { return HasRole(i.form, kSrc0); });
-  std::array<Opnd, 3> ops{};
-  if (variant == 3) {
-    ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], c1, count);
-    ops[kSrc1] = Fabric(*this, Opnd::kFabIn, n.types[kSrc1], c2, Chance(0.7) ? count : Int(0, 40));
-  } else if (HasRole(n.form, kSrc1) && Chance(0.3)) {  // fabin as src1: N from a memory src0
-    ops[kSrc1] =
-        Fabric(*this, Opnd::kFabIn, n.types[kSrc1], in_color, Chance(0.5) ? count : Int(0, 40));
-  } else {
-    ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], in_color, count);
+  if (variant != 3) {
+    Reader(*this, c, in_color, count, uts[1]);
+    return;
   }
+  // A reader of both colors.
+  const auto& n = PickDsdLine(
+      [](const arch::InsnInfo& i) { return HasRole(i.form, kSrc0) && HasRole(i.form, kSrc1); });
+  std::array<Opnd, 3> ops{};
+  ops[kSrc0] = Fabric(*this, Opnd::kFabIn, n.types[kSrc0], c1, count);
+  ops[kSrc1] = Fabric(*this, Opnd::kFabIn, n.types[kSrc1], c2, Chance(0.7) ? count : Int(0, 40));
   FillMem(*this, n, ops, count, false);
   EmitOp(*this, n, ops, Completion(c, uts[1], 1), false);
 }
 
 void Gen::FabricToTask(const Ctx& c) {
   std::vector<int> cols;
-  for (int col : data_colors_)
+  for (int col : TaskColors())
     if (SendRoom(c, col) >= 1) cols.push_back(col);
   if (cols.empty()) {
     Line("nop");
@@ -443,6 +457,19 @@ void Gen::CtrlStream(const Ctx& c) {
       fmt::format("ldd     d{}, {}", b,
                   DefineDsd(fmt::format("fabout, u32, color={}, len={}, ctrl=1", ctrl_color_, k))));
   Line(fmt::format("mov32   d{}, d{}{}", b, a, Completion(c, Int(0, 7), 1)));
+}
+
+void Gen::LinkStream(const Ctx& c, const PeLinks::Stream& s) {
+  const int ut = Int(0, 7);
+  Producer(*this, c, s.color, s.count, ut, Int(0, 2));
+  if (!s.ctrl_end) return;
+  // The control wavelet after every data wavelet: an asynchronous producer finishes first.
+  Line(fmt::format("utwait  {}", Hex(1u << ut)));
+  SendEnd(*this, s.color);
+}
+
+void Gen::LinkRead(const Ctx& c, const PeLinks::Read& r) {
+  Reader(*this, c, r.color, r.count, Int(0, 7));
 }
 
 }  // namespace tessera::fuzz::detail

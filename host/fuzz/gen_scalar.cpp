@@ -313,7 +313,7 @@ void Gen::BlockPair(const Ctx& c, int& budget) {
 void Gen::Send(const Ctx& c) {
   const auto ctrl = TasksOfKind(TaskKind::kControl);
   std::vector<int> colors;
-  for (int col : data_colors_)
+  for (int col : TaskColors())
     if (SendRoom(c, col) >= 1) colors.push_back(col);
   const bool can_ctrl = SendRoom(c, ctrl_color_) >= 1;
   if (colors.empty() && !can_ctrl) {

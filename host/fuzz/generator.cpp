@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <sstream>
 
@@ -56,25 +57,23 @@ enum Unit {
 // ---------------------------------------------------------------------------------------------
 // Randomness and text
 
-Gen::Gen(uint64_t seed, const GenOptions& options) : rng_(seed), opt_(options), seed_(seed) {}
-
-int Gen::Int(int lo, int hi) {
+int Rng::Int(int lo, int hi) {
   if (hi <= lo) return lo;
   const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;
   return lo + static_cast<int>(rng_() % span);
 }
 
-bool Gen::Chance(double p) {
+bool Rng::Chance(double p) {
   return static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0) < p;
 }
 
-uint32_t Gen::U32() { return static_cast<uint32_t>(rng_()); }
+uint32_t Rng::U32() { return static_cast<uint32_t>(rng_()); }
 
-void Gen::Shuffle(std::vector<int>& v) {
+void Rng::Shuffle(std::vector<int>& v) {
   for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) std::swap(v[i], v[Int(0, i)]);
 }
 
-int Gen::PickWeighted(const std::vector<int>& weights) {
+int Rng::PickWeighted(const std::vector<int>& weights) {
   const int total = std::accumulate(weights.begin(), weights.end(), 0);
   int r = Int(0, total - 1);
   for (size_t i = 0; i < weights.size(); ++i) {
@@ -83,6 +82,8 @@ int Gen::PickWeighted(const std::vector<int>& weights) {
   }
   return static_cast<int>(weights.size()) - 1;
 }
+
+Gen::Gen(uint64_t seed, const GenOptions& options) : Rng(seed), opt_(options), seed_(seed) {}
 
 void Gen::Line(const std::string& s) { *out_ += "        " + s + "\n"; }
 void Gen::Label(const std::string& name) { *out_ += name + ":\n"; }
@@ -168,6 +169,10 @@ void Gen::Plan() {
   std::vector<int> colors(arch::kNumColors);
   std::iota(colors.begin(), colors.end(), 0);
   Shuffle(colors);
+  // The colors the fabric's links route through this PE's router are not the program's own.
+  const uint32_t routed = opt_.links.routed;
+  colors.erase(std::remove_if(colors.begin(), colors.end(), [&](int c) { return routed >> c & 1; }),
+               colors.end());
   size_t next = 0;
   for (int i = 0; i < num_data; ++i) data_colors_.push_back(colors[next++]);
   if (sends || fabric) ctrl_color_ = colors[next++];
@@ -178,9 +183,11 @@ void Gen::Plan() {
 
   // Task IDs: a data task's ID is its color; the others take free IDs 0..30 at random, so the
   // picker's priorities vary from program to program.
+  const std::vector<int>& link_rx = opt_.links.rx_tasks;
   std::vector<int> ids;
   for (int id = 0; id < static_cast<int>(arch::kNoTask); ++id)
-    if (std::find(data_colors_.begin(), data_colors_.end(), id) == data_colors_.end())
+    if (std::find(data_colors_.begin(), data_colors_.end(), id) == data_colors_.end() &&
+        std::find(link_rx.begin(), link_rx.end(), id) == link_rx.end())
       ids.push_back(id);
   Shuffle(ids);
   size_t next_id = 0;
@@ -197,7 +204,9 @@ void Gen::Plan() {
     t.self_count = Chance(0.3) ? Int(1, 2) : 0;
     tasks_.push_back(t);
   }
-  for (int c : data_colors_) {
+  std::vector<int> rx_colors = data_colors_;
+  rx_colors.insert(rx_colors.end(), link_rx.begin(), link_rx.end());
+  for (int c : rx_colors) {
     TaskPlan t;
     t.name = fmt::format("rx{}", c);
     t.kind = TaskKind::kData;
@@ -250,6 +259,12 @@ void Gen::CountActivation(const Ctx& c, TaskPlan& t) {
   if (t.kind == TaskKind::kLocal) t.runs += c.task->runs * c.mult;
 }
 
+std::vector<int> Gen::TaskColors() const {
+  std::vector<int> out = data_colors_;
+  out.insert(out.end(), opt_.links.task_colors.begin(), opt_.links.task_colors.end());
+  return out;
+}
+
 int Gen::SendRoom(const Ctx& c, int color) const {
   if (c.leaf || !c.task || c.depth > 0 || color < 0) return 0;
   const int per = c.task->runs * c.mult;
@@ -289,7 +304,7 @@ void Gen::EmitUnit(const Ctx& c, int& budget) {
   w[kUNop] = 1;
   if (on(Category::kDsdMem)) w[kUDsdMem] = 6;
   if (on(Category::kDsdFabric) && c.depth == 0 && !c.in_sub) w[kUFabric] = 3;
-  if (on(Category::kDsdFabric) && straight && !data_colors_.empty()) w[kUFabricToTask] = 1;
+  if (on(Category::kDsdFabric) && straight && !TaskColors().empty()) w[kUFabricToTask] = 1;
   if (on(Category::kDsdFabric) && straight) w[kUCtrlStream] = 1;
 
   switch (PickWeighted(w)) {
@@ -354,6 +369,12 @@ void Gen::EmitMain() {
   TaskPlan& t = tasks_[0];
   out_ = &t.text;
   Label("main");
+  // This router's part of the fabric's links, before anything else: a neighbour's first wavelet
+  // comes after its own routes, a dozen register loads and the ramps' latency.
+  for (const PeLinks::Route& r : opt_.links.routes) {
+    LoadConst(1, r.color_cfg);
+    Line(fmt::format("sw      r1, ColorCfg+4*{}", r.color));
+  }
   Line(fmt::format("la      {}, buf", Reg(kBaseReg)));
   // Loop every used color back into this PE's CE: RAMP -> RAMP.
   const uint32_t ramp = 1u << static_cast<int>(arch::Dir::kRamp);
@@ -380,10 +401,14 @@ void Gen::EmitMain() {
   c.task = &t;
   const int units = opt_.units > 0 ? opt_.units : Int(20, 80);
   const int before = fault_ != CeFault::kNone ? Int(0, units) : units;
-  EmitSeq(c, before);
-  if (fault_ != CeFault::kNone) {
-    EmitFault();
-    EmitSeq(c, units - before);
+  if (opt_.links.streams.empty() && opt_.links.reads.empty()) {
+    EmitSeq(c, before);
+    if (fault_ != CeFault::kNone) {
+      EmitFault();
+      EmitSeq(c, units - before);
+    }
+  } else {
+    EmitMainWithLinks(c, units, before);
   }
   if (num_local_ > 0 && tasks_[1].runs == 0 && opt_.mix.Has(Category::kTask) && Chance(0.9)) {
     Line("activate t1");
@@ -396,6 +421,33 @@ void Gen::EmitMain() {
     Line("sw      r1, TaskBlockClr");
   }
   Line("tend");
+}
+
+void Gen::EmitMainWithLinks(const Ctx& c, int units, int fault_at) {
+  // Items at positions among the units of main: the streams at or before `split`, the readers at
+  // or after it, the deliberate fault anywhere.
+  struct Item {
+    int at = 0;
+    int order = 0;  // at one position: streams, then the fault, then readers
+    std::function<void()> emit;
+  };
+  std::vector<Item> items;
+  const int split = Int(0, units);
+  for (const PeLinks::Stream& s : opt_.links.streams)
+    items.push_back({Int(0, split), 0, [this, &c, &s] { LinkStream(c, s); }});
+  if (fault_ != CeFault::kNone) items.push_back({fault_at, 1, [this] { EmitFault(); }});
+  for (const PeLinks::Read& r : opt_.links.reads)
+    items.push_back({Int(split, units), 2, [this, &c, &r] { LinkRead(c, r); }});
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    return a.at != b.at ? a.at < b.at : a.order < b.order;
+  });
+  int done = 0;
+  for (const Item& item : items) {
+    EmitSeq(c, item.at - done);
+    done = std::max(done, item.at);
+    item.emit();
+  }
+  EmitSeq(c, units - done);
 }
 
 void Gen::EmitLocal(TaskPlan& t) {
@@ -468,7 +520,8 @@ void Gen::EmitFault() {
     const bool used =
         std::find(data_colors_.begin(), data_colors_.end(), c) != data_colors_.end() ||
         c == ctrl_color_ ||
-        std::find(dsd_colors_.begin(), dsd_colors_.end(), c) != dsd_colors_.end();
+        std::find(dsd_colors_.begin(), dsd_colors_.end(), c) != dsd_colors_.end() ||
+        (opt_.links.routed >> c & 1);
     if (!used) unrouted.push_back(c);
   }
   std::vector<int> unbound;

@@ -17,16 +17,50 @@
 //   issued first and asynchronously, each on its own microthread;
 // - every mem1d element lies in the data region.
 // A fraction of programs (Category::kFault) end in one deliberate fault at the label
-// `fault_site`, whose cause the program records.
+// `fault_site`, whose cause the program records. On a fabric (fabric_gen.h), GenOptions::links
+// adds the program's part in the traffic between PEs.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "arch/arch.h"
 #include "fuzz/mix.h"
 
 namespace tessera::fuzz {
+
+// One PE's part in the traffic between the PEs of a fabric (fabric_gen.h plans it; empty for a
+// program alone on its PE). A link is a color routed from a sender's RAMP to the RAMPs of
+// neighbours, perhaps through one router between; each color is one link. A link carries fewer
+// wavelets over the whole program than the credits of its path (kSendBudget, as the looped-back
+// colors), so no sender ever waits for a receiver; and in every main the streams come before
+// the readers of streams, so no PE waits for a neighbour before it has sent all it sends.
+struct PeLinks {
+  struct Route {  // this router's part of a link: written first in main
+    int color = 0;
+    uint32_t color_cfg = 0;
+  };
+  struct Stream {  // one fabout of `count` wavelets, then perhaps a control wavelet naming no task
+    int color = 0;
+    int count = 0;
+    bool ctrl_end = false;
+  };
+  // One fabin reader of exactly `count` wavelets. Not an unbounded one ended by the control
+  // wavelet: that may come before the reader is issued, and the dispatcher would take it.
+  struct Read {
+    int color = 0;
+    int count = 0;
+  };
+  std::vector<Route> routes;
+  std::vector<int> task_colors;  // to neighbours' data tasks: `send` and fabout units may use them
+  std::vector<Stream> streams;   // main sends each once, before any read
+  std::vector<int> rx_tasks;     // this PE's data tasks fed by links (task ID = color)
+  std::vector<Read> reads;       // main issues each once, after every stream
+  uint32_t routed = 0;           // mask of the colors links route at this router: not for own use
+
+  bool Empty() const { return routes.empty(); }
+};
 
 struct GenOptions {
   Mix mix = Mix::All();
@@ -37,6 +71,8 @@ struct GenOptions {
   double fault_rate = 0.05;
   // Top-level units of main; 0 picks 20..80 at random.
   int units = 0;
+  // The program's part in the traffic of a fabric; empty: a PE alone.
+  PeLinks links;
 };
 
 struct Program {

@@ -34,10 +34,33 @@ std::vector<std::pair<std::string, uint32_t>> FaultRegs(Backend& b, int pe) {
           {"RouterFault", b.ReadReg(pe, arch::RouterFault::kAddr)}};
 }
 
+// The differences between both backends' register files of one PE (without `dsrs`, the GPRs).
+std::vector<Difference> CompareCore(Backend& a, Backend& b, int pe, bool dsrs = true) {
+  std::vector<Difference> d;
+  CoreRegs ca, cb;
+  if (dsrs) {
+    a.ReadCore(pe, ca);
+    b.ReadCore(pe, cb);
+  } else {
+    a.ReadGprs(pe, ca);
+    b.ReadGprs(pe, cb);
+  }
+  for (int i = 0; i < static_cast<int>(arch::kNumGprs); ++i)
+    if (ca.gpr[i] != cb.gpr[i])
+      d.push_back({fmt::format("r{}", i), Hex32(ca.gpr[i]), Hex32(cb.gpr[i])});
+  for (int i = 0; i < static_cast<int>(arch::kNumDsrs) && dsrs; ++i) {
+    if (ca.dsr[i] != cb.dsr[i]) {
+      d.push_back({fmt::format("d{}", i), fmt::format("0x{:016x}", ca.dsr[i]),
+                   fmt::format("0x{:016x}", cb.dsr[i])});
+    }
+  }
+  return d;
+}
+
 // Compares what both backends did in one cycle on one PE; the differences of the first item
 // that differs, with its name in `what`.
 std::vector<Difference> CompareCycle(Backend& a, Backend& b, int pe, const PeEvents& x,
-                                     const PeEvents& y, std::string& what) {
+                                     const PeEvents& y, bool gprs, bool dsrs, std::string& what) {
   std::vector<Difference> d;
   if (x.retire != y.retire || (x.retire && x.retire_pc != y.retire_pc)) {
     what = "retired instruction";
@@ -67,18 +90,7 @@ std::vector<Difference> CompareCycle(Backend& a, Backend& b, int pe, const PeEve
       d.push_back({ra[i].first, Hex32(ra[i].second), Hex32(rb[i].second)});
     return d;
   }
-  CoreRegs ca, cb;
-  a.ReadCore(pe, ca);
-  b.ReadCore(pe, cb);
-  for (int i = 0; i < static_cast<int>(arch::kNumGprs); ++i)
-    if (ca.gpr[i] != cb.gpr[i])
-      d.push_back({fmt::format("r{}", i), Hex32(ca.gpr[i]), Hex32(cb.gpr[i])});
-  for (int i = 0; i < static_cast<int>(arch::kNumDsrs); ++i) {
-    if (ca.dsr[i] != cb.dsr[i]) {
-      d.push_back({fmt::format("d{}", i), fmt::format("0x{:016x}", ca.dsr[i]),
-                   fmt::format("0x{:016x}", cb.dsr[i])});
-    }
-  }
+  if (gprs) d = CompareCore(a, b, pe, dsrs);
   if (!d.empty()) {
     what = "registers";
     return d;
@@ -196,7 +208,10 @@ LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
       }
       if (options.history > 0) remember(pe, cycle, ea[pe]);
       std::string what;
-      std::vector<Difference> d = CompareCycle(a, b, pe, ea[pe], eb[pe], what);
+      const bool all = !options.regs_on_retire;
+      const bool dsrs = all || ea[pe].dsr_write || eb[pe].dsr_write;
+      std::vector<Difference> d =
+          CompareCycle(a, b, pe, ea[pe], eb[pe], all || ea[pe].retire || dsrs, dsrs, what);
       if (!d.empty()) {
         diverge(pe, cycle, what, std::move(d));
         res.cycles = a.Cycle();
@@ -217,7 +232,9 @@ LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
   }
   res.cycles = a.Cycle();
   for (int pe = 0; pe < n; ++pe) {
-    std::vector<Difference> d = CompareEndStates(CaptureEndState(a, pe), CaptureEndState(b, pe));
+    std::vector<Difference> d;
+    if (options.regs_on_retire) d = CompareCore(a, b, pe);
+    if (d.empty()) d = CompareEndStates(CaptureEndState(a, pe), CaptureEndState(b, pe));
     if (!d.empty()) {
       diverge(pe, res.cycles, "end state", std::move(d));
       break;

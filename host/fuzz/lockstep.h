@@ -1,7 +1,8 @@
 // Lockstep co-simulation of two backends running the same programs: both step one cycle at a
 // time, and after every cycle the comparator checks, per PE, the retired instruction (pc), the
-// task started, the debug records, the fault flag, CeStatus.Quiet, both register files, and the
-// SRAM words either backend reports as written. When every PE of both backends has been quiet
+// task started, the debug records, the fault flag, CeStatus.Quiet, both register files (or only
+// after a retire: RunOptions::regs_on_retire), and the SRAM words either backend reports as
+// written. When every PE of both backends has been quiet
 // for a while, or a PE faulted, it compares the end state (end_state.h). It stops at the first
 // difference and reports the PE, the cycle, the last instruction retired (disassembled) and every
 // differing item with both values.
@@ -24,6 +25,12 @@ struct RunOptions {
   // wavelet needs to go round the router (2 x RampLatency + hops, docs/router.md).
   int quiet_cycles = 48;
   int history = 12;  // events of the divergence's PE kept for its report
+  // Compare a PE's GPRs only after a cycle in which it retired an instruction, its DSRs only
+  // after a retire that wrote one (PeEvents::dsr_write), and both once more at the end; not
+  // after every cycle: for backends whose register reads are slow (RtlFabricBackend). A register
+  // written otherwise (a task start's r0, an asynchronous fdot's accumulator, a wrong write) is
+  // then found at the PE's next such retire, or at the end.
+  bool regs_on_retire = false;
 };
 
 struct Divergence {

@@ -2,6 +2,21 @@
 
 namespace tessera::fuzz {
 
+void AddDebugStore(std::string& line, const ce::DebugRecord& store,
+                   std::vector<ce::DebugRecord>& out) {
+  if (store.fmt == static_cast<uint8_t>(arch::DebugFmt::kChar)) {
+    const char ch = static_cast<char>(store.value & 0xFF);
+    if (ch != '\n') {
+      line.push_back(ch);
+      return;
+    }
+    out.push_back(store);
+    out.back().text.swap(line);
+    return;
+  }
+  out.push_back(store);
+}
+
 void RtlBackend::Load(int pe, const assembler::PeProgram& program) {
   std::vector<tb::TaskBind> tasks;
   for (const assembler::TaskBinding& t : program.tasks)
@@ -21,21 +36,11 @@ void RtlBackend::Step(std::vector<PeEvents>& events) {
   e.task_start = c.task_start;
   e.task = static_cast<uint8_t>(c.task);
   if (!c.debug) return;
-  // The host's rule for the debug port (docs/isa.md 2.6): a Char store adds its byte to the
-  // PE's line, and a '\n' emits the line as one record with the cycle of the '\n'.
   ce::DebugRecord r;
   r.cycle = cycle;
   r.fmt = static_cast<uint8_t>(c.debug_fmt);
   r.value = c.debug_value;
-  if (c.debug_fmt == static_cast<int>(arch::DebugFmt::kChar)) {
-    const char ch = static_cast<char>(c.debug_value & 0xFF);
-    if (ch != '\n') {
-      char_line_.push_back(ch);
-      return;
-    }
-    r.text.swap(char_line_);
-  }
-  e.debug.push_back(std::move(r));
+  AddDebugStore(char_line_, r, e.debug);
 }
 
 void RtlBackend::ReadCore(int pe, CoreRegs& out) {

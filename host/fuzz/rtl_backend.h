@@ -1,6 +1,6 @@
 // The RTL as a lockstep backend: one verilated PE with its compute engine (tb::RtlPe, Vpe_ce),
 // stepped one cycle at a time; events from its retire, task-start and debug ports, the register
-// files and SRAM read from the model. One PE until tiles hold full PEs.
+// files and SRAM read from the model. Fabrics of full PEs: rtl_fabric_backend.h.
 #pragma once
 
 #include <string>
@@ -28,6 +28,7 @@ class RtlBackend final : public Backend {
   void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) override {
     pe_.ReadSram(addr, out, n);
   }
+  void WriteReg(int pe, uint16_t addr, uint32_t value) override { pe_.Write(addr, value); }
 
  private:
   tb::RtlPe pe_;

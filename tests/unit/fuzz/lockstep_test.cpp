@@ -1,6 +1,7 @@
 // The lockstep comparator: identical backends agree; a state change made in one backend only
 // (a register, a memory word, an instruction) is found at its cycle and named with both values;
-// the RTL and the functional model number cycles alike.
+// the RTL and the functional model number cycles alike, on one PE and on a 2x2 fabric whose PEs
+// send each other wavelets.
 #include "fuzz/lockstep.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/func_backend.h"
 #include "fuzz/rtl_backend.h"
+#include "fuzz/rtl_fabric_backend.h"
 
 namespace tessera::fuzz {
 namespace {
@@ -38,18 +40,19 @@ loop:   add     r1, r1, r2
 data:   .word   0
 )";
 
-// A FuncBackend that changes its own state after a given cycle, as a faulty backend would.
+// A FuncBackend that changes the state of one PE after a given cycle, as a faulty backend would.
 class Poked final : public Backend {
  public:
-  Poked(uint64_t at, std::function<void(ce::Ce&)> poke) : at_(at), poke_(std::move(poke)) {}
+  Poked(uint64_t at, std::function<void(ce::Ce&)> poke, int width = 1, int height = 1, int pe = 0)
+      : f_(width, height), at_(at), pe_(pe), poke_(std::move(poke)) {}
   std::string Name() const override { return "poked"; }
-  int Width() const override { return 1; }
-  int Height() const override { return 1; }
+  int Width() const override { return f_.Width(); }
+  int Height() const override { return f_.Height(); }
   void Load(int pe, const assembler::PeProgram& p) override { f_.Load(pe, p); }
   void Launch(int pe, int task) override { f_.Launch(pe, task); }
   void Step(std::vector<PeEvents>& e) override {
     f_.Step(e);
-    if (f_.Cycle() == at_ + 1) poke_(f_.CeOf(0));
+    if (f_.Cycle() == at_ + 1) poke_(f_.CeOf(pe_));
   }
   uint64_t Cycle() const override { return f_.Cycle(); }
   bool Faulted(int pe) override { return f_.Faulted(pe); }
@@ -59,10 +62,12 @@ class Poked final : public Backend {
   void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) override {
     f_.ReadSram(pe, addr, out, n);
   }
+  void WriteReg(int pe, uint16_t addr, uint32_t value) override { f_.WriteReg(pe, addr, value); }
 
  private:
   FuncBackend f_;
   uint64_t at_;
+  int pe_;
   std::function<void(ce::Ce&)> poke_;
 };
 
@@ -176,6 +181,118 @@ TEST(Lockstep, RtlAndFunctionalModelAgreeOnAHandWrittenProgram) {
   const LockstepResult r = RunLockstep(a, b, RunOptions{});
   EXPECT_FALSE(r.diverged) << r.divergence.Describe("func", "rtl");
   EXPECT_EQ(r.end, RunEnd::kQuiet);
+}
+
+// A 2x2 fabric: PE(0,0) sends three words east on color 5 (its coordinates last) to a data task
+// of PE(1,0) that sums them; PE(0,1) and PE(1,1) end at once.
+const char* kEastSender = R"(
+        .text
+        .task   main, local, 0
+main:   li      r1, 0x202       ; ColorCfg: rx RAMP, tx E
+        sw      r1, ColorCfg+4*5
+        li      r2, 7
+        send    r2, 5
+        li      r2, 8
+        send    r2, 5
+        lw      r3, PeCoord
+        send    r3, 5
+        tend
+)";
+const char* kWestReceiver = R"(
+        .text
+        .task   main, local, 0
+        .task   rx5, data, 5
+main:   li      r1, 0x30        ; ColorCfg: rx W, tx RAMP
+        sw      r1, ColorCfg+4*5
+        tend
+rx5:    lw      r1, acc
+        add     r1, r1, r0
+        sw      r1, acc
+        dbg.u32 r1
+        tend
+        .data
+acc:    .word   0
+)";
+const char* kIdle = "        .text\n        .task main, local, 0\nmain:   tend\n";
+
+void LoadFabric(Backend& b) {
+  const std::vector<assembler::PeProgram> p = {Link(kEastSender), Link(kWestReceiver), Link(kIdle),
+                                               Link(kIdle)};
+  for (int pe = 0; pe < 4; ++pe) {
+    b.Load(pe, p[pe]);
+    b.Launch(pe, 0);
+  }
+}
+
+uint32_t Acc(Backend& b) {
+  uint8_t w[4];
+  b.ReadSram(1, Link(kWestReceiver).symbols.at("acc").address, w, 4);
+  return w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
+}
+
+TEST(Lockstep, RtlFabricAndFunctionalModelAgreeOnTwoPesTalking) {
+  FuncBackend a(2, 2);
+  RtlFabricBackend b(2, 2, RtlFabricBackend::TileFor(2, 2));
+  LoadFabric(a);
+  LoadFabric(b);
+  std::vector<PeEvents> ea, eb;
+  a.Step(ea);
+  b.Step(eb);
+  ASSERT_EQ(ea.size(), 4u);
+  ASSERT_EQ(eb.size(), 4u);
+  for (int pe = 0; pe < 4; ++pe) {
+    EXPECT_TRUE(ea[pe].task_start && eb[pe].task_start) << pe;
+    EXPECT_FALSE(ea[pe].retire || eb[pe].retire) << pe;
+  }
+  a.Step(ea);
+  b.Step(eb);
+  for (int pe = 0; pe < 4; ++pe) {
+    EXPECT_TRUE(ea[pe].retire && eb[pe].retire) << pe;
+    EXPECT_EQ(eb[pe].retire_pc, 0) << pe;
+  }
+  RunOptions o;
+  o.regs_on_retire = true;
+  const LockstepResult r = RunLockstep(a, b, o);
+  EXPECT_FALSE(r.diverged) << r.divergence.Describe("func", "rtl");
+  EXPECT_EQ(r.end, RunEnd::kQuiet);
+  EXPECT_EQ(Acc(a), 15u);
+  EXPECT_EQ(Acc(b), 15u);
+  EXPECT_EQ(b.ReadReg(1, arch::Gpr::Addr(1)), 15u);
+}
+
+TEST(Lockstep, OnAFabricTheDivergingPeIsNamed) {
+  FuncBackend a(2, 2);
+  auto flip = [](ce::Ce& c) { c.MutableState().gpr[2] ^= 1; };
+  Poked b(4, flip, 2, 2, 1);
+  LoadFabric(a);
+  LoadFabric(b);
+  RunOptions o;
+  o.regs_on_retire = true;  // found at PE(1,0)'s next retire
+  const LockstepResult r = RunLockstep(a, b, o);
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.divergence.what, "registers");
+  EXPECT_EQ(r.divergence.pe, 1);
+  EXPECT_GT(r.divergence.cycle, 4u);
+  const std::string text = r.divergence.Describe("func", "poked");
+  EXPECT_NE(text.find("PE(1,0) cycle"), std::string::npos) << text;
+  EXPECT_NE(text.find("r2: func 0x00000000, poked 0x00000001"), std::string::npos) << text;
+}
+
+TEST(Lockstep, ReadingRegistersOnlyAfterRetiresStillFindsADsrDifferenceAtTheEnd) {
+  FuncBackend a(2, 2);
+  auto set = [](ce::Ce& c) { c.MutableState().dsr[3] = 0x1234; };
+  Poked b(4, set, 2, 2, 3);
+  LoadFabric(a);
+  LoadFabric(b);
+  RunOptions o;
+  o.regs_on_retire = true;  // no DSR is written: read at the end only
+  const LockstepResult r = RunLockstep(a, b, o);
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.divergence.pe, 3);
+  EXPECT_EQ(r.divergence.what, "end state");
+  ASSERT_EQ(r.divergence.diffs.size(), 1u);
+  EXPECT_EQ(r.divergence.diffs[0].what, "d3");
+  EXPECT_EQ(r.divergence.diffs[0].b, "0x0000000000001234");
 }
 
 TEST(Lockstep, RunSoloEndsQuietOrAtTheFault) {

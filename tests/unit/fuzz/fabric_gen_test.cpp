@@ -1,0 +1,242 @@
+// Fabric programs (host/fuzz/fabric_gen.h): deterministic per seed, one program per PE, routes
+// that join every link's ends, traffic that arrives, at most one deliberate fault, a source text
+// that parses back; and on the functional model 2x2 programs end as generated (quiet, or at
+// their one deliberate fault) without deadlock.
+#include "fuzz/fabric_gen.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "asm/assembler.h"
+#include "asm/link.h"
+#include "fuzz/campaign.h"
+#include "fuzz/func_backend.h"
+
+namespace tessera::fuzz {
+namespace {
+
+BackendFactory Func(int w, int h) {
+  return [w, h] { return std::make_unique<FuncBackend>(w, h); };
+}
+
+bool HasColor(const std::vector<int>& v, int color) {
+  return std::find(v.begin(), v.end(), color) != v.end();
+}
+
+template <class T>
+bool HasColor(const std::vector<T>& v, int color) {
+  for (const T& item : v)
+    if (item.color == color) return true;
+  return false;
+}
+
+// Loads PE i of `f` into b and launches its main.
+void LoadAndLaunch(const FabricProgram& f, Backend& b) {
+  for (int pe = 0; pe < b.NumPes(); ++pe) {
+    const assembler::PeProgram img =
+        assembler::LinkSingle({assembler::AssembleText("pe.s", f.pes[pe].source).object}, {});
+    b.Load(pe, img);
+    for (const assembler::TaskBinding& t : img.tasks)
+      if (t.entry == img.symbols.at("main").address) b.Launch(pe, t.id);
+  }
+}
+
+TEST(FabricGen, SameSeedSameProgramsOtherSeedOtherPrograms) {
+  const GenOptions o;
+  for (uint64_t seed : {1u, 2u, 77u}) {
+    const FabricProgram a = GenerateFabric(seed, 2, 2, o), b = GenerateFabric(seed, 2, 2, o);
+    ASSERT_EQ(a.pes.size(), 4u);
+    EXPECT_EQ(a.Source(), b.Source());
+    EXPECT_NE(a.Source(), GenerateFabric(seed + 1, 2, 2, o).Source());
+    std::set<std::string> distinct;
+    for (const Program& p : a.pes) distinct.insert(p.source);
+    EXPECT_EQ(distinct.size(), 4u)
+        << "seed " << seed << ": the PEs' programs are not all different";
+  }
+}
+
+TEST(FabricGen, TheSourceParsesBackIntoThePrograms) {
+  GenOptions o;
+  o.fault_rate = 1.0;
+  const FabricProgram f = GenerateFabric(9, 2, 2, o);
+  const std::optional<FabricProgram> g = ParseFabricSource(f.Source());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->seed, 9u);
+  EXPECT_EQ(g->width, 2);
+  EXPECT_EQ(g->height, 2);
+  EXPECT_EQ(g->mix, "all");
+  ASSERT_EQ(g->pes.size(), 4u);
+  for (int pe = 0; pe < 4; ++pe) {
+    EXPECT_EQ(g->pes[pe].source, f.pes[pe].source) << pe;
+    EXPECT_EQ(g->pes[pe].expect_fault, f.pes[pe].expect_fault) << pe;
+  }
+  EXPECT_FALSE(ParseFabricSource(Generate(9, o).source));
+  std::string cut = f.Source();
+  cut.erase(cut.find("; ---- PE(1,1)"));
+  EXPECT_THROW(ParseFabricSource(cut), std::invalid_argument);
+}
+
+// Every link is a tree from one sender's RAMP: each tx direction leads to a PE on the link whose
+// rx is the opposite direction; its ends use it (sender: task colors or a stream; receivers: data
+// tasks or readers of the stream's length); no PE uses a routed color as its own.
+TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
+  constexpr uint32_t kRamp = 1u << static_cast<int>(arch::Dir::kRamp);
+  int links = 0, multicast = 0, through = 0, streams = 0, reads = 0, tasks = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
+    ASSERT_EQ(f.links.size(), 4u);
+    std::map<int, std::map<int, uint32_t>> cfg;  // color -> PE -> ColorCfg
+    for (int pe = 0; pe < 4; ++pe) {
+      for (const PeLinks::Route& r : f.links[pe].routes) {
+        cfg[r.color][pe] = r.color_cfg;
+        EXPECT_TRUE(f.links[pe].routed >> r.color & 1);
+        EXPECT_NE(f.pes[pe].source.find(fmt::format("sw      r1, ColorCfg+4*{}", r.color)),
+                  std::string::npos);
+      }
+    }
+    for (const auto& [color, on] : cfg) {
+      ++links;
+      int senders = 0, receivers = 0;
+      for (const auto& [pe, v] : on) {
+        const uint32_t rx = arch::ColorCfg::Rx(v), tx = arch::ColorCfg::Tx(v);
+        const PeLinks& l = f.links[pe];
+        if (rx == kRamp) {
+          ++senders;
+          EXPECT_TRUE(HasColor(l.task_colors, color) || HasColor(l.streams, color)) << seed;
+          multicast += __builtin_popcount(tx) == 2;
+        }
+        if (tx & kRamp) {
+          ++receivers;
+          EXPECT_TRUE(HasColor(l.rx_tasks, color) || HasColor(l.reads, color)) << seed;
+        }
+        if (rx != kRamp && (tx & ~kRamp)) ++through;
+        for (int d = 0; d < 4; ++d) {
+          if (!(tx >> d & 1)) continue;
+          const int x = pe % 2 + (d == 1) - (d == 0), y = pe / 2 + (d == 2) - (d == 3);
+          ASSERT_TRUE(x >= 0 && x < 2 && y >= 0 && y < 2) << "seed " << seed << " color " << color;
+          ASSERT_TRUE(on.count(y * 2 + x)) << "seed " << seed << " color " << color;
+          EXPECT_EQ(arch::ColorCfg::Rx(on.at(y * 2 + x)), 1u << (d ^ 1)) << "seed " << seed;
+        }
+      }
+      EXPECT_EQ(senders, 1) << "seed " << seed << " color " << color;
+      EXPECT_GE(receivers, 1) << "seed " << seed << " color " << color;
+    }
+    std::map<int, int> sent;  // stream color -> count
+    for (const PeLinks& l : f.links) {
+      for (const PeLinks::Stream& st : l.streams) sent[st.color] = st.count;
+      streams += static_cast<int>(l.streams.size());
+      tasks += static_cast<int>(l.rx_tasks.size());
+    }
+    for (const PeLinks& l : f.links) {
+      for (const PeLinks::Read& r : l.reads) {
+        ++reads;
+        ASSERT_TRUE(sent.count(r.color)) << "seed " << seed;
+        EXPECT_EQ(r.count, sent[r.color]) << "seed " << seed;
+      }
+    }
+  }
+  EXPECT_GT(links, 200);
+  EXPECT_GT(multicast, 10);
+  EXPECT_GT(through, 10);
+  EXPECT_GT(streams, 50);
+  EXPECT_GT(reads, 50);
+  EXPECT_GT(tasks, 100);
+}
+
+TEST(FabricGen, FiftyProgramsEndAsGeneratedOnTheFunctionalModelAndTheirTrafficArrives) {
+  int faults = 0;
+  uint64_t cycles = 0;
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
+    int expected = 0;
+    for (const Program& p : f.pes) expected += p.expect_fault != arch::CeFault::kNone;
+    EXPECT_LE(expected, 1) << "seed " << seed;
+    faults += expected;
+    const ProgramRun r = RunFabricProgram(f, Func(2, 2), nullptr, RunOptions{});
+    ASSERT_FALSE(r.failure) << "seed " << seed << ": " << r.failure->message << "\n" << f.Source();
+    EXPECT_EQ(r.end, expected ? RunEnd::kFault : RunEnd::kQuiet) << "seed " << seed;
+    cycles += r.cycles;
+  }
+  EXPECT_GT(cycles, 50u * 500);
+}
+
+// Wavelets reach the receivers' CEs on link colors: over 50 programs, many PE-cycles see one
+// queued, and the receivers' data tasks start.
+TEST(FabricGen, LinkWaveletsReachTheirReceivers) {
+  int queued = 0, starts = 0;
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
+    FuncBackend b(2, 2);
+    LoadAndLaunch(f, b);
+    std::vector<PeEvents> e;
+    bool fault = false;
+    for (int c = 0, quiet = 0; c < 100000 && !fault && quiet < 48; ++c) {
+      b.Step(e);
+      bool all = true;
+      for (int pe = 0; pe < 4; ++pe) {
+        const PeLinks& l = f.links[pe];
+        for (int col : l.rx_tasks) {
+          queued += b.CeOf(pe).QueueCount(col) > 0;
+          starts += e[pe].task_start && e[pe].task == col;
+        }
+        for (const PeLinks::Read& r : l.reads) queued += b.CeOf(pe).QueueCount(r.color) > 0;
+        fault |= b.Faulted(pe);
+        all &= b.Quiet(pe);
+      }
+      quiet = all ? quiet + 1 : 0;
+    }
+  }
+  EXPECT_GT(queued, 2000);
+  EXPECT_GT(starts, 100);
+}
+
+TEST(FabricGen, DeliberateFaultsEndTheRunAtTheirOnePe) {
+  GenOptions o;
+  o.fault_rate = 1.0;
+  std::set<int> where;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const FabricProgram f = GenerateFabric(seed, 2, 2, o);
+    int n = 0;
+    for (int pe = 0; pe < 4; ++pe) {
+      if (f.pes[pe].expect_fault == arch::CeFault::kNone) continue;
+      ++n;
+      where.insert(pe);
+    }
+    ASSERT_EQ(n, 1) << "seed " << seed;
+    const ProgramRun r = RunFabricProgram(f, Func(2, 2), nullptr, RunOptions{});
+    ASSERT_FALSE(r.failure) << "seed " << seed << ": " << r.failure->message;
+    EXPECT_EQ(r.end, RunEnd::kFault);
+  }
+  EXPECT_GE(where.size(), 3u);
+}
+
+TEST(FabricGen, WithoutSendOrFabricThePesAreAlone) {
+  GenOptions o;
+  o.mix = Mix::Parse("alu,mem,branch,task");
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    const FabricProgram f = GenerateFabric(seed, 2, 2, o);
+    for (const PeLinks& l : f.links) EXPECT_TRUE(l.Empty());
+    const ProgramRun r = RunFabricProgram(f, Func(2, 2), nullptr, RunOptions{});
+    ASSERT_FALSE(r.failure) << "seed " << seed << ": " << r.failure->message;
+  }
+}
+
+TEST(FabricGen, OtherShapes) {
+  for (auto [w, h] : {std::pair{2, 1}, std::pair{1, 3}, std::pair{3, 3}}) {
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      const FabricProgram f = GenerateFabric(seed, w, h, GenOptions{});
+      ASSERT_EQ(f.pes.size(), static_cast<size_t>(w * h));
+      const ProgramRun r = RunFabricProgram(f, Func(w, h), nullptr, RunOptions{});
+      ASSERT_FALSE(r.failure) << w << "x" << h << " seed " << seed << ": " << r.failure->message;
+    }
+  }
+  EXPECT_THROW(GenerateFabric(1, 0, 2, GenOptions{}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tessera::fuzz
