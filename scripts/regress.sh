@@ -56,10 +56,13 @@ case $mode in
       --backend cosim
     run "fuzz_faults_s90000_500" "$tessera" fuzz --seed 90000 --programs 500 --fault-rate 0.6 \
       --backend cosim
+    run "fuzz_2x2_s1_300" "$tessera" fuzz --fabric 2x2 --seed 1 --programs 300 --backend cosim
     ;;
   long)
     echo "regress: compute engine, long random-program campaign"
     run "fuzz_all_s1000000_20000" "$tessera" fuzz --seed 1000000 --programs 20000 --backend cosim
+    run "fuzz_2x2_s3000000_2000" "$tessera" fuzz --fabric 2x2 --seed 3000000 --programs 2000 \
+      --backend cosim
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are
     # kept where the drain stays bounded (hotspot: about 20k wavelets per run).
     echo "regress: long noc co-simulation"
