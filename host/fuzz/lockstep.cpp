@@ -151,6 +151,23 @@ std::string Divergence::Describe(const std::string& name_a, const std::string& n
   return s;
 }
 
+namespace {
+
+// Whether a run ends after this cycle: a fault, or every PE quiet for options.quiet_cycles cycles
+// in a row (`quiet` counts them). Sets `end` when it does.
+bool RunEnds(bool fault, bool all_quiet, const RunOptions& options, int& quiet, RunEnd& end) {
+  if (fault) {
+    end = RunEnd::kFault;
+    return true;
+  }
+  quiet = all_quiet ? quiet + 1 : 0;
+  if (quiet < options.quiet_cycles) return false;
+  end = RunEnd::kQuiet;
+  return true;
+}
+
+}  // namespace
+
 LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
   if (a.Width() != b.Width() || a.Height() != b.Height()) {
     throw std::invalid_argument(fmt::format("lockstep: {} is {}x{} PEs but {} is {}x{}", a.Name(),
@@ -220,15 +237,7 @@ LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
       fault |= a.Faulted(pe);
       all_quiet &= a.Quiet(pe);
     }
-    if (fault) {
-      res.end = RunEnd::kFault;
-      break;
-    }
-    quiet = all_quiet ? quiet + 1 : 0;
-    if (quiet >= options.quiet_cycles) {
-      res.end = RunEnd::kQuiet;
-      break;
-    }
+    if (RunEnds(fault, all_quiet, options, quiet, res.end)) break;
   }
   res.cycles = a.Cycle();
   for (int pe = 0; pe < n; ++pe) {
@@ -255,15 +264,7 @@ SoloResult RunSolo(Backend& a, const RunOptions& options) {
       fault |= a.Faulted(pe);
       all_quiet &= a.Quiet(pe);
     }
-    if (fault) {
-      res.end = RunEnd::kFault;
-      break;
-    }
-    quiet = all_quiet ? quiet + 1 : 0;
-    if (quiet >= options.quiet_cycles) {
-      res.end = RunEnd::kQuiet;
-      break;
-    }
+    if (RunEnds(fault, all_quiet, options, quiet, res.end)) break;
   }
   res.cycles = a.Cycle();
   return res;
