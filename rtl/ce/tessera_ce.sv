@@ -354,7 +354,7 @@ module tessera_ce (
     sc_banks    = '0;
     sc_row      = ea[15:4];
     s_stall_why = 3'(CeStallNone);
-    s_stall_col = s_link.color;
+    s_stall_col = '0;
     fpa_d       = fpa_q;
     fpb_d       = fpb_q;
     fpc_in_d    = fpc_in_q;
