@@ -151,6 +151,39 @@ module tessera_ce (
   // Decode and operands
   isa_dec_t    dec;
   tessera_ce_decode u_decode (.insn_i(ir_q), .dec_o(dec));
+  // The decoded fields as plain signals (Yosys 0.23 cannot size a struct member in a case).
+  alu_op_e     dec_alu_op;
+  br_op_e      dec_br_op;
+  insn_class_e dec_cls;
+  dsr_op_e     dec_dsr_op;
+  fp_fmt_e     dec_fp_fmt;
+  fp_op_e      dec_fp_op;
+  logic        dec_imm_sx;
+  jump_op_e    dec_jump_op;
+  logic        dec_legal;
+  mem_op_e     dec_mem_op;
+  logic        dec_rd_c;
+  send_op_e    dec_send_op;
+  sys_op_e     dec_sys_op;
+  task_op_e    dec_task_op;
+  logic        dec_z_abs;
+  always_comb begin
+    dec_alu_op = dec.alu_op;
+    dec_br_op = dec.br_op;
+    dec_cls = dec.cls;
+    dec_dsr_op = dec.dsr_op;
+    dec_fp_fmt = dec.fp_fmt;
+    dec_fp_op = dec.fp_op;
+    dec_imm_sx = dec.imm_sx;
+    dec_jump_op = dec.jump_op;
+    dec_legal = dec.legal;
+    dec_mem_op = dec.mem_op;
+    dec_rd_c = dec.rd_c;
+    dec_send_op = dec.send_op;
+    dec_sys_op = dec.sys_op;
+    dec_task_op = dec.task_op;
+    dec_z_abs = dec.z_abs;
+  end
 
   logic [3:0]  fa, fb, fc, fd;
   logic        fz;
@@ -167,9 +200,9 @@ module tessera_ce (
     rb_v  = fz ? 32'h0 : gpr_q[fb];
     rc_v  = gpr_q[fc];
     rd_v  = gpr_q[fd];
-    imm32 = dec.imm_sx ? {{16{imm[15]}}, imm} : {16'h0, imm};
+    imm32 = dec_imm_sx ? {{16{imm[15]}}, imm} : {16'h0, imm};
     // effective address of mem/tgt operands; also `Bv + sx(imm)` of bval
-    ea    = (dec.z_abs && fz) ? {16'h0, imm} : rb_v + imm32;
+    ea    = (dec_z_abs && fz) ? {16'h0, imm} : rb_v + imm32;
   end
 
   // MMIO decode of the scalar access
@@ -374,18 +407,18 @@ module tessera_ce (
         s_fault = 1'b1;
         s_cause = 5'(CeFaultPcRange);
         s_addr  = {16'h0, pc_q};
-      end else if (!dec.legal) begin
+      end else if (!dec_legal) begin
         s_fault = 1'b1;
         s_cause = 5'(CeFaultIllegal);
         s_addr  = ir_q;
       end else begin
-        unique case (dec.cls)
+        unique case (dec_cls)
           InsnClassAlu: begin
             logic [31:0] x, y;
             x = rb_v;
-            y = dec.rd_c ? rc_v : imm32;
+            y = dec_rd_c ? rc_v : imm32;
             gpr_we = 1'b1;
-            unique case (dec.alu_op)
+            unique case (dec_alu_op)
               AluOpAdd:  gpr_wdata = x + y;
               AluOpSub:  gpr_wdata = x - y;
               AluOpAnd:  gpr_wdata = x & y;
@@ -411,24 +444,24 @@ module tessera_ce (
               s_stall_why = 3'(CeStallFmac);
             end else begin
               s_fp_issue = 1'b1;
-              fpop_d     = dec.fp_op;
-              fpfmt_d    = dec.fp_fmt;
+              fpop_d     = dec_fp_op;
+              fpfmt_d    = dec_fp_fmt;
               fp_rd_d    = fa;
               // Sub is the FMAC's own operation; a and b as written, c for fma
               fpa_d      = rb_v;
               fpb_d      = rc_v;
               fpc_in_d   = rd_v;
-              fp_half_d  = dec.fp_fmt == FpFmtF16 &&
-                           (dec.fp_op == FpOpAdd || dec.fp_op == FpOpSub || dec.fp_op == FpOpMul ||
-                            dec.fp_op == FpOpMulAdd || dec.fp_op == FpOpMin ||
-                            dec.fp_op == FpOpMax || dec.fp_op == FpOpNeg || dec.fp_op == FpOpAbs);
+              fp_half_d  = dec_fp_fmt == FpFmtF16 &&
+                           (dec_fp_op == FpOpAdd || dec_fp_op == FpOpSub || dec_fp_op == FpOpMul ||
+                            dec_fp_op == FpOpMulAdd || dec_fp_op == FpOpMin ||
+                            dec_fp_op == FpOpMax || dec_fp_op == FpOpNeg || dec_fp_op == FpOpAbs);
             end
           end
 
           InsnClassLoad, InsnClassStore: begin
             logic [2:0] sz;  // bytes
-            acc_write = dec.cls == InsnClassStore;
-            unique case (dec.mem_op)
+            acc_write = dec_cls == InsnClassStore;
+            unique case (dec_mem_op)
               MemOpB, MemOpBu: begin sz = 3'd1; acc_size = 2'd0; end
               MemOpH, MemOpHu: begin sz = 3'd2; acc_size = 2'd1; end
               default:         begin sz = 3'd4; acc_size = 2'd2; end
@@ -496,7 +529,7 @@ module tessera_ce (
 
           InsnClassBr: begin
             logic take;
-            unique case (dec.br_op)
+            unique case (dec_br_op)
               BrOpEq:  take = ra_v == rb_v;
               BrOpNe:  take = ra_v != rb_v;
               BrOpLt:  take = $signed(ra_v) < $signed(rb_v);
@@ -521,7 +554,7 @@ module tessera_ce (
 
           InsnClassJump: begin
             logic [31:0] t;
-            if (dec.jump_op == JumpOpJ || dec.jump_op == JumpOpJal)
+            if (dec_jump_op == JumpOpJ || dec_jump_op == JumpOpJal)
               t = {16'h0, pc_q} + {{14{imm[15]}}, imm, 2'b00};
             else
               t = ea;
@@ -532,7 +565,7 @@ module tessera_ce (
             end else begin
               s_taken  = 1'b1;
               s_target = t[15:0];
-              if (dec.jump_op == JumpOpJal || dec.jump_op == JumpOpJalr) begin
+              if (dec_jump_op == JumpOpJal || dec_jump_op == JumpOpJalr) begin
                 gpr_we    = 1'b1;
                 gpr_wdata = {16'h0, pc_q + 16'd4};
               end
@@ -540,7 +573,7 @@ module tessera_ce (
           end
 
           InsnClassSys: begin
-            unique case (dec.sys_op)
+            unique case (dec_sys_op)
               SysOpTend: s_tend = 1'b1;
               SysOpTrap: begin
                 s_fault = 1'b1;
@@ -567,14 +600,14 @@ module tessera_ce (
               s_fault = 1'b1;
               s_cause = 5'(CeFaultTaskId);
               s_addr  = t;
-            end else if ((dec.task_op == TaskOpActivate || dec.task_op == TaskOpActivateArg)
+            end else if ((dec_task_op == TaskOpActivate || dec_task_op == TaskOpActivateArg)
                          && tkind_q[t[4:0]] != TaskKindLocal
                          && tkind_q[t[4:0]] != TaskKindControl) begin
               s_fault = 1'b1;
               s_cause = 5'(CeFaultTaskKind);
               s_addr  = t;
             end else begin
-              unique case (dec.task_op)
+              unique case (dec_task_op)
                 TaskOpActivate:    s_activate[t[4:0]] = 1'b1;
                 TaskOpActivateArg: begin
                   s_activate[t[4:0]] = 1'b1;
@@ -602,17 +635,17 @@ module tessera_ce (
             end else begin
               s_send       = 1'b1;
               s_link.valid = 1'b1;
-              s_link.ctrl  = dec.send_op == SendOpCtrl;
+              s_link.ctrl  = dec_send_op == SendOpCtrl;
               s_link.color = col[4:0];
               s_link.data  = ra_v;
             end
           end
 
           InsnClassDsr: begin
-            unique case (dec.dsr_op)
+            unique case (dec_dsr_op)
               DsrOpLdd, DsrOpStd: begin
                 acc_size  = 2'd3;
-                acc_write = dec.dsr_op == DsrOpStd;
+                acc_write = dec_dsr_op == DsrOpStd;
                 s_info    = fault_info(acc_size, acc_write);
                 if (ea[31:16] != 16'h0) begin
                   s_fault = 1'b1;
@@ -626,7 +659,7 @@ module tessera_ce (
                   s_fault = 1'b1;
                   s_cause = 5'(CeFaultMmioAccess);
                   s_addr  = ea;
-                end else if (dec.dsr_op == DsrOpLdd) begin
+                end else if (dec_dsr_op == DsrOpLdd) begin
                   if (eng_ports_held) begin
                     issue       = 1'b0;
                     stall       = 1'b1;
@@ -725,7 +758,7 @@ module tessera_ce (
     load_val = '0;
     if (ld_sram) begin
       dsr_wval = {rd1_data_i, rd0_data_i};
-      unique case (dec.mem_op)
+      unique case (dec_mem_op)
         MemOpB: begin
           load_val = 32'(rd0_data_i[8*ea[1:0] +: 8]);
           gpr_wval = {{24{load_val[7]}}, load_val[7:0]};
@@ -958,7 +991,7 @@ module tessera_ce (
     std_pend_d = std_pend_q && !std_write;
     std_addr_d = std_addr_q;
     std_data_d = std_data_q;
-    if (do_issue && dec.cls == InsnClassDsr && dec.dsr_op == DsrOpStd) begin
+    if (do_issue && dec_cls == InsnClassDsr && dec_dsr_op == DsrOpStd) begin
       std_pend_d = 1'b1;
       std_addr_d = ea[15:2] | 14'd1;
       std_data_d = dsr_q[fa][63:32];
@@ -1109,7 +1142,7 @@ module tessera_ce (
     stall_d     = stall_q;
     stall_col_d = stall_col_q;
     if (do_issue) begin
-      sync_d      = dec.cls == InsnClassDsd && ir_q[7] && ir_q[28:24] == 5'(NoTask);
+      sync_d      = dec_cls == InsnClassDsd && ir_q[7] && ir_q[28:24] == 5'(NoTask);
       sync_ut_d   = ir_q[31:29];
       stall_d     = 3'(CeStallNone);
       stall_col_d = '0;
@@ -1211,7 +1244,7 @@ module tessera_ce (
     .go_i          (e_go),
     .iss_insn_i    (ir_q),
     .iss_dec_i     (dec),
-    .iss_go_i      (do_issue && dec.cls == InsnClassDsd),
+    .iss_go_i      (do_issue && dec_cls == InsnClassDsd),
     .iss_pc_i      (pc_q),
     .iss_dsr_dst_i (dsr_q[ir_q[11:8]]),
     .iss_dsr_src0_i(dsr_q[ir_q[15:12]]),

@@ -405,6 +405,21 @@ module tessera_ce_dsd (
   // ---------------------------------------------------------------------------------------------
   // Issue checks (docs/isa.md 4.11): valid descriptors, roles, colors of two fabin operands,
   // element types, colors, mem1d alignment; each over dst, src0, src1.
+  // The decoded fields as plain signals (Yosys 0.23 cannot size a struct member in a case).
+  dsd_fmt_e    iss_dsd_fmt;
+  dsd_form_e   iss_dsd_form;
+  dsd_op_e     iss_dsd_op;
+  elem_class_e iss_ty_dst;
+  elem_class_e iss_ty_src0;
+  elem_class_e iss_ty_src1;
+  always_comb begin
+    iss_dsd_fmt = iss_dec_i.dsd_fmt;
+    iss_dsd_form = iss_dec_i.dsd_form;
+    iss_dsd_op = iss_dec_i.dsd_op;
+    iss_ty_dst = iss_dec_i.ty_dst;
+    iss_ty_src0 = iss_dec_i.ty_src0;
+    iss_ty_src1 = iss_dec_i.ty_src1;
+  end
   logic [2:0]  iss_ut;
   logic [2:0]  iss_has;
   logic [63:0] iss_raw [3];
@@ -413,10 +428,10 @@ module tessera_ce_dsd (
     iss_raw[0] = iss_dsr_dst_i;
     iss_raw[1] = iss_dsr_src0_i;
     iss_raw[2] = iss_dsr_src1_i;
-    iss_has[0] = iss_dec_i.dsd_form != DsdFormDot;
-    iss_has[1] = iss_dec_i.dsd_form != DsdFormFill;
-    iss_has[2] = iss_dec_i.dsd_form == DsdFormV3 || iss_dec_i.dsd_form == DsdFormV4 ||
-                 iss_dec_i.dsd_form == DsdFormDot;
+    iss_has[0] = iss_dsd_form != DsdFormDot;
+    iss_has[1] = iss_dsd_form != DsdFormFill;
+    iss_has[2] = iss_dsd_form == DsdFormV3 || iss_dsd_form == DsdFormV4 ||
+                 iss_dsd_form == DsdFormDot;
   end
 
   always_comb begin
@@ -426,9 +441,9 @@ module tessera_ce_dsd (
     regs[0] = iss_insn_i[11:8];
     regs[1] = iss_insn_i[15:12];
     regs[2] = iss_insn_i[19:16];
-    cls[0]  = iss_dec_i.ty_dst;
-    cls[1]  = iss_dec_i.ty_src0;
-    cls[2]  = iss_dec_i.ty_src1;
+    cls[0]  = iss_ty_dst;
+    cls[1]  = iss_ty_src0;
+    cls[2]  = iss_ty_src1;
     iss_busy_o  = busy_q[iss_ut];
     iss_fault_o = 1'b0;
     iss_cause_o = '0;
@@ -572,7 +587,7 @@ module tessera_ce_dsd (
     iss_len = iss_has[1] ? iss_dsr_src0_i[DsdLengthLsb +: 15] :
               iss_has[2] ? iss_dsr_src1_i[DsdLengthLsb +: 15] : iss_dsr_dst_i[DsdLengthLsb +: 15];
     iss_n0  = iss_len == 15'd0;
-    if (iss_go_i && iss_n0 && iss_dec_i.dsd_op != DsdOpDot) begin
+    if (iss_go_i && iss_n0 && iss_dsd_op != DsdOpDot) begin
       comp[iss_ut]   = 1'b1;
       c_tid[iss_ut]  = iss_insn_i[28:24];
       c_unbl[iss_ut] = iss_insn_i[7] && iss_insn_i[28:24] != 5'(NoTask);
@@ -745,10 +760,10 @@ module tessera_ce_dsd (
     // faults, in microthread order: a completion's task kind, the step's element address
     cfault = '0;
     for (int u = 0; u < NumUts; u++) begin
-      task_kind_e kd;
-      kd = task_kind_e'(tkind_i[32'(c_tid[u])*2 +: 2]);
-      if (comp[u] && c_tid[u] != 5'(NoTask) && !c_unbl[u] && kd != TaskKindLocal &&
-          kd != TaskKindControl)
+      logic [1:0] kd;
+      kd = tkind_i[32'(c_tid[u])*2 +: 2];
+      if (comp[u] && c_tid[u] != 5'(NoTask) && !c_unbl[u] && kd != 2'(TaskKindLocal) &&
+          kd != 2'(TaskKindControl))
         cfault[u] = 1'b1;
     end
     e_fault  = 1'b0;
@@ -818,34 +833,34 @@ module tessera_ce_dsd (
     pairs_d = pairs_q;
     unbl_d  = unbl_q;
     unb_d   = unb_q;
-    upc_d   = upc_q;
-    opc_d   = opc_q;
-    op_d    = op_q;
-    fmt_d   = fmt_q;
-    form_d  = form_q;
-    has_d   = has_q;
-    okind_d = okind_q;
-    ohalf_d = ohalf_q;
-    ocol_d  = ocol_q;
-    odsr_d  = odsr_q;
-    oaddr_d = oaddr_q;
-    oinc_d  = oinc_q;
-    dctrl_d = dctrl_q;
-    didx_d  = didx_q;
-    dbase_d = dbase_q;
-    scal_d  = scal_q;
-    sreg_d  = sreg_q;
-    n_d     = n_q;
-    i_d     = i_q;
-    tid_d   = tid_q;
-    infl_d  = infl_q;
-    wait_d  = wait_q;
-    wcol_d  = wcol_q;
-    fabin_d = fabin_q;
-    stage_d = stage_q;
-    dw_d    = dw_q;
-    lrdy_d  = lrdy_q;
-    crdy_d  = crdy_q;
+    for (int k = 0; k < NumUts; k++) upc_d[k] = upc_q[k];
+    for (int k = 0; k < NumUts; k++) opc_d[k] = opc_q[k];
+    for (int k = 0; k < NumUts; k++) op_d[k] = op_q[k];
+    for (int k = 0; k < NumUts; k++) fmt_d[k] = fmt_q[k];
+    for (int k = 0; k < NumUts; k++) form_d[k] = form_q[k];
+    for (int k = 0; k < NumUts; k++) has_d[k] = has_q[k];
+    for (int k = 0; k < NumUts*3; k++) okind_d[k] = okind_q[k];
+    for (int k = 0; k < NumUts*3; k++) ohalf_d[k] = ohalf_q[k];
+    for (int k = 0; k < NumUts*3; k++) ocol_d[k] = ocol_q[k];
+    for (int k = 0; k < NumUts*3; k++) odsr_d[k] = odsr_q[k];
+    for (int k = 0; k < NumUts*3; k++) oaddr_d[k] = oaddr_q[k];
+    for (int k = 0; k < NumUts*3; k++) oinc_d[k] = oinc_q[k];
+    for (int k = 0; k < NumUts; k++) dctrl_d[k] = dctrl_q[k];
+    for (int k = 0; k < NumUts; k++) didx_d[k] = didx_q[k];
+    for (int k = 0; k < NumUts; k++) dbase_d[k] = dbase_q[k];
+    for (int k = 0; k < NumUts; k++) scal_d[k] = scal_q[k];
+    for (int k = 0; k < NumUts; k++) sreg_d[k] = sreg_q[k];
+    for (int k = 0; k < NumUts; k++) n_d[k] = n_q[k];
+    for (int k = 0; k < NumUts; k++) i_d[k] = i_q[k];
+    for (int k = 0; k < NumUts; k++) tid_d[k] = tid_q[k];
+    for (int k = 0; k < NumUts; k++) infl_d[k] = infl_q[k];
+    for (int k = 0; k < NumUts; k++) wait_d[k] = wait_q[k];
+    for (int k = 0; k < NumUts; k++) wcol_d[k] = wcol_q[k];
+    for (int k = 0; k < NumUts; k++) fabin_d[k] = fabin_q[k];
+    for (int k = 0; k < NumUts; k++) stage_d[k] = stage_q[k];
+    for (int k = 0; k < NumUts*NumDw; k++) dw_d[k] = dw_q[k];
+    for (int k = 0; k < NumUts*8; k++) lrdy_d[k] = lrdy_q[k];
+    for (int k = 0; k < NumUts*3; k++) crdy_d[k] = crdy_q[k];
     rr_d    = rr_q;
     split_d = 1'b0;
     spair_d = spair_q;
@@ -923,20 +938,20 @@ module tessera_ce_dsd (
     if (due && r_dv_q[Due] && r_fm_q[Due])
       dw_d[32'(r_ut_q[Due]) * NumDw + 32'(r_dw_q[Due])] =
           merge(dw_q[32'(r_ut_q[Due]) * NumDw + 32'(r_dw_q[Due])], fp_result_i, r_dm_q[Due]);
-    if (live_i) infl_d = infl_after;
+    if (live_i) for (int k = 0; k < NumUts; k++) infl_d[k] = infl_after[k];
     // 3. the DSD instruction that issues: its microthread's operation (docs/isa.md 4.11)
     if (iss_go_i) begin
       logic [31:0] u;
       u = 32'(iss_ut);
-      busy_d[u]  = !(iss_n0 && iss_dec_i.dsd_op != DsdOpDot);
+      busy_d[u]  = !(iss_n0 && iss_dsd_op != DsdOpDot);
       sync_d[u]  = iss_insn_i[7] && iss_insn_i[28:24] == 5'(NoTask);
       unbl_d[u]  = iss_insn_i[7] && iss_insn_i[28:24] != 5'(NoTask);
       tid_d[u]   = iss_insn_i[28:24];
       upc_d[u]   = iss_pc_i;
       opc_d[u]   = iss_insn_i[6:0];
-      op_d[u]    = iss_dec_i.dsd_op;
-      fmt_d[u]   = iss_dec_i.dsd_fmt;
-      form_d[u]  = iss_dec_i.dsd_form;
+      op_d[u]    = iss_dsd_op;
+      fmt_d[u]   = iss_dsd_fmt;
+      form_d[u]  = iss_dsd_form;
       has_d[u]   = iss_has;
       n_d[u]     = iss_len;
       unb_d[u]   = iss_len == 15'(UnboundedLength);
@@ -945,11 +960,11 @@ module tessera_ce_dsd (
       infl_d[u]  = '0;
       wait_d[u]  = 3'(UtWaitReady);
       wcol_d[u]  = 5'(NoColor);
-      dot_d[u]   = iss_dec_i.dsd_op == DsdOpDot;
-      fmac_d[u]  = iss_dec_i.dsd_fmt == DsdFmtF32 || iss_dec_i.dsd_fmt == DsdFmtF16 ||
-                   iss_dec_i.dsd_fmt == DsdFmtMix;
-      pairs_d[u] = (iss_dec_i.dsd_fmt == DsdFmtF16 || iss_dec_i.dsd_fmt == DsdFmtW16) &&
-                   iss_dec_i.dsd_op != DsdOpCvt;
+      dot_d[u]   = iss_dsd_op == DsdOpDot;
+      fmac_d[u]  = iss_dsd_fmt == DsdFmtF32 || iss_dsd_fmt == DsdFmtF16 ||
+                   iss_dsd_fmt == DsdFmtMix;
+      pairs_d[u] = (iss_dsd_fmt == DsdFmtF16 || iss_dsd_fmt == DsdFmtW16) &&
+                   iss_dsd_op != DsdOpCvt;
       scal_d[u]  = iss_scalar_i;
       sreg_d[u]  = iss_insn_i[23:20];
       stage_d[u] = '0;
@@ -979,7 +994,7 @@ module tessera_ce_dsd (
       // fdot partials: p0 = the accumulator, the others -0.0 (docs/isa.md 6.5)
       for (int k = 0; k < 8; k++) lrdy_d[u*8 + k] = '0;
       for (int k = 0; k < 3; k++) crdy_d[u*3 + k] = '0;
-      if (iss_dec_i.dsd_fmt == DsdFmtF16) begin
+      if (iss_dsd_fmt == DsdFmtF16) begin
         dw_d[u*NumDw + 0] = {16'h8000, iss_scalar_i[15:0]};
         for (int k = 1; k < 4; k++) dw_d[u*NumDw + k] = 32'h8000_8000;
       end else begin
@@ -1210,12 +1225,12 @@ module tessera_ce_dsd (
       // frozen: nothing moves (the FMAC holds too)
       busy_d  = busy_q;
       ended_d = ended_q;
-      infl_d  = infl_q;
-      wait_d  = wait_q;
-      wcol_d  = wcol_q;
-      dw_d    = dw_q;
-      lrdy_d  = lrdy_q;
-      crdy_d  = crdy_q;
+      for (int k = 0; k < NumUts; k++) infl_d[k] = infl_q[k];
+      for (int k = 0; k < NumUts; k++) wait_d[k] = wait_q[k];
+      for (int k = 0; k < NumUts; k++) wcol_d[k] = wcol_q[k];
+      for (int k = 0; k < NumUts*NumDw; k++) dw_d[k] = dw_q[k];
+      for (int k = 0; k < NumUts*8; k++) lrdy_d[k] = lrdy_q[k];
+      for (int k = 0; k < NumUts*3; k++) crdy_d[k] = crdy_q[k];
       split_d = split_q;
       fs_v_d  = fs_v_q;
       fs_aref_d = fs_aref_q;
