@@ -149,7 +149,7 @@ module tessera_ce (
 
   // ---------------------------------------------------------------------------------------------
   // Decode and operands
-  isa_dec_t    dec;
+  tessera_pkg::isa_dec_t dec;
   tessera_ce_decode u_decode (.insn_i(ir_q), .dec_o(dec));
   // The decoded fields as plain signals (Yosys 0.23 cannot size a struct member in a case).
   alu_op_e     dec_alu_op;
@@ -296,7 +296,7 @@ module tessera_ce (
   logic [4:0]  s_reg_idx;
   logic [31:0] s_reg_wdata;
   logic        s_send;
-  link_t       s_link;
+  tessera_pkg::link_t s_link;
   logic [31:0] s_activate, s_block, s_unblock;
   logic        s_arg_we;
   logic [4:0]  s_arg_task;
@@ -319,7 +319,7 @@ module tessera_ce (
   logic [13:0] e_wr_addr;
   logic [3:0]  e_wr_be;
   logic [31:0] e_wr_data;
-  link_t       e_wave;
+  tessera_pkg::link_t e_wave;
   assign eng_write_due  = e_we;
   assign eng_send_due   = e_wave.valid;
   assign eng_ports_held = e_split;
