@@ -11,6 +11,7 @@ void AddNocCommand(CLI::App& app);      // random-traffic runs on the router fab
 void AddFpcheckCommand(CLI::App& app);  // TestFloat vectors through an FMAC backend
 void AddAsmCommand(CLI::App& app);      // assemble a compute-engine source file
 void AddDisasmCommand(CLI::App& app);   // print an object or raw words as assembly
+void AddLinkCommand(CLI::App& app);     // link a layout and its programs into an image
 void AddFuzzCommand(CLI::App& app);     // random CE programs, functional model vs RTL in lockstep
 
 }  // namespace tessera::cli

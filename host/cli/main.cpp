@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   tessera::cli::AddFpcheckCommand(app);
   tessera::cli::AddAsmCommand(app);
   tessera::cli::AddDisasmCommand(app);
+  tessera::cli::AddLinkCommand(app);
   tessera::cli::AddFuzzCommand(app);
   try {
     app.parse(argc, argv);

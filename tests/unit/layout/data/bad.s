@@ -1,0 +1,3 @@
+; An assembly error for the layout tests.
+        .text
+        fadd    r1, r2, r3
