@@ -1036,6 +1036,8 @@ module tessera_ce_dsd (
       pair = split_q ? spair_q : pl_pair[us];
       x0   = '0;
       x1   = '0;
+      hi   = '0;
+      col  = '0;
       take_x1 = 1'b1;
       // operands (the plan chose the ports)
       if (split_q) begin
@@ -1198,7 +1200,6 @@ module tessera_ce_dsd (
             r_be_d[0]   = (pair || !ohalf_q[us*3]) ? 4'b1111
                         : oaddr_q[us*3][1] ? 4'b1100 : 4'b0011;
           end else begin
-            hi = '0;
             if (didx_q[us]) hi = dbase_q[us] + i_q[us];
             r_kind_d[0] = RWave;
             r_ctl_d[0]  = dctrl_q[us];
