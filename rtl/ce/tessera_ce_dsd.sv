@@ -96,7 +96,7 @@ module tessera_ce_dsd (
   localparam int unsigned NumDw  = 7;   // fdot words per microthread: partials 0..3, combines 4..6
   // operand roles: 0 dst, 1 src0, 2 src1
   localparam logic [1:0] KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;
-  localparam logic [1:0] RNone = 2'd0, RSram = 2'd1, RWave = 2'd2, RGpr = 2'd3;
+  localparam logic [1:0] RSram = 2'd1, RWave = 2'd2, RGpr = 2'd3;  // result kinds; 0: none
 
   // ---------------------------------------------------------------------------------------------
   // Helpers
@@ -862,60 +862,43 @@ module tessera_ce_dsd (
     for (int k = 0; k < NumUts*8; k++) lrdy_d[k] = lrdy_q[k];
     for (int k = 0; k < NumUts*3; k++) crdy_d[k] = crdy_q[k];
     rr_d    = rr_q;
-    split_d = 1'b0;
+    split_d = split_q;
     spair_d = spair_q;
     sut_d   = sut_q;
     sx0_d   = sx0_q;
-    fs_v_d    = 1'b0;
+    fs_v_d    = fs_v_q;
     fs_op_d   = fs_op_q;
     fs_fmt_d  = fs_fmt_q;
     fs_a_d    = fs_a_q;
     fs_b_d    = fs_b_q;
     fs_c_d    = fs_c_q;
     fs_ut_d   = fs_ut_q;
-    fs_aref_d = 1'b0;
-    fs_bref_d = 1'b0;
-    fs_cref_d = 1'b0;
-    fs_bsh_d  = 1'b0;
-    fs_aw_d   = '0;
-    fs_bw_d   = '0;
-    fs_cw_d   = '0;
-    for (int k = Lat - 1; k > 0; k--) begin
-      r_v_d[k]    = r_v_q[k-1];
-      r_ut_d[k]   = r_ut_q[k-1];
-      r_kind_d[k] = r_kind_q[k-1];
-      r_fm_d[k]   = r_fm_q[k-1];
-      r_fl_d[k]   = r_fl_q[k-1];
-      r_cf_d[k]   = r_cf_q[k-1];
-      r_16_d[k]   = r_16_q[k-1];
-      r_addr_d[k] = r_addr_q[k-1];
-      r_be_d[k]   = r_be_q[k-1];
-      r_ctl_d[k]  = r_ctl_q[k-1];
-      r_col_d[k]  = r_col_q[k-1];
-      r_hi_d[k]   = r_hi_q[k-1];
-      r_reg_d[k]  = r_reg_q[k-1];
-      r_val_d[k]  = r_val_q[k-1];
-      r_dv_d[k]   = r_dv_q[k-1];
-      r_dw_d[k]   = r_dw_q[k-1];
-      r_dm_d[k]   = r_dm_q[k-1];
+    fs_aref_d = fs_aref_q;
+    fs_bref_d = fs_bref_q;
+    fs_cref_d = fs_cref_q;
+    fs_bsh_d  = fs_bsh_q;
+    fs_aw_d   = fs_aw_q;
+    fs_bw_d   = fs_bw_q;
+    fs_cw_d   = fs_cw_q;
+    for (int k = 0; k < Lat; k++) begin
+      r_v_d[k] = r_v_q[k];
+      r_ut_d[k] = r_ut_q[k];
+      r_kind_d[k] = r_kind_q[k];
+      r_fm_d[k] = r_fm_q[k];
+      r_fl_d[k] = r_fl_q[k];
+      r_cf_d[k] = r_cf_q[k];
+      r_16_d[k] = r_16_q[k];
+      r_addr_d[k] = r_addr_q[k];
+      r_be_d[k] = r_be_q[k];
+      r_ctl_d[k] = r_ctl_q[k];
+      r_col_d[k] = r_col_q[k];
+      r_hi_d[k] = r_hi_q[k];
+      r_reg_d[k] = r_reg_q[k];
+      r_val_d[k] = r_val_q[k];
+      r_dv_d[k] = r_dv_q[k];
+      r_dw_d[k] = r_dw_q[k];
+      r_dm_d[k] = r_dm_q[k];
     end
-    r_v_d[0]    = 1'b0;
-    r_ut_d[0]   = '0;
-    r_kind_d[0] = RNone;
-    r_fm_d[0]   = 1'b0;
-    r_fl_d[0]   = '0;
-    r_cf_d[0]   = '0;
-    r_16_d[0]   = 1'b0;
-    r_addr_d[0] = '0;
-    r_be_d[0]   = '0;
-    r_ctl_d[0]  = 1'b0;
-    r_col_d[0]  = '0;
-    r_hi_d[0]   = '0;
-    r_reg_d[0]  = '0;
-    r_val_d[0]  = '0;
-    r_dv_d[0]   = 1'b0;
-    r_dw_d[0]   = '0;
-    r_dm_d[0]   = '0;
     pop_o        = '0;
     cred_take_o  = 1'b0;
     cred_color_o = '0;
@@ -930,9 +913,59 @@ module tessera_ce_dsd (
 
 
 
-    // fdot readiness counters count down
-    for (int k = 0; k < NumUts * 8; k++) if (lrdy_q[k] != 2'd0) lrdy_d[k] = lrdy_q[k] - 2'd1;
-    for (int k = 0; k < NumUts * 3; k++) if (crdy_q[k] != 2'd0) crdy_d[k] = crdy_q[k] - 2'd1;
+    // Everything holds unless the CE is live (a fault or the host's freeze stops it): then the
+    // result pipeline and the FMAC slot advance, a split step's second half is over, and the fdot
+    // readiness counters count down.
+    if (live_i) begin
+      split_d   = 1'b0;
+      fs_v_d    = 1'b0;
+      fs_aref_d = 1'b0;
+      fs_bref_d = 1'b0;
+      fs_cref_d = 1'b0;
+      fs_bsh_d  = 1'b0;
+      fs_aw_d   = '0;
+      fs_bw_d   = '0;
+      fs_cw_d   = '0;
+      for (int k = Lat - 1; k > 0; k--) begin
+        r_v_d[k] = r_v_q[k-1];
+        r_ut_d[k] = r_ut_q[k-1];
+        r_kind_d[k] = r_kind_q[k-1];
+        r_fm_d[k] = r_fm_q[k-1];
+        r_fl_d[k] = r_fl_q[k-1];
+        r_cf_d[k] = r_cf_q[k-1];
+        r_16_d[k] = r_16_q[k-1];
+        r_addr_d[k] = r_addr_q[k-1];
+        r_be_d[k] = r_be_q[k-1];
+        r_ctl_d[k] = r_ctl_q[k-1];
+        r_col_d[k] = r_col_q[k-1];
+        r_hi_d[k] = r_hi_q[k-1];
+        r_reg_d[k] = r_reg_q[k-1];
+        r_val_d[k] = r_val_q[k-1];
+        r_dv_d[k] = r_dv_q[k-1];
+        r_dw_d[k] = r_dw_q[k-1];
+        r_dm_d[k] = r_dm_q[k-1];
+      end
+      // a new slot starts empty: a step fills in only the fields its result uses
+      r_v_d[0] = '0;
+      r_ut_d[0] = '0;
+      r_kind_d[0] = '0;
+      r_fm_d[0] = '0;
+      r_fl_d[0] = '0;
+      r_cf_d[0] = '0;
+      r_16_d[0] = '0;
+      r_addr_d[0] = '0;
+      r_be_d[0] = '0;
+      r_ctl_d[0] = '0;
+      r_col_d[0] = '0;
+      r_hi_d[0] = '0;
+      r_reg_d[0] = '0;
+      r_val_d[0] = '0;
+      r_dv_d[0] = '0;
+      r_dw_d[0] = '0;
+      r_dm_d[0] = '0;
+      for (int k = 0; k < NumUts * 8; k++) if (lrdy_q[k] != 2'd0) lrdy_d[k] = lrdy_q[k] - 2'd1;
+      for (int k = 0; k < NumUts * 3; k++) if (crdy_q[k] != 2'd0) crdy_d[k] = crdy_q[k] - 2'd1;
+    end
 
     // 1. a result due: fdot words and the count in flight
     if (due && r_dv_q[Due] && r_fm_q[Due])
@@ -1222,45 +1255,6 @@ module tessera_ce_dsd (
       end
     end
 
-    if (!live_i) begin
-      // frozen: nothing moves (the FMAC holds too)
-      busy_d  = busy_q;
-      ended_d = ended_q;
-      for (int k = 0; k < NumUts; k++) infl_d[k] = infl_q[k];
-      for (int k = 0; k < NumUts; k++) wait_d[k] = wait_q[k];
-      for (int k = 0; k < NumUts; k++) wcol_d[k] = wcol_q[k];
-      for (int k = 0; k < NumUts*NumDw; k++) dw_d[k] = dw_q[k];
-      for (int k = 0; k < NumUts*8; k++) lrdy_d[k] = lrdy_q[k];
-      for (int k = 0; k < NumUts*3; k++) crdy_d[k] = crdy_q[k];
-      split_d = split_q;
-      fs_v_d  = fs_v_q;
-      fs_aref_d = fs_aref_q;
-      fs_bref_d = fs_bref_q;
-      fs_cref_d = fs_cref_q;
-      fs_bsh_d  = fs_bsh_q;
-      fs_aw_d   = fs_aw_q;
-      fs_bw_d   = fs_bw_q;
-      fs_cw_d   = fs_cw_q;
-      for (int k = 0; k < Lat; k++) begin
-        r_v_d[k]    = r_v_q[k];
-        r_ut_d[k]   = r_ut_q[k];
-        r_kind_d[k] = r_kind_q[k];
-        r_fm_d[k]   = r_fm_q[k];
-        r_fl_d[k]   = r_fl_q[k];
-        r_cf_d[k]   = r_cf_q[k];
-        r_16_d[k]   = r_16_q[k];
-        r_addr_d[k] = r_addr_q[k];
-        r_be_d[k]   = r_be_q[k];
-        r_ctl_d[k]  = r_ctl_q[k];
-        r_col_d[k]  = r_col_q[k];
-        r_hi_d[k]   = r_hi_q[k];
-        r_reg_d[k]  = r_reg_q[k];
-        r_val_d[k]  = r_val_q[k];
-        r_dv_d[k]   = r_dv_q[k];
-        r_dw_d[k]   = r_dw_q[k];
-        r_dm_d[k]   = r_dm_q[k];
-      end
-    end
   end
 
   // ---------------------------------------------------------------------------------------------
