@@ -10,6 +10,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "asm/object.h"
 #include "fuzz/gen_context.h"
 #include "isa/decode.h"
 
@@ -710,9 +711,8 @@ Program Gen::Generate() {
   s += fault_ == CeFault::kNone ? "; expect quiet\n"
                                 : fmt::format("; expect fault {}\n", FaultName(fault_));
   s += "        .text\n";
-  static const char* kKind[] = {"none", "data", "local", "control"};
   for (const TaskPlan& t : tasks_)
-    s += fmt::format("        .task   {}, {}, {}\n", t.name, kKind[static_cast<int>(t.kind)], t.id);
+    s += fmt::format("        .task   {}, {}, {}\n", t.name, assembler::TaskKindName(t.kind), t.id);
   for (const TaskPlan& t : tasks_) s += t.text;
   for (const std::string& sub : subs_) s += sub;
   s += DataSection();
