@@ -20,16 +20,16 @@ struct RegInfo {
   RegInfo { #N, arch::N::kAddr, arch::N::kCount, arch::N::kStride }
 const std::vector<RegInfo>& Registers() {
   static const std::vector<RegInfo> regs = {
-      TESSERA_REG(PeCoord),       TESSERA_REG(ColorCfg),    TESSERA_REG(SwitchCfg),
-      TESSERA_REG(RouterFault),   TESSERA_REG(FabricDim),   TESSERA_REG(CeStatus),
-      TESSERA_REG(CycleLo),       TESSERA_REG(CycleHi),     TESSERA_REG(FpFlags),
-      TESSERA_REG(FaultStatus),   TESSERA_REG(FaultPc),     TESSERA_REG(FaultAddr),
-      TESSERA_REG(FaultInfo),     TESSERA_REG(DebugPort),   TESSERA_REG(CeColor),
-      TESSERA_REG(UtStatus),      TESSERA_REG(UtInfo),      TESSERA_REG(TaskCfg),
-      TESSERA_REG(TaskArg),       TESSERA_REG(TaskActive),  TESSERA_REG(TaskActiveSet),
-      TESSERA_REG(TaskActiveClr), TESSERA_REG(TaskBlocked), TESSERA_REG(TaskBlockSet),
-      TESSERA_REG(TaskBlockClr),  TESSERA_REG(Gpr),         TESSERA_REG(CePc),
-      TESSERA_REG(Dsr),
+      TESSERA_REG(PeCoord),       TESSERA_REG(ColorCfg),      TESSERA_REG(SwitchCfg),
+      TESSERA_REG(RouterFault),   TESSERA_REG(RouterInCount), TESSERA_REG(FabricDim),
+      TESSERA_REG(CeStatus),      TESSERA_REG(CycleLo),       TESSERA_REG(CycleHi),
+      TESSERA_REG(FpFlags),       TESSERA_REG(FaultStatus),   TESSERA_REG(FaultPc),
+      TESSERA_REG(FaultAddr),     TESSERA_REG(FaultInfo),     TESSERA_REG(DebugPort),
+      TESSERA_REG(CeColor),       TESSERA_REG(UtStatus),      TESSERA_REG(UtInfo),
+      TESSERA_REG(TaskCfg),       TESSERA_REG(TaskArg),       TESSERA_REG(TaskActive),
+      TESSERA_REG(TaskActiveSet), TESSERA_REG(TaskActiveClr), TESSERA_REG(TaskBlocked),
+      TESSERA_REG(TaskBlockSet),  TESSERA_REG(TaskBlockClr),  TESSERA_REG(Gpr),
+      TESSERA_REG(CePc),          TESSERA_REG(Dsr),
   };
   return regs;
 }

@@ -718,6 +718,56 @@ struct RouterFault {
   }
 };
 
+// host only: wavelets stored per input queue and color (read only)
+struct RouterInCount {
+  static constexpr uint16_t kAddr = 0xC220;
+  static constexpr uint32_t kCount = 15;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // color 8w
+  static constexpr unsigned kCount0Lsb = 0, kCount0Width = 4;
+  static constexpr uint32_t Count0(uint32_t r) { return (r >> 0) & 0xFu; }
+  static constexpr uint32_t WithCount0(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 0)) | ((v & 0xFu) << 0);
+  }
+  static constexpr unsigned kCount1Lsb = 4, kCount1Width = 4;
+  static constexpr uint32_t Count1(uint32_t r) { return (r >> 4) & 0xFu; }
+  static constexpr uint32_t WithCount1(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 4)) | ((v & 0xFu) << 4);
+  }
+  static constexpr unsigned kCount2Lsb = 8, kCount2Width = 4;
+  static constexpr uint32_t Count2(uint32_t r) { return (r >> 8) & 0xFu; }
+  static constexpr uint32_t WithCount2(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 8)) | ((v & 0xFu) << 8);
+  }
+  static constexpr unsigned kCount3Lsb = 12, kCount3Width = 4;
+  static constexpr uint32_t Count3(uint32_t r) { return (r >> 12) & 0xFu; }
+  static constexpr uint32_t WithCount3(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 12)) | ((v & 0xFu) << 12);
+  }
+  static constexpr unsigned kCount4Lsb = 16, kCount4Width = 4;
+  static constexpr uint32_t Count4(uint32_t r) { return (r >> 16) & 0xFu; }
+  static constexpr uint32_t WithCount4(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 16)) | ((v & 0xFu) << 16);
+  }
+  static constexpr unsigned kCount5Lsb = 20, kCount5Width = 4;
+  static constexpr uint32_t Count5(uint32_t r) { return (r >> 20) & 0xFu; }
+  static constexpr uint32_t WithCount5(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 20)) | ((v & 0xFu) << 20);
+  }
+  static constexpr unsigned kCount6Lsb = 24, kCount6Width = 4;
+  static constexpr uint32_t Count6(uint32_t r) { return (r >> 24) & 0xFu; }
+  static constexpr uint32_t WithCount6(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 24)) | ((v & 0xFu) << 24);
+  }
+  // color 8w + 7
+  static constexpr unsigned kCount7Lsb = 28, kCount7Width = 4;
+  static constexpr uint32_t Count7(uint32_t r) { return (r >> 28) & 0xFu; }
+  static constexpr uint32_t WithCount7(uint32_t r, uint32_t v) {
+    return (r & ~(0xFu << 28)) | ((v & 0xFu) << 28);
+  }
+};
+
 // fabric size (set by the host at load)
 struct FabricDim {
   static constexpr uint16_t kAddr = 0xC004;

@@ -42,6 +42,7 @@ constexpr RegDef kRegs[] = {
     Def<arch::ColorCfg>(RegId::kColorCfg, "ColorCfg", RegAccess::kRW),
     Def<arch::SwitchCfg>(RegId::kSwitchCfg, "SwitchCfg", RegAccess::kRW),
     Def<arch::RouterFault>(RegId::kRouterFault, "RouterFault", RegAccess::kRW),
+    Def<arch::RouterInCount>(RegId::kRouterInCount, "RouterInCount", RegAccess::kHost),
     Def<arch::UtStatus>(RegId::kUtStatus, "UtStatus", RegAccess::kRO),
     Def<arch::UtInfo>(RegId::kUtInfo, "UtInfo", RegAccess::kRO),
     Def<arch::TaskCfg>(RegId::kTaskCfg, "TaskCfg", RegAccess::kRW),
@@ -175,6 +176,7 @@ uint32_t Ce::ReadReg(uint16_t addr) {
     case RegId::kColorCfg:
     case RegId::kSwitchCfg:
     case RegId::kRouterFault:
+    case RegId::kRouterInCount:
       return router_ ? router_->Read(addr) : 0;
     case RegId::kUtStatus:
       return UtStatusWord(i);
@@ -217,6 +219,7 @@ void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
     case RegId::kCeColor:
     case RegId::kUtStatus:
     case RegId::kUtInfo:
+    case RegId::kRouterInCount:
       return;  // fixed, or derived from other state
     case RegId::kFabricDim:
       st_.fabric_dim = value;

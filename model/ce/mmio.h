@@ -24,6 +24,7 @@ enum class RegId : uint8_t {
   kColorCfg,
   kSwitchCfg,
   kRouterFault,
+  kRouterInCount,
   kUtStatus,
   kUtInfo,
   kTaskCfg,

@@ -112,6 +112,19 @@ uint32_t FuncFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
   if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0)
     return s.switch_cfg[(addr - SC::kAddr) / 4];
   if (addr == arch::RouterFault::kAddr) return s.fault_reg;
+  using IC = arch::RouterInCount;
+  if (addr >= IC::kAddr && addr < IC::Addr(IC::kCount) && addr % 4 == 0) {
+    // Element words * d + w: input d, colors per_word * w onwards, a nibble each.
+    constexpr int kBits = IC::kCount0Width;
+    constexpr int kPerWord = 32 / kBits;
+    constexpr int kWords = kColors / kPerWord;
+    static_assert(IC::kCount == kDirs * kWords, "RouterInCount covers every input and color");
+    const int i = (addr - IC::kAddr) / 4;
+    const int d = i / kWords, c0 = (i % kWords) * kPerWord;
+    uint32_t v = 0;
+    for (int k = 0; k < kPerWord; ++k) v |= static_cast<uint32_t>(s.count[d][c0 + k]) << kBits * k;
+    return v;
+  }
   return 0;
 }
 

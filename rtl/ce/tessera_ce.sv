@@ -263,6 +263,7 @@ module tessera_ce (
           v = {20'h0, ocred_q[i], 1'b0, ut_reads[i], in_ctrl[i] & in_valid[i],
                in_count_flat[i*5 +: 5]};
         else if (a >= ColorCfgAddr && a < RouterFaultAddr) v = router_data;
+        else if (a >= RouterInCountAddr && a < UtStatusAddr) v = router_data;
         else if (a >= UtStatusAddr && a < UtInfoAddr)      v = ut_status[32*i[2:0] +: 32];
         else if (a >= UtInfoAddr && a < TaskCfgAddr)       v = ut_info[32*i[2:0] +: 32];
         else if (a >= TaskCfgAddr && a < TaskArgAddr)      v = task_cfg_word[i];

@@ -6,7 +6,7 @@ module tessera_ce_mmio (
   output logic        valid_o,      // a listed register (word aligned)
   output logic        ro_o,         // a CE store faults (ReadOnly)
   output logic        host_only_o,  // a CE access faults (MmioAccess)
-  output logic        router_o,     // ColorCfg, SwitchCfg, RouterFault: the router's registers
+  output logic        router_o,     // the router's: ColorCfg, SwitchCfg, RouterFault, RouterInCount
   output logic [4:0]  index_o       // element of a register array
 );
   `include "tessera_pkg_use.svh"
@@ -56,6 +56,10 @@ module tessera_ce_mmio (
                      || in_array(addr_i, SwitchCfgAddr, SwitchCfgCount)) begin
           valid_o  = 1'b1;
           router_o = 1'b1;
+        end else if (in_array(addr_i, RouterInCountAddr, RouterInCountCount)) begin
+          valid_o     = 1'b1;
+          host_only_o = 1'b1;
+          router_o    = 1'b1;
         end else if (in_array(addr_i, UtStatusAddr, UtStatusCount)) begin
           valid_o = 1'b1;
           ro_o    = 1'b1;

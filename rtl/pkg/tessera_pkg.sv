@@ -332,6 +332,19 @@ package tessera_pkg;
   localparam int unsigned RouterFaultColorLsb = 6;  localparam int unsigned RouterFaultColorWidth = 5;
   localparam int unsigned RouterFaultCountLsb = 16;  localparam int unsigned RouterFaultCountWidth = 16;  // faults seen, saturating
 
+  // host only: wavelets stored per input queue and color (read only)
+  localparam logic [15:0] RouterInCountAddr = 16'hC220;
+  localparam int unsigned RouterInCountCount = 15;
+  localparam int unsigned RouterInCountStride = 4;
+  localparam int unsigned RouterInCountCount0Lsb = 0;  localparam int unsigned RouterInCountCount0Width = 4;  // color 8w
+  localparam int unsigned RouterInCountCount1Lsb = 4;  localparam int unsigned RouterInCountCount1Width = 4;
+  localparam int unsigned RouterInCountCount2Lsb = 8;  localparam int unsigned RouterInCountCount2Width = 4;
+  localparam int unsigned RouterInCountCount3Lsb = 12;  localparam int unsigned RouterInCountCount3Width = 4;
+  localparam int unsigned RouterInCountCount4Lsb = 16;  localparam int unsigned RouterInCountCount4Width = 4;
+  localparam int unsigned RouterInCountCount5Lsb = 20;  localparam int unsigned RouterInCountCount5Width = 4;
+  localparam int unsigned RouterInCountCount6Lsb = 24;  localparam int unsigned RouterInCountCount6Width = 4;
+  localparam int unsigned RouterInCountCount7Lsb = 28;  localparam int unsigned RouterInCountCount7Width = 4;  // color 8w + 7
+
   // fabric size (set by the host at load)
   localparam logic [15:0] FabricDimAddr = 16'hC004;
   localparam int unsigned FabricDimWLsb = 0;  localparam int unsigned FabricDimWWidth = 16;

@@ -99,6 +99,8 @@ module tessera_router #(
   logic [CW-1:0]        pop_color [NumDirs];
   logic [PayW-1:0]      head      [NumDirs];
   logic [NumDirs-1:0]   stored;
+  localparam int unsigned InCountWords = NumColors * RouterInCountCount0Width / 32;
+  logic [NumColors*RouterInCountCount0Width-1:0] in_count [NumDirs];
 
   for (genvar d = 0; d < NumDirs; d++) begin : g_inq
     localparam int unsigned Depth = (d == 32'(DirRamp)) ? RampQueueDepth : LinkQueueDepth;
@@ -113,7 +115,8 @@ module tessera_router #(
       .pop_i         (pop[d]),
       .pop_color_i   (pop_color[d]),
       .pop_payload_o (head[d]),
-      .stored_o      (stored[d])
+      .stored_o      (stored[d]),
+      .count_o       (in_count[d])
     );
   end
 
@@ -303,9 +306,25 @@ module tessera_router #(
   end
   assign busy_o = |stored || |out_valid;
 
+  // RouterInCount (host only): element InCountWords * d + w holds input d's counts of colors
+  // 8w..8w+7.
+  logic [31:0] count_rdata;
+  logic        count_hit;
+  always_comb begin
+    count_hit   = 1'b0;
+    count_rdata = '0;
+    for (int i = 0; i < RouterInCountCount; i++) begin
+      if (cfg_addr_i == RouterInCountAddr + 16'(RouterInCountStride * i)) begin
+        count_hit   = 1'b1;
+        count_rdata = in_count[i / InCountWords][(i % InCountWords) * 32 +: 32];
+      end
+    end
+  end
+
   assign fault_o     = fault_q[RouterFaultCountLsb +: 16] != '0;
   assign cfg_rdata_o = route_hit ? route_rdata :
-                       (cfg_addr_i == RouterFaultAddr) ? fault_q : '0;
+                       (cfg_addr_i == RouterFaultAddr) ? fault_q :
+                       count_hit ? count_rdata : '0;
 
   // A winner's targets hold credit and are not tied off.
   logic [NumDirs-1:0] winner_ready;

@@ -19,7 +19,9 @@ module tessera_router_inq #(
   input  logic [tessera_pkg::ColorBits-1:0]   pop_color_i,
   output logic [tessera_pkg::DataBits:0]      pop_payload_o,
   // some color holds a stored wavelet (after the last clock edge)
-  output logic                                stored_o
+  output logic                                stored_o,
+  // per color: wavelets stored, in a RouterInCount field (a nibble)
+  output logic [tessera_pkg::NumColors*tessera_pkg::RouterInCountCount0Width-1:0] count_o
 );
   `include "tessera_pkg_use.svh"
   `include "tessera_assert.svh"
@@ -44,6 +46,10 @@ module tessera_router_inq #(
   assign push_onehot = push_i ? (NumColors'(1) << push_color_i) : '0;
   assign avail_o     = nonempty_q | push_onehot;
   assign stored_o    = |nonempty_q;
+  localparam int unsigned InCountW = RouterInCountCount0Width;
+  for (genvar c = 0; c < NumColors; c++) begin : g_count
+    assign count_o[c*InCountW +: InCountW] = InCountW'(cnt_q[c]);
+  end
 
   always_comb begin
     pop_onehot  = NumColors'(1) << pop_color_i;

@@ -86,6 +86,14 @@ TEST(CeFault, MmioAccess) {
   }
   {
     Prog p(0x60);
+    p("lw", {R(1), A(arch::RouterInCount::Addr(4))});
+    Bench b;
+    EXPECT_EQ(RunFault(b, p, {{0, TaskKind::kLocal, 0x60}}, 0),
+              "PE(3,2) fault: load from host-only register RouterInCount[4] at pc 0x0060 (address "
+              "0xC230)");
+  }
+  {
+    Prog p(0x60);
     p("ldd", {D(1), A(0xC000)});
     Bench b;
     EXPECT_EQ(RunFault(b, p, {{0, TaskKind::kLocal, 0x60}}, 0),
