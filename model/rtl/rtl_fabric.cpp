@@ -162,6 +162,8 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
       debug_.push_back(
           {cycle, {x, y}, static_cast<uint8_t>((d >> 32) & 7), static_cast<uint32_t>(d)});
     events_[i] = io.events[local];
+    if (task_log_on_ && ((io.events[local] >> 30) & 1))
+      task_log_.push_back({cycle, {x, y}, static_cast<uint8_t>((io.events[local] >> 24) & 31)});
     quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);
   }
 }
@@ -169,6 +171,12 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
 std::vector<CeDebugRecord> RtlFabric::TakeDebugRecords() {
   std::vector<CeDebugRecord> out;
   out.swap(debug_);
+  return out;
+}
+
+std::vector<RtlFabric::TaskStart> RtlFabric::TakeTaskLog() {
+  std::vector<TaskStart> out;
+  out.swap(task_log_);
   return out;
 }
 

@@ -47,14 +47,25 @@ class RtlFabric : public fabric::Fabric {
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
   int NumTiles() const { return static_cast<int>(tiles_.size()); }
+  // The tile holding a PE (tiles row by row).
+  int TileOf(fabric::Coord pe) const { return TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h); }
   bool HasCe() const { return opt_.ce; }
 
   // Tiles of full PEs: the debug-port records so far (taken: cleared), the CE events of the last
-  // cycle stepped, and whether every CE was quiet in it (CeStatus.Quiet).
+  // cycle stepped, and whether every CE was quiet after it (CeStatus.Quiet).
   std::vector<CeDebugRecord> TakeDebugRecords();
   const std::vector<CeDebugRecord>& DebugRecords() const { return debug_; }
   CeEvents LastEvents(fabric::Coord pe) const;
   bool AllQuiet() const;
+  // With the log on, every task start of every PE is kept (in cycle order, PEs in tile order
+  // within a cycle) until taken.
+  struct TaskStart {
+    uint64_t cycle = 0;
+    fabric::Coord pe;
+    uint8_t task = 0;
+  };
+  void SetTaskLog(bool on) { task_log_on_ = on; }
+  std::vector<TaskStart> TakeTaskLog();
 
  protected:
   struct Tile {
@@ -94,6 +105,8 @@ class RtlFabric : public fabric::Fabric {
   std::vector<CeDebugRecord> debug_;
   std::vector<uint32_t> events_;  // per PE, the last cycle's event word
   std::vector<uint8_t> quiet_;    // per PE
+  bool task_log_on_ = false;
+  std::vector<TaskStart> task_log_;
   uint64_t cycle_ = 0;
   bool fault_pending_ = false;  // a fault appeared during the current Run
 };
