@@ -4,6 +4,7 @@
 // words between tile ports; they must give identical results cycle for cycle.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +22,18 @@ struct RtlFabricOptions {
   int tile_w = 1, tile_h = 1;  // PEs per tile; must divide the fabric
   std::string wave_path;       // FST file to dump every signal to; empty: no waves
   bool ce = false;             // full PEs (tiles Vtile_ce_*): each PE runs its own CE
+  // Waves (waves/README.md): cycles [wave_from, wave_to) are dumped, cycle N at FST time N; the
+  // first dumped cycle holds every signal's value. Only tiles overlapping the PE region
+  // (x0, y0)..(x1, y1), inclusive, are traced; -1 for x1 or y1: the fabric's last column or row.
+  uint64_t wave_from = 0, wave_to = UINT64_MAX;
+  int wave_x0 = 0, wave_y0 = 0, wave_x1 = -1, wave_y1 = -1;
 };
+
+// The wave region of `opt` with -1 resolved to the fabric's last column and row.
+struct WaveRegion {
+  int x0, y0, x1, y1;  // PEs, inclusive
+};
+WaveRegion ResolveWaveRegion(const RtlFabricOptions& opt);
 
 // What a PE's CE showed in one cycle (tiles of full PEs only).
 struct CeDebugRecord {  // a debug-port store (docs/isa.md 2.6)
@@ -84,8 +96,13 @@ class RtlFabric : public fabric::Fabric {
   // what their CEs showed before it.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
   void Observe(int t, uint64_t cycle);
-  void DumpWaves(uint64_t time);
-  bool Tracing() const { return static_cast<bool>(tfp_); }
+  // Dumps waves at time `cycle` if waves are on and the cycle is in the window; closes the file
+  // after the window's last cycle.
+  void DumpWaves(uint64_t cycle);
+  bool Tracing() const { return static_cast<bool>(tfp_); }  // waves on (the file may be closed)
+  bool WaveCycle(uint64_t cycle) const {  // cycle `cycle` is dumped (between StepLow and StepHigh)
+    return tfp_ && cycle >= opt_.wave_from && cycle < opt_.wave_to;
+  }
   // Throws if an RTL assertion failed during the last cycle (they print as %Error on stderr).
   void CheckAssertions() const;
   int TileIndex(int tx, int ty) const { return ty * tiles_x_ + tx; }
@@ -135,8 +152,8 @@ class LoopRtlFabric final : public RtlFabric {
 // elaboration per process: a second ScRtlFabric in the same process throws.
 std::unique_ptr<RtlFabric> MakeScRtlFabric(const RtlFabricOptions& opt);
 
-// Checks the options (shape built, fabric a multiple of the tile); throws invalid_argument with
-// the offending option named.
+// Checks the options (shape built, fabric a multiple of the tile, wave window and region); throws
+// invalid_argument with the offending option named (--wave-window, --wave-region for waves).
 void ValidateRtlOptions(const RtlFabricOptions& opt);
 
 }  // namespace tessera::rtl
