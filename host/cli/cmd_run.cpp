@@ -311,7 +311,8 @@ int RunImage(const RunArgs& a) {
         .Add("faults", r.faults.size());
     fmt::print("{}\n", j.str());
   }
-  dev->Stop();
+  const std::vector<std::string> files = dev->Stop();
+  if (files.size() == 2) fmt::print("waves: {} (open with: gtkwave {} {})\n", files[0], files[0], files[1]);
   return r.ok() ? 0 : 1;
 }
 

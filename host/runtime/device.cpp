@@ -363,10 +363,15 @@ RunResult Device::Run(uint64_t max_cycles) {
   return r;
 }
 
-void Device::Stop() {
+std::vector<std::string> Device::Stop() {
   CheckOpen();
-  machines_.clear();  // closes the waves
+  std::vector<std::string> files;
+  for (auto& m : machines_) {
+    for (std::string& f : m->Close()) files.push_back(std::move(f));
+  }
+  machines_.clear();
   stopped_ = true;
+  return files;
 }
 
 }  // namespace tessera::runtime

@@ -117,8 +117,9 @@ class Device {
   // `max_cycles` pass. Debug-port records go to the debug handler as they come.
   RunResult Run(uint64_t max_cycles);
 
-  // Ends the session: closes waves and writes their GTKWave save file. Further calls throw.
-  void Stop();
+  // Ends the session: closes waves and writes their GTKWave save file; returns the files written
+  // (FILE.fst, FILE.gtkw). Further calls throw.
+  std::vector<std::string> Stop();
 
   // Where debug-port records go (default: printed to stdout as "@<cycle> PE(<x>,<y>): <value>").
   void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) { on_debug_ = std::move(fn); }

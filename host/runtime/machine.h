@@ -68,6 +68,10 @@ class Machine {
   // the functional model traces that PE only).
   virtual void Watch(fabric::Coord pe) = 0;
   virtual std::vector<Retire> TakeRetires() = 0;
+
+  // Ends the machine's run: closes its waves and writes their GTKWave save file (RTL with
+  // waves); returns the files written. The machine takes no further calls.
+  virtual std::vector<std::string> Close() { return {}; }
 };
 
 struct RtlMachineOptions {

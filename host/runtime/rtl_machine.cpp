@@ -20,6 +20,7 @@
 #include "rtl/rtl_fabric.h"
 #include "rtl/sc_host_port.h"
 #include "runtime/machine.h"
+#include "waves/save_file.h"
 
 namespace tessera::runtime {
 namespace {
@@ -41,6 +42,13 @@ class RtlMachine final : public Machine {
     opt.tile_h = o.tile.second;
     opt.ce = true;
     opt.wave_path = o.wave_path;
+    opt.wave_from = o.wave_from;
+    opt.wave_to = o.wave_to;
+    opt.wave_x0 = o.wave_x0;
+    opt.wave_y0 = o.wave_y0;
+    opt.wave_x1 = o.wave_x1;
+    opt.wave_y1 = o.wave_y1;
+    opt_ = opt;
     if (o.systemc) {
       fab_ = rtl::MakeScRtlFabric(opt);
       target_ = std::make_unique<rtl::HostPortTarget>("host_port", *fab_);
@@ -130,6 +138,15 @@ class RtlMachine final : public Machine {
     watching_ = true;
   }
   // The RTL reports the last cycle's events only: lockstep steps one cycle at a time.
+  std::vector<std::string> Close() override {
+    const uint64_t end = fab_->Cycle();
+    target_.reset();
+    initiator_.reset();
+    fab_.reset();  // closes the FST
+    if (opt_.wave_path.empty()) return {};
+    return {opt_.wave_path, waves::WriteGtkwSave(opt_.wave_path, opt_, end)};
+  }
+
   std::vector<Retire> TakeRetires() override {
     std::vector<Retire> out;
     if (!watching_ || fab_->Cycle() == 0) return out;
@@ -160,6 +177,7 @@ class RtlMachine final : public Machine {
                                            p.get_response_string()));
   }
 
+  rtl::RtlFabricOptions opt_;
   std::unique_ptr<rtl::RtlFabric> fab_;
   std::unique_ptr<rtl::HostPortTarget> target_;
   std::unique_ptr<HostInitiator> initiator_;
