@@ -101,8 +101,8 @@ runtime::Region RegionOf(const runtime::Device& dev, const Spec& s, const std::s
   const runtime::Region r{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
   if (static_cast<int>(pes.size()) != r.w * r.h)
     throw std::invalid_argument(fmt::format(
-        "{} {}: the PEs exporting '{}' do not fill a rectangle; name one as {}@X,Y,WxH=...",
-        option, s.name, s.name, s.name));
+        "{} {}: the PEs exporting '{}' do not fill a rectangle; name one as {}@X,Y,WxH=...", option,
+        s.name, s.name, s.name));
   return r;
 }
 
@@ -111,9 +111,9 @@ const assembler::SymbolInfo& SymbolAt(const runtime::Device& dev, const Spec& s,
                                       const runtime::Region& r, const std::string& option) {
   const assembler::SymbolInfo* sym = dev.image().Symbol(r.x, r.y, s.name);
   if (!sym || !sym->exported || !sym->type)
-    throw std::invalid_argument(fmt::format(
-        "{} {}: PE({},{}) does not export '{}' with a type and count", option, s.name, r.x, r.y,
-        s.name));
+    throw std::invalid_argument(
+        fmt::format("{} {}: PE({},{}) does not export '{}' with a type and count", option, s.name,
+                    r.x, r.y, s.name));
   return *sym;
 }
 
@@ -142,9 +142,9 @@ Input ReadInput(const runtime::Device& dev, const std::string& text, const RunAr
   if (IsNpy(path)) {
     runtime::NpyArray arr = runtime::ReadNpy(path);
     if (arr.dtype != Dtype(*sym.type))
-      throw std::invalid_argument(fmt::format("--in {}: {} holds {}, but '{}' is {} ({})",
-                                              in.spec.name, path, arr.dtype, in.spec.name,
-                                              assembler::ElemTypeName(*sym.type), Dtype(*sym.type)));
+      throw std::invalid_argument(
+          fmt::format("--in {}: {} holds {}, but '{}' is {} ({})", in.spec.name, path, arr.dtype,
+                      in.spec.name, assembler::ElemTypeName(*sym.type), Dtype(*sym.type)));
     in.opt.order = arr.fortran_order ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
     in.data = std::move(arr.data);
   } else {
@@ -231,8 +231,10 @@ runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& i
     if (colon == std::string::npos)
       throw std::invalid_argument(
           fmt::format("--wave-region '{}': expected X0,Y0:X1,Y1", a.wave_region));
-    std::tie(d.wave_x0, d.wave_y0) = ParsePair(a.wave_region.substr(0, colon), "--wave-region", ',');
-    std::tie(d.wave_x1, d.wave_y1) = ParsePair(a.wave_region.substr(colon + 1), "--wave-region", ',');
+    std::tie(d.wave_x0, d.wave_y0) =
+        ParsePair(a.wave_region.substr(0, colon), "--wave-region", ',');
+    std::tie(d.wave_x1, d.wave_y1) =
+        ParsePair(a.wave_region.substr(colon + 1), "--wave-region", ',');
   }
   if ((!a.wave_window.empty() || !a.wave_region.empty()) && a.wave.empty())
     throw std::invalid_argument("--wave-window and --wave-region need --wave FILE.fst");
@@ -312,7 +314,8 @@ int RunImage(const RunArgs& a) {
     fmt::print("{}\n", j.str());
   }
   const std::vector<std::string> files = dev->Stop();
-  if (files.size() == 2) fmt::print("waves: {} (open with: gtkwave {} {})\n", files[0], files[0], files[1]);
+  if (files.size() == 2)
+    fmt::print("waves: {} (open with: gtkwave {} {})\n", files[0], files[0], files[1]);
   return r.ok() ? 0 : 1;
 }
 
@@ -330,8 +333,9 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--out", a->out,
                   "SYMBOL[@X,Y,WxH]=FILE: after the run, memcpy the symbol (its exported count "
                   "per PE) to a .npy or raw file");
-  cmd->add_option("--launch", a->launch, "TASK[@X,Y,WxH][=ARG]: activate an exported local task "
-                                         "(default: main)");
+  cmd->add_option("--launch", a->launch,
+                  "TASK[@X,Y,WxH][=ARG]: activate an exported local task "
+                  "(default: main)");
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many");
   cmd->add_flag("--host-port", a->host_port,
                 "memcpy through the host ports, costing cycles (default: the zero-time back door)");
@@ -339,7 +343,8 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--wave", a->wave, "Write RTL waves to FILE.fst (and FILE.gtkw)");
   cmd->add_option("--wave-window", a->wave_window, "FROM:TO cycles to dump");
   cmd->add_option("--wave-region", a->wave_region, "X0,Y0:X1,Y1 PEs to dump");
-  cmd->add_option("--lockstep", a->lockstep, "X,Y: cosim compares every instruction this PE retires");
+  cmd->add_option("--lockstep", a->lockstep,
+                  "X,Y: cosim compares every instruction this PE retires");
   cmd->add_flag("--quiet", a->quiet, "Do not print debug-port records");
   cmd->add_flag("--no-progress", a->no_progress, "No progress line on the terminal");
   cmd->add_flag("--json", a->json, "Print a JSON summary as the last line");

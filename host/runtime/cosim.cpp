@@ -12,14 +12,13 @@ namespace {
 std::string PeText(fabric::Coord pe) { return fmt::format("PE({},{})", pe.x, pe.y); }
 
 template <typename T, typename Eq, typename Show>
-std::string FirstDifference(const std::vector<T>& a, const std::vector<T>& b,
-                            const std::string& na, const std::string& nb, const char* what,
-                            Eq eq, Show show) {
+std::string FirstDifference(const std::vector<T>& a, const std::vector<T>& b, const std::string& na,
+                            const std::string& nb, const char* what, Eq eq, Show show) {
   const size_t n = std::min(a.size(), b.size());
   for (size_t i = 0; i < n; ++i) {
     if (!eq(a[i], b[i]))
-      return fmt::format("cosim: {} #{} differs: {} has {}; {} has {}", what, i, na, show(a[i]),
-                         nb, show(b[i]));
+      return fmt::format("cosim: {} #{} differs: {} has {}; {} has {}", what, i, na, show(a[i]), nb,
+                         show(b[i]));
   }
   if (a.size() != b.size()) {
     const bool a_more = a.size() > b.size();

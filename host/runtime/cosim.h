@@ -13,8 +13,9 @@
 namespace tessera::runtime {
 
 // The debug records, task starts and faults of the same stretch of cycles.
-std::string CompareDebug(const std::vector<ce::DebugRecord>& a, const std::vector<ce::DebugRecord>& b,
-                         const std::string& na, const std::string& nb);
+std::string CompareDebug(const std::vector<ce::DebugRecord>& a,
+                         const std::vector<ce::DebugRecord>& b, const std::string& na,
+                         const std::string& nb);
 std::string CompareTasks(const std::vector<TaskStart>& a, const std::vector<TaskStart>& b,
                          const std::string& na, const std::string& nb);
 std::string CompareFaults(const std::vector<fabric::FaultRecord>& a,

@@ -50,15 +50,15 @@ const char* StatusName(RunResult::Status s) {
 
 Device::Device(const DeviceOptions& opt) : opt_(opt) {
   if (opt_.width < 1 || opt_.height < 1 || opt_.width > 0xFFFF || opt_.height > 0xFFFF)
-    throw std::invalid_argument(fmt::format(
-        "--fabric {}x{}: each side needs 1 to 65535 PEs", opt_.width, opt_.height));
+    throw std::invalid_argument(
+        fmt::format("--fabric {}x{}: each side needs 1 to 65535 PEs", opt_.width, opt_.height));
   if (opt_.tile.first == 0 && opt_.tile.second == 0)
     opt_.tile = rtl::LargestTileFor(opt_.width, opt_.height, true);
   if (opt_.tile.first < 1 || opt_.tile.second < 1 || opt_.width % opt_.tile.first ||
       opt_.height % opt_.tile.second)
-    throw std::invalid_argument(
-        fmt::format("--tile {}x{}: does not divide the {}x{} fabric", opt_.tile.first,
-                    opt_.tile.second, opt_.width, opt_.height));
+    throw std::invalid_argument(fmt::format("--tile {}x{}: does not divide the {}x{} fabric",
+                                            opt_.tile.first, opt_.tile.second, opt_.width,
+                                            opt_.height));
   if (opt_.lockstep) {
     if (opt_.backend != Backend::kCosim)
       throw std::invalid_argument("--lockstep: needs --backend cosim");
@@ -115,9 +115,9 @@ void Device::Load(const layout::Image& image) {
   CheckOpen();
   if (image_) throw std::logic_error("the device already holds an image");
   if (image.fabric_w != opt_.width || image.fabric_h != opt_.height)
-    throw std::invalid_argument(fmt::format(
-        "the image is linked for a {}x{} fabric, the device has {}x{} (--fabric)",
-        image.fabric_w, image.fabric_h, opt_.width, opt_.height));
+    throw std::invalid_argument(
+        fmt::format("the image is linked for a {}x{} fabric, the device has {}x{} (--fabric)",
+                    image.fabric_w, image.fabric_h, opt_.width, opt_.height));
   image.ForEachWrite([&](int x, int y, uint16_t addr, uint32_t value) {
     WriteAll({x, y}, addr, value, false);
   });
@@ -162,9 +162,9 @@ uint32_t Device::ReadAll(fabric::Coord pe, uint16_t addr, bool port) {
     if (i == 0) {
       first = v;
     } else if (v != first) {
-      throw std::runtime_error(fmt::format(
-          "cosim: PE({},{}) address 0x{:04x} reads 0x{:08x} on {} but 0x{:08x} on {}", pe.x,
-          pe.y, addr, first, machines_[0]->Name(), v, m.Name()));
+      throw std::runtime_error(
+          fmt::format("cosim: PE({},{}) address 0x{:04x} reads 0x{:08x} on {} but 0x{:08x} on {}",
+                      pe.x, pe.y, addr, first, machines_[0]->Name(), v, m.Name()));
     }
   }
   return first;
@@ -219,8 +219,8 @@ MemcpyResult Device::MemcpyH2D(const std::string& symbol, const void* data, size
   return Transfer(plan, true, o.timing, nullptr);
 }
 
-MemcpyResult Device::MemcpyD2H(void* out, size_t count, const std::string& symbol,
-                               const Region& r, int elems_per_pe, const MemcpyOptions& o) {
+MemcpyResult Device::MemcpyD2H(void* out, size_t count, const std::string& symbol, const Region& r,
+                               int elems_per_pe, const MemcpyOptions& o) {
   CheckLoaded();
   Symbol(symbol);
   const std::vector<uint16_t> addrs = CheckMemcpy(*image_, symbol, r, elems_per_pe, count, o);
@@ -276,7 +276,8 @@ void Device::Launch(const std::string& task, std::optional<Region> region,
 bool Device::Quiescent() {
   bool first = false;
   for (size_t i = 0; i < machines_.size(); ++i) {
-    const bool q = machines_[i]->CesQuiet() && true /* wavelets in routers: Fabric::WaveletsInFlight, landing next */;
+    const bool q = machines_[i]->CesQuiet() &&
+                   true /* wavelets in routers: Fabric::WaveletsInFlight, landing next */;
     if (i == 0) first = q;
     // cosim: one backend quiescent and not the other shows up as a task, debug or state
     // difference; the run goes on until both are.
@@ -295,8 +296,7 @@ void Device::Deliver(RunResult& r) {
     faults[i] = machines_[i]->Fabric().Faults();
   }
   if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
-    std::string diff = CompareDebug(debug[0], debug[1], machines_[0]->Name(),
-                                    machines_[1]->Name());
+    std::string diff = CompareDebug(debug[0], debug[1], machines_[0]->Name(), machines_[1]->Name());
     if (diff.empty())
       diff = CompareTasks(tasks[0], tasks[1], machines_[0]->Name(), machines_[1]->Name());
     if (diff.empty())

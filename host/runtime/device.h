@@ -103,8 +103,8 @@ class Device {
   // Checks that some PE's program exports `name`; returns the PEs that do (row by row).
   std::vector<fabric::Coord> Symbol(const std::string& name) const;
 
-  MemcpyResult MemcpyH2D(const std::string& symbol, const void* data, size_t count,
-                         const Region& r, int elems_per_pe, const MemcpyOptions& o = {});
+  MemcpyResult MemcpyH2D(const std::string& symbol, const void* data, size_t count, const Region& r,
+                         int elems_per_pe, const MemcpyOptions& o = {});
   MemcpyResult MemcpyD2H(void* out, size_t count, const std::string& symbol, const Region& r,
                          int elems_per_pe, const MemcpyOptions& o = {});
 
@@ -122,7 +122,9 @@ class Device {
   std::vector<std::string> Stop();
 
   // Where debug-port records go (default: printed to stdout as "@<cycle> PE(<x>,<y>): <value>").
-  void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) { on_debug_ = std::move(fn); }
+  void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) {
+    on_debug_ = std::move(fn);
+  }
 
   // The machines (one, or two for cosim: func first), for tests and tools.
   Machine& machine(int i = 0) { return *machines_.at(i); }

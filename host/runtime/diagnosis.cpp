@@ -79,7 +79,8 @@ std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::
   c.info = f.ce_info;
   if (f.ce_pc < arch::kSramBytes) c.word = m.Read(f.pe, static_cast<uint16_t>(f.ce_pc & ~3u));
   for (uint32_t t = 0; t < 32; ++t)
-    c.task_kind[t] = static_cast<uint8_t>(arch::TaskCfg::Kind(m.Read(f.pe, arch::TaskCfg::Addr(t))));
+    c.task_kind[t] =
+        static_cast<uint8_t>(arch::TaskCfg::Kind(m.Read(f.pe, arch::TaskCfg::Addr(t))));
   std::string s = ce::DescribeCeFault(c);
   const assembler::PeProgram* p = image ? image->ProgramAt(f.pe.x, f.pe.y) : nullptr;
   const assembler::LineInfo* l = p ? p->LineAt(static_cast<uint16_t>(f.ce_pc)) : nullptr;

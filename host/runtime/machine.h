@@ -46,7 +46,9 @@ class Machine {
   virtual uint32_t Read(fabric::Coord pe, uint16_t addr) = 0;
   // The host port (docs/runtime.md "Host port"): the same access made while the fabric runs,
   // between two cycles. The RTL machine goes through its TLM socket's b_transport.
-  virtual void PortWrite(fabric::Coord pe, uint16_t addr, uint32_t value) { Write(pe, addr, value); }
+  virtual void PortWrite(fabric::Coord pe, uint16_t addr, uint32_t value) {
+    Write(pe, addr, value);
+  }
   virtual uint32_t PortRead(fabric::Coord pe, uint16_t addr) { return Read(pe, addr); }
   // The host port that serves a PE: one per tile (the functional model counts in the RTL's tiles
   // so that both backends account the same cycles).

@@ -39,9 +39,9 @@ std::vector<uint16_t> CheckMemcpy(const layout::Image& image, const std::string&
     throw std::invalid_argument(
         fmt::format("memcpy '{}': region {}x{} is empty", symbol, r.w, r.h));
   if (r.x < 0 || r.y < 0 || r.x + r.w > image.fabric_w || r.y + r.h > image.fabric_h)
-    throw std::invalid_argument(fmt::format(
-        "memcpy '{}': region at ({},{}) of {}x{} PEs reaches outside the {}x{} fabric", symbol,
-        r.x, r.y, r.w, r.h, image.fabric_w, image.fabric_h));
+    throw std::invalid_argument(
+        fmt::format("memcpy '{}': region at ({},{}) of {}x{} PEs reaches outside the {}x{} fabric",
+                    symbol, r.x, r.y, r.w, r.h, image.fabric_w, image.fabric_h));
   if (n < 1)
     throw std::invalid_argument(
         fmt::format("memcpy '{}': {} elements per PE (needs at least 1)", symbol, n));
@@ -73,12 +73,12 @@ std::vector<uint16_t> CheckMemcpy(const layout::Image& image, const std::string&
             o.elem_bits, x, y, symbol, assembler::ElemTypeName(*s->type), bits));
       if (static_cast<uint32_t>(n) > s->count)
         throw std::invalid_argument(
-            fmt::format("memcpy '{}': {} elements per PE, but PE({},{}) exports only {}", symbol,
-                        n, x, y, s->count));
+            fmt::format("memcpy '{}': {} elements per PE, but PE({},{}) exports only {}", symbol, n,
+                        x, y, s->count));
       if (s->address % (bits / 8) != 0)
-        throw std::invalid_argument(fmt::format(
-            "memcpy '{}': PE({},{}) has it at 0x{:04x}, not aligned to {} bytes", symbol, x, y,
-            s->address, bits / 8));
+        throw std::invalid_argument(
+            fmt::format("memcpy '{}': PE({},{}) has it at 0x{:04x}, not aligned to {} bytes",
+                        symbol, x, y, s->address, bits / 8));
       addrs.push_back(s->address);
     }
   }
@@ -90,15 +90,14 @@ namespace {
 // Calls fn(pe, px, py, word address, first element, elements in the word (1 or 2), half) for
 // every word a copy touches.
 template <typename Fn>
-void ForEachWord(const std::vector<uint16_t>& addrs, const Region& r, int n,
-                 const MemcpyOptions& o, Fn fn) {
+void ForEachWord(const std::vector<uint16_t>& addrs, const Region& r, int n, const MemcpyOptions& o,
+                 Fn fn) {
   for (int py = 0; py < r.h; ++py) {
     for (int px = 0; px < r.w; ++px) {
       const uint16_t base = addrs[static_cast<size_t>(py) * r.w + px];
       const fabric::Coord pe{r.x + px, r.y + py};
       if (o.elem_bits == 32) {
-        for (int i = 0; i < n; ++i)
-          fn(pe, px, py, static_cast<uint16_t>(base + 4 * i), i, 1, 0);
+        for (int i = 0; i < n; ++i) fn(pe, px, py, static_cast<uint16_t>(base + 4 * i), i, 1, 0);
         continue;
       }
       // 16-bit elements: element i at base + 2i; a word may hold the high half of one and the
@@ -122,27 +121,27 @@ std::vector<WordTransfer> PlanH2D(const std::vector<uint16_t>& addrs, const Regi
                                   const MemcpyOptions& o, const void* data) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   std::vector<WordTransfer> out;
-  ForEachWord(addrs, r, n, o, [&](fabric::Coord pe, int px, int py, uint16_t addr, int i, int k,
-                                  int half) {
-    WordTransfer t;
-    t.pe = pe;
-    t.addr = addr;
-    if (o.elem_bits == 32) {
-      std::memcpy(&t.value, bytes + 4 * HostIndex(r, n, o.order, px, py, i), 4);
-      out.push_back(t);
-      return;
-    }
-    t.value = 0;
-    t.mask = 0;
-    for (int j = 0; j < k; ++j) {
-      uint16_t e;
-      std::memcpy(&e, bytes + 2 * HostIndex(r, n, o.order, px, py, i + j), 2);
-      const int shift = 16 * (half + j);
-      t.value |= static_cast<uint32_t>(e) << shift;
-      t.mask |= 0xFFFFu << shift;
-    }
-    out.push_back(t);
-  });
+  ForEachWord(addrs, r, n, o,
+              [&](fabric::Coord pe, int px, int py, uint16_t addr, int i, int k, int half) {
+                WordTransfer t;
+                t.pe = pe;
+                t.addr = addr;
+                if (o.elem_bits == 32) {
+                  std::memcpy(&t.value, bytes + 4 * HostIndex(r, n, o.order, px, py, i), 4);
+                  out.push_back(t);
+                  return;
+                }
+                t.value = 0;
+                t.mask = 0;
+                for (int j = 0; j < k; ++j) {
+                  uint16_t e;
+                  std::memcpy(&e, bytes + 2 * HostIndex(r, n, o.order, px, py, i + j), 2);
+                  const int shift = 16 * (half + j);
+                  t.value |= static_cast<uint32_t>(e) << shift;
+                  t.mask |= 0xFFFFu << shift;
+                }
+                out.push_back(t);
+              });
   return out;
 }
 
@@ -158,12 +157,11 @@ std::vector<WordTransfer> PlanD2H(const std::vector<uint16_t>& addrs, const Regi
   return out;
 }
 
-void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n,
-                const MemcpyOptions& o, const std::vector<uint32_t>& words, void* out) {
+void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n, const MemcpyOptions& o,
+                const std::vector<uint32_t>& words, void* out) {
   auto* bytes = static_cast<uint8_t*>(out);
   size_t k_word = 0;
-  ForEachWord(addrs, r, n, o, [&](fabric::Coord, int px, int py, uint16_t, int i, int k,
-                                  int half) {
+  ForEachWord(addrs, r, n, o, [&](fabric::Coord, int px, int py, uint16_t, int i, int k, int half) {
     const uint32_t w = words.at(k_word++);
     if (o.elem_bits == 32) {
       std::memcpy(bytes + 4 * HostIndex(r, n, o.order, px, py, i), &w, 4);

@@ -56,7 +56,7 @@ std::vector<WordTransfer> PlanH2D(const std::vector<uint16_t>& addrs, const Regi
 std::vector<WordTransfer> PlanD2H(const std::vector<uint16_t>& addrs, const Region& r, int n,
                                   const MemcpyOptions& o);
 // ... and the host array made from the values read (words[k]: the k-th word of that plan).
-void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n,
-                const MemcpyOptions& o, const std::vector<uint32_t>& words, void* out);
+void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n, const MemcpyOptions& o,
+                const std::vector<uint32_t>& words, void* out);
 
 }  // namespace tessera::runtime

@@ -46,16 +46,20 @@ NpyArray ReadNpy(const std::string& path) {
   const int major = static_cast<uint8_t>(bytes[6]);
   size_t hlen = 0, off = 0;
   if (major == 1) {
-    hlen = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+    hlen =
+        static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
     off = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) throw std::invalid_argument(fmt::format("{}: truncated header", path));
-    for (int i = 0; i < 4; ++i) hlen |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+      hlen |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
     off = 12;
   } else {
-    throw std::invalid_argument(fmt::format("{}: npy format version {} is not supported", path, major));
+    throw std::invalid_argument(
+        fmt::format("{}: npy format version {} is not supported", path, major));
   }
-  if (off + hlen > bytes.size()) throw std::invalid_argument(fmt::format("{}: truncated header", path));
+  if (off + hlen > bytes.size())
+    throw std::invalid_argument(fmt::format("{}: truncated header", path));
   const std::string h = bytes.substr(off, hlen);
   NpyArray a;
   std::string descr = Field(h, "descr", path);
@@ -66,9 +70,9 @@ NpyArray ReadNpy(const std::string& path) {
   bool known = false;
   for (const char* t : kTypes) known |= a.dtype == t;
   if (!known)
-    throw std::invalid_argument(fmt::format(
-        "{}: dtype '{}' is not supported (use little-endian f4, i4, u4, f2, i2 or u2)", path,
-        a.dtype));
+    throw std::invalid_argument(
+        fmt::format("{}: dtype '{}' is not supported (use little-endian f4, i4, u4, f2, i2 or u2)",
+                    path, a.dtype));
   a.elem_bytes = a.dtype.back() == '4' ? 4 : 2;
   const std::string fo = Field(h, "fortran_order", path);
   if (fo != "True" && fo != "False")

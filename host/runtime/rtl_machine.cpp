@@ -29,7 +29,8 @@ namespace {
 class HostInitiator : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<HostInitiator> socket;
-  explicit HostInitiator(sc_core::sc_module_name name) : sc_core::sc_module(name), socket("socket") {}
+  explicit HostInitiator(sc_core::sc_module_name name)
+      : sc_core::sc_module(name), socket("socket") {}
 };
 
 class RtlMachine final : public Machine {

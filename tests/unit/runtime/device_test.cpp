@@ -154,8 +154,7 @@ TEST(Device, ColumnMajorAndSixteenBitCopiesRoundTrip) {
   rig.dev.MemcpyD2H(row.data(), 12, "w", all, 3);
   for (int py = 0; py < 2; ++py)
     for (int px = 0; px < 2; ++px)
-      for (int i = 0; i < 3; ++i)
-        EXPECT_EQ(row[(py * 2 + px) * 3 + i], w[py + 2 * (px + 2 * i)]);
+      for (int i = 0; i < 3; ++i) EXPECT_EQ(row[(py * 2 + px) * 3 + i], w[py + 2 * (px + 2 * i)]);
   // h: 5 u16 per PE; the guard words on both sides keep their values.
   std::vector<uint16_t> h(20), back(20);
   for (int i = 0; i < 20; ++i) h[i] = static_cast<uint16_t>(0xA000 + i);
@@ -270,7 +269,8 @@ TEST(Device, LockstepFindsTheFirstInstructionThatDiffers) {
   dev.Launch("main");
   const RunResult r = dev.Run(100000);
   ASSERT_EQ(r.status, RunResult::Status::kMismatch);
-  EXPECT_NE(r.message.find("cosim lockstep: PE(0,0) after the instruction at pc"), std::string::npos)
+  EXPECT_NE(r.message.find("cosim lockstep: PE(0,0) after the instruction at pc"),
+            std::string::npos)
       << r.message;
   EXPECT_NE(r.message.find("r4 is 0x3f800000 on func but 0x40000000 on rtl"), std::string::npos)
       << r.message;
@@ -301,9 +301,13 @@ TEST(Device, BadInputIsNamedAndNothingRuns) {
   EXPECT_EQ(What([&] { rig.dev.Symbol("nope"); }),
             "unknown symbol 'nope': no PE's program exports it (exported: main, sum, x)");
   float f[4] = {};
-  EXPECT_EQ(What([&] { rig.dev.MemcpyH2D("x", f, 4, {1, 0, 1, 1}, 4); }),
+  EXPECT_EQ(What([&] {
+              rig.dev.MemcpyH2D("x", f, 4, {1, 0, 1, 1}, 4);
+            }),
             "memcpy 'x': region at (1,0) of 1x1 PEs reaches outside the 1x1 fabric");
-  EXPECT_EQ(What([&] { rig.dev.MemcpyH2D("x", f, 4, {0, 0, 1, 1}, 17); }),
+  EXPECT_EQ(What([&] {
+              rig.dev.MemcpyH2D("x", f, 4, {0, 0, 1, 1}, 17);
+            }),
             "memcpy 'x': the host array has 4 elements, but 1x1 PEs with 17 each need 17");
   EXPECT_NE(What([&] { rig.dev.Launch("x"); }).find("no local task starts at 'x'"),
             std::string::npos);
@@ -317,7 +321,8 @@ TEST(Device, BadInputIsNamedAndNothingRuns) {
               Device d(bad);
             }),
             "--lockstep: needs --backend cosim");
-  EXPECT_EQ(What([] { ParseBackend("verilog"); }), "--backend verilog: expected func, rtl or cosim");
+  EXPECT_EQ(What([] { ParseBackend("verilog"); }),
+            "--backend verilog: expected func, rtl or cosim");
 }
 
 }  // namespace

@@ -59,15 +59,17 @@ class MemcpyCheck : public ::testing::Test {
     image.fabric_h = 1;
     layout::ImageProgram p;
     p.program = assembler::LinkSingle({assembler::AssembleText("t.s",
-        "        .data\n"
-        "a:      .space 16\n"
-        "h:      .space 8\n"
-        "u:      .word 0\n"
-        "        .export a, f32, 4\n"
-        "        .export h, f16, 4\n"
-        "        .export u\n"
-        "        .text\n"
-        "        tend\n").object}, {});
+                                                               "        .data\n"
+                                                               "a:      .space 16\n"
+                                                               "h:      .space 8\n"
+                                                               "u:      .word 0\n"
+                                                               "        .export a, f32, 4\n"
+                                                               "        .export h, f16, 4\n"
+                                                               "        .export u\n"
+                                                               "        .text\n"
+                                                               "        tend\n")
+                                           .object},
+                                      {});
     image.programs.push_back(p);
     image.pes.push_back({0, 0, 0, {}});  // PE(1,0) has no program
   }

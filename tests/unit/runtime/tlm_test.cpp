@@ -37,8 +37,8 @@ struct Platform {
     init->socket.bind(target->socket);
   }
   // Returns the response; `delay` receives b_transport's annotation.
-  tlm::tlm_response_status Do(bool write, uint64_t addr, uint32_t* words, unsigned len,
-                              bool timed, sc_core::sc_time* delay = nullptr,
+  tlm::tlm_response_status Do(bool write, uint64_t addr, uint32_t* words, unsigned len, bool timed,
+                              sc_core::sc_time* delay = nullptr,
                               unsigned char* byte_enable = nullptr) {
     tlm::tlm_generic_payload p;
     p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -82,9 +82,9 @@ TEST(HostPortTlm, BackDoorAndTimedAccessesReachThePe) {
   EXPECT_EQ(p.target->words(), 3u);
   // A register: the PE's coordinates.
   uint32_t coord = 0;
-  EXPECT_EQ(p.Do(false, HostPortTarget::Address(*p.fab, {1, 0}, arch::PeCoord::kAddr), &coord, 4,
-                 false),
-            tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(
+      p.Do(false, HostPortTarget::Address(*p.fab, {1, 0}, arch::PeCoord::kAddr), &coord, 4, false),
+      tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(coord, 1u);
 }
 
