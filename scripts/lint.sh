@@ -5,7 +5,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 
-tile_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
+tile_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/prim/tessera_link_pipe.sv
+  rtl/router/tessera_router_inq.sv
   rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv
   rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
 fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"

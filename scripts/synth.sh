@@ -8,7 +8,7 @@ mkdir -p "$out"
 
 router_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
   rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv"
-tile_srcs="$router_srcs rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
+tile_srcs="$router_srcs rtl/prim/tessera_link_pipe.sv rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
 fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"
 
 # Blocks are synthesized hierarchically: each module once (the PEs of a tile are identical, their

@@ -13,6 +13,39 @@ void Fabric::CheckContains(Coord c) const {
         fmt::format("PE({},{}) is outside the {}x{} fabric", c.x, c.y, Width(), Height()));
 }
 
+bool Fabric::IsEdgePort(Coord c, int dir) const {
+  switch (static_cast<arch::Dir>(dir)) {
+    case arch::Dir::kW:
+      return c.x == 0;
+    case arch::Dir::kE:
+      return c.x == Width() - 1;
+    case arch::Dir::kS:
+      return c.y == Height() - 1;
+    case arch::Dir::kN:
+      return c.y == 0;
+    default:
+      return false;
+  }
+}
+
+void Fabric::CheckEdgePort(Coord c, int dir) const {
+  CheckContains(c);
+  if (dir < 0 || dir > static_cast<int>(arch::Dir::kN))
+    throw std::invalid_argument(
+        fmt::format("PE({},{}) direction {}: an edge port is W, E, S or N (0..3)", c.x, c.y, dir));
+  if (!IsEdgePort(c, dir))
+    throw std::invalid_argument(
+        fmt::format("PE({},{}) port {} faces another PE of the {}x{} fabric, not its edge", c.x,
+                    c.y, ToString(static_cast<arch::Dir>(dir)), Width(), Height()));
+}
+
+void Fabric::ThrowEdgeLinkBusy(Coord c, int dir) const {
+  throw std::logic_error(fmt::format(
+      "PE({},{}) edge port {}: a wavelet is on the link between the router and the endpoint; "
+      "changing the endpoint now would lose it (run until the port is idle)",
+      c.x, c.y, ToString(static_cast<arch::Dir>(dir))));
+}
+
 std::string DescribeFault(const FaultRecord& f) {
   using RF = arch::RouterFault;
   auto cause = static_cast<arch::FaultCause>(RF::Cause(f.status));

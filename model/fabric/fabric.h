@@ -41,9 +41,25 @@ class Fabric {
   virtual void WriteReg(Coord pe, uint16_t addr, uint32_t value) = 0;
   virtual uint32_t ReadReg(Coord pe, uint16_t addr) = 0;
 
-  // Edges of the fabric are tied off by default; the host's edge streams will untie them.
   // The endpoint of each PE's ramp (not owned); nullptr leaves the ramp idle.
   virtual void SetEndpoint(Coord pe, RampEndpoint* ep) = 0;
+
+  // The host's end of PE pe's edge port in direction dir (arch::Dir W, E, S or N; the port
+  // must face off the fabric, else std::invalid_argument naming the PE and direction).
+  // Non-null unties the port; the endpoint is then ticked once per cycle exactly like a ramp
+  // endpoint (fabric/ramp_port.h contract), except that the link has the ordinary 1-cycle hop
+  // timing of a router-to-router link instead of RampLatency. nullptr ties the port off again.
+  // Edge ports are tied off until an endpoint is set: a wavelet routed onto a tied-off port is a
+  // routing fault (TiedOffEdge). Not owned; set and cleared between Run calls only. Clearing or
+  // replacing an endpoint while a wavelet is on the link between it and the router (either
+  // way) would lose that wavelet: it throws std::logic_error instead. Edge endpoints' Fault()
+  // is not consulted. See docs/router.md, "Edge ports".
+  virtual void SetEdgeEndpoint(Coord pe, int dir, RampEndpoint* ep) = 0;
+
+  // After the last cycle stepped: some wavelet is still in a router input queue, on a link
+  // (edge links included), or in a ramp pipeline in either direction. Credits in flight do not
+  // count. Identical in both backends after every cycle.
+  virtual bool WaveletsInFlight() = 0;
 
   // Steps up to `cycles` cycles; stops early after a cycle in which some PE faulted. Returns the
   // number of cycles stepped.
@@ -59,6 +75,15 @@ class Fabric {
   bool Contains(Coord c) const { return c.x >= 0 && c.y >= 0 && c.x < Width() && c.y < Height(); }
   // Throws std::out_of_range naming the PE and the fabric when `c` is outside it.
   void CheckContains(Coord c) const;
+  // True when port `dir` (arch::Dir) of PE `c` faces off the fabric (RAMP never does).
+  bool IsEdgePort(Coord c, int dir) const;
+  // CheckContains, then std::invalid_argument naming the PE and the direction unless `dir` is
+  // W, E, S or N and faces off the fabric.
+  void CheckEdgePort(Coord c, int dir) const;
+
+ protected:
+  // Backends: SetEdgeEndpoint found a wavelet on the link to or from the endpoint it replaces.
+  [[noreturn]] void ThrowEdgeLinkBusy(Coord c, int dir) const;
 };
 
 }  // namespace tessera::fabric

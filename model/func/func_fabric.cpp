@@ -37,17 +37,20 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
     if (c.x == w_ - 1) tied |= 1u << static_cast<int>(arch::Dir::kE);
     if (c.y == h_ - 1) tied |= 1u << static_cast<int>(arch::Dir::kS);
     if (c.y == 0) tied |= 1u << static_cast<int>(arch::Dir::kN);
-    s.tied = tied;
+    s.tied = tied;  // until an edge endpoint unties it
+    s.edge = tied;
     for (int col = 0; col < kColors; ++col) s.UpdateRoute(col);
   }
-  endpoints_.assign(NumPes(), nullptr);
+  // Endpoint ids: one per ramp, then four per router for its edge ports.
+  const size_t ids = static_cast<size_t>(NumPes()) * (1 + arch::kNumEdgeDirs);
+  endpoints_.assign(ids, nullptr);
   fault_cycle_.assign(NumPes(), fabric::kNever);
   in_word_.assign(static_cast<size_t>(NumPes()) * kDirs, 0);
   stamp_.assign(NumPes(), 0);
-  ce_link_.assign(NumPes(), 0);
-  ce_credit_.assign(NumPes(), 0);
-  ep_stamp_.assign(NumPes(), 0);
-  next_wake_.assign(NumPes(), fabric::kNever);
+  ce_link_.assign(ids, 0);
+  ce_credit_.assign(ids, 0);
+  ep_stamp_.assign(ids, 0);
+  next_wake_.assign(ids, fabric::kNever);
   pe_regs_.reserve(NumPes());
   for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
 }
@@ -122,6 +125,49 @@ void FuncFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
   }
 }
 
+void FuncFabric::SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint* ep) {
+  CheckEdgePort(pe, dir);
+  const int r = Index(pe);
+  const int id = EdgeId(r, dir);
+  fabric::RampEndpoint* old = endpoints_[id];
+  if (old && ep != old) {
+    // What is on the link now reaches its end in the next cycle (the slot of cycle_).
+    const Slot& next = SlotAt(cycle_);
+    bool busy = false;
+    for (const CeEvent& e : next.ce_links) busy |= e.pe == id;
+    for (const Arrival& a : next.arrivals) busy |= a.router == r && a.dir == dir;
+    if (busy) ThrowEdgeLinkBusy(pe, dir);
+  }
+  endpoints_[id] = ep;
+  auto it = std::find(edge_ids_.begin(), edge_ids_.end(), id);
+  if (ep && it == edge_ids_.end()) edge_ids_.push_back(id);
+  if (!ep && it != edge_ids_.end()) edge_ids_.erase(it);
+  RouterState& s = routers_[r];
+  const uint8_t bit = static_cast<uint8_t>(1u << dir);
+  s.tied = ep ? (s.tied & ~bit) : (s.tied | bit);
+  for (int c = 0; c < kColors; ++c) s.UpdateRoute(c);
+  s.dirty = true;
+  if (ep) {
+    next_wake_[id] = cycle_;  // tick it at the next cycle, then as it asks
+    wakes_.push({cycle_, id});
+  }
+}
+
+bool FuncFabric::WaveletsInFlight() {
+  if (!queued_.empty()) return true;  // some router holds a queued wavelet
+  // On a link or in a ramp: an arrival at a router input or a delivery to an endpoint is due.
+  for (const Slot& slot : wheel_)
+    if (!slot.arrivals.empty() || !slot.ce_links.empty()) return true;
+  return false;
+}
+
+void FuncFabric::Wake(int id, uint64_t wake) {
+  if (wake < next_wake_[id]) {
+    next_wake_[id] = wake;
+    wakes_.push({wake, id});
+  }
+}
+
 std::vector<fabric::FaultRecord> FuncFabric::Faults() {
   std::vector<fabric::FaultRecord> out;
   for (int i = 0; i < NumPes(); ++i) {
@@ -144,13 +190,9 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
   // Endpoints may have been changed from outside between runs (a color unblocked, a wavelet
   // queued): take their wishes again.
   for (int pe = 0; pe < NumPes(); ++pe) {
-    if (!endpoints_[pe]) continue;
-    uint64_t wake = std::max(endpoints_[pe]->NextWake(), cycle_);
-    if (wake < next_wake_[pe]) {
-      next_wake_[pe] = wake;
-      wakes_.push({wake, pe});
-    }
+    if (endpoints_[pe]) Wake(pe, std::max(endpoints_[pe]->NextWake(), cycle_));
   }
+  for (int id : edge_ids_) Wake(id, std::max(endpoints_[id]->NextWake(), cycle_));
   uint64_t done = 0;
   while (done < cycles) {
     StepCycle();
@@ -195,7 +237,8 @@ void FuncFabric::TickEndpoints(Slot& now) {
     }
   }
   fabric::RampPort port;
-  for (int pe : ep_due_) {
+  const int n = NumPes();
+  for (int pe : ep_due_) {  // an endpoint id: a ramp (pe < n) or an edge port
     fabric::RampEndpoint* ep = endpoints_[pe];
     port.from_router = ce_link_[pe];
     port.credit_from_router = static_cast<uint8_t>(ce_credit_[pe]);
@@ -205,18 +248,21 @@ void FuncFabric::TickEndpoints(Slot& now) {
     port.to_router = 0;
     port.credit_to_router = 0;
     ep->Tick(t, port);
+    const bool ramp = pe < n;
+    const int r = ramp ? pe : (pe - n) / arch::kNumEdgeDirs;
+    const int dir = ramp ? kRampDir : (pe - n) % arch::kNumEdgeDirs;
     uint32_t regs[4];
-    if (fault_cycle_[pe] == fabric::kNever && ep->Fault(regs)) {
+    if (ramp && fault_cycle_[pe] == fabric::kNever && ep->Fault(regs)) {
       fault_cycle_[pe] = t;  // a compute-engine fault: the run stops after this cycle
       fault_pending_ = true;
     }
     if (L::Valid(port.to_router)) {
-      // Through the RampLatency stages into the router's RAMP input.
-      Add(SlotAt(t + arch::kRampLatency).arrivals, pe, kRampDir, port.to_router);
+      // Through the RampLatency stages into the router's RAMP input; an edge link is one hop.
+      Add(SlotAt(t + (ramp ? arch::kRampLatency : 1)).arrivals, r, dir, port.to_router);
     }
     if (C::Valid(port.credit_to_router)) {
-      // Visible at the router's RAMP output this cycle: usable from the next.
-      Add(now.credits, pe, kRampDir, static_cast<int>(C::Color(port.credit_to_router)));
+      // Visible at the router's output this cycle: usable from the next.
+      Add(now.credits, r, dir, static_cast<int>(C::Color(port.credit_to_router)));
     }
     uint64_t wake = ep->NextWake();
     if (wake != fabric::kNever) {
@@ -401,6 +447,8 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       // The freed slot's credit reaches the sender next cycle.
       if (dd == kRampDir) {
         Add(SlotAt(t + 1).ce_credits, r, fabric::MakeCredit(color));
+      } else if (s.edge >> dd & 1) {
+        Add(SlotAt(t + 1).ce_credits, EdgeId(r, dd), fabric::MakeCredit(color));
       } else {
         Add(SlotAt(t + 1).credits, Neighbour(r, dd), dd ^ 1, color);
       }
@@ -425,6 +473,8 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
         if (o == kRampDir) {
           // Output register plus RampLatency-1 stages to the CE side.
           Add(SlotAt(t + arch::kRampLatency).ce_links, r, word);
+        } else if (s.edge >> o & 1) {
+          Add(SlotAt(t + 1).ce_links, EdgeId(r, o), word);  // to the edge port's endpoint
         } else {
           Add(SlotAt(t + 1).arrivals, Neighbour(r, o), o ^ 1, word);
         }

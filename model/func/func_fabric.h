@@ -23,6 +23,8 @@ class FuncFabric final : public fabric::Fabric {
   void WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) override;
   uint32_t ReadReg(fabric::Coord pe, uint16_t addr) override;
   void SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) override;
+  void SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint* ep) override;
+  bool WaveletsInFlight() override;
   uint64_t Run(uint64_t cycles) override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
@@ -63,8 +65,8 @@ class FuncFabric final : public fabric::Fabric {
     int32_t router;
     uint8_t dir, color;
   };
-  struct CeEvent {  // what the CE side of a PE sees during the slot's cycle
-    int32_t pe;
+  struct CeEvent {  // what an endpoint (a ramp's CE side, or an edge port's) sees in the slot
+    int32_t pe;     // the endpoint's id (EdgeId for edge ports)
     uint64_t word;  // arch::Link (deliveries) or arch::Credit (credits)
   };
   struct Slot {
@@ -98,11 +100,15 @@ class FuncFabric final : public fabric::Fabric {
   void StepRouter(int r, const uint64_t* in);
   Slot& SlotAt(uint64_t cycle) { return wheel_[cycle % kWheel]; }
   int Neighbour(int r, int dir) const;
+  // Endpoints have ids: a PE's ramp its index, an edge port NumPes() + 4 * router + dir.
+  int EdgeId(int r, int dir) const { return NumPes() + r * arch::kNumEdgeDirs + dir; }
+  void Wake(int id, uint64_t wake);  // queue a Tick of endpoint `id` at `wake` if earlier
 
   int w_, h_;
   uint64_t cycle_ = 0;
   std::vector<RouterState> routers_;
-  std::vector<fabric::RampEndpoint*> endpoints_;
+  std::vector<fabric::RampEndpoint*> endpoints_;  // per endpoint id
+  std::vector<int> edge_ids_;                     // ids of the edge ports with an endpoint
   std::vector<uint64_t> fault_cycle_;
   bool fault_pending_ = false;
   Slot wheel_[kWheel];
@@ -112,11 +118,11 @@ class FuncFabric final : public fabric::Fabric {
   std::vector<uint64_t> stamp_;       // per router: cycle+1 when listed this cycle
   std::vector<int> active_, queued_;  // routers to step; routers holding queued wavelets
   std::vector<int> skipped_;          // queued routers with nothing new this cycle
-  std::vector<uint64_t> ce_link_, ce_credit_, ep_stamp_;  // per PE, this cycle
+  std::vector<uint64_t> ce_link_, ce_credit_, ep_stamp_;  // per endpoint id, this cycle
   std::vector<int> ep_due_;
-  using Wake = std::pair<uint64_t, int>;
-  std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> wakes_;
-  std::vector<uint64_t> next_wake_;  // per PE: the wake currently queued, or kNever
+  using WakeAt = std::pair<uint64_t, int>;
+  std::priority_queue<WakeAt, std::vector<WakeAt>, std::greater<WakeAt>> wakes_;
+  std::vector<uint64_t> next_wake_;  // per endpoint id: the wake currently queued, or kNever
   // Wakes for the very next cycle (a busy compute engine asks for one every cycle) skip the heap.
   std::vector<int> soon_, soon_now_;
 

@@ -46,6 +46,7 @@ struct RouterState {
   std::array<uint8_t, kDirs> rr_ptr{};
   uint8_t prio = 0;     // input visited first; then the one after the first winner
   uint8_t tied = 0;     // edge directions tied off (bit per direction)
+  uint8_t edge = 0;     // directions that face off the fabric (bit per direction)
   bool queued = false;  // any queue non-empty
   // Something that could let a queued wavelet move happened since the router last stepped (an
   // arrival, a credit, a register write). A router whose last step moved nothing and that is not

@@ -73,6 +73,13 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
                      t.io);
     }
   }
+  for (int t = 0; t < NumTiles(); ++t) {
+    for (int s = 0; s < kNumSides; ++s) {
+      if (Neighbour(t, static_cast<Side>(s)) < 0) edge_sides_.push_back({t, static_cast<Side>(s)});
+    }
+  }
+  for (int s = 0; s < kNumSides; ++s)
+    edges_[s].resize(s == kWest || s == kEast ? opt.height : opt.width);
   endpoints_.assign(NumPes(), nullptr);
   events_.assign(NumPes(), 0);
   quiet_.assign(NumPes(), 1);
@@ -134,6 +141,50 @@ void RtlFabric::SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) {
     throw std::invalid_argument(fmt::format(
         "PE({},{}): this RTL fabric has full PEs; their ramps end at their own CEs", pe.x, pe.y));
   endpoints_[Index(pe)] = ep;
+}
+
+void RtlFabric::SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint* ep) {
+  CheckEdgePort(pe, dir);
+  const Side s = static_cast<Side>(dir);
+  const int along = (s == kWest || s == kEast) ? pe.y : pe.x;
+  EdgeLink& e = edges_[s][along];
+  Tile& tile = tiles_[TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h)];
+  const int j = (s == kWest || s == kEast) ? pe.y % opt_.tile_h : pe.x % opt_.tile_w;
+  if (e.ep && ep != e.ep && (arch::Link::Valid(tile.io.out[s][j]) || arch::Link::Valid(e.link_q)))
+    ThrowEdgeLinkBusy(pe, dir);
+  e.ep = ep;
+  tile.io.tied[s][j] = ep ? 0 : 1;
+  tile.model->ApplyTies(tile.io);
+}
+
+bool RtlFabric::WaveletsInFlight() {
+  for (const Tile& t : tiles_)
+    if (t.io.busy) return true;
+  for (const auto& side : edges_)
+    for (const EdgeLink& e : side)
+      if (arch::Link::Valid(e.link_q)) return true;
+  return false;
+}
+
+void RtlFabric::TickEdgeEndpoints(int t, Side s, const std::vector<uint64_t>& out,
+                                  const std::vector<uint8_t>& cout, std::vector<uint64_t>& in,
+                                  std::vector<uint8_t>& cin) {
+  const Tile& tile = tiles_[t];
+  const int base = (s == kWest || s == kEast) ? tile.ty * opt_.tile_h : tile.tx * opt_.tile_w;
+  for (size_t j = 0; j < in.size(); ++j) {
+    EdgeLink& e = edges_[s][base + j];
+    in[j] = e.link_q;  // sent in the last cycle: it reaches the router now
+    e.link_q = 0;
+    cin[j] = 0;
+    if (!e.ep) continue;
+    scratch_.from_router = out[j];
+    scratch_.credit_from_router = cout[j];
+    scratch_.to_router = 0;
+    scratch_.credit_to_router = 0;
+    e.ep->Tick(cycle_, scratch_);
+    e.link_q = scratch_.to_router;
+    cin[j] = scratch_.credit_to_router;
+  }
 }
 
 void RtlFabric::TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
@@ -281,6 +332,11 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
     for (int t = 0; t < NumTiles(); ++t) {
       TileIo& io = tiles_[t].io;
       TickEndpoints(t, io.ramp_out, io.ramp_cout, io.ramp_in, io.ramp_cin);
+    }
+    for (const EdgeSide& e : edge_sides_) {
+      TileIo& io = tiles_[e.tile].io;
+      TickEdgeEndpoints(e.tile, e.side, io.out[e.side], io.cout[e.side], io.in[e.side],
+                        io.cin[e.side]);
     }
     for (const auto& c : link_copies_) *c.to = *c.from;
     for (const auto& c : credit_copies_) *c.to = *c.from;

@@ -56,6 +56,8 @@ class RtlFabric : public fabric::Fabric {
   void WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) override;
   uint32_t ReadReg(fabric::Coord pe, uint16_t addr) override;
   void SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) override;
+  void SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint* ep) override;
+  bool WaveletsInFlight() override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
   int NumTiles() const { return static_cast<int>(tiles_.size()); }
@@ -85,6 +87,17 @@ class RtlFabric : public fabric::Fabric {
     TileIo io;
     int tx = 0, ty = 0;  // tile coordinates
   };
+  // The host's end of one edge port. A wavelet its endpoint sends waits a cycle in link_q, the
+  // sender's link register (a neighbouring router's out_q): the edge link is one hop, as inside
+  // the fabric. Both glues tick edges through TickEdgeEndpoints, so they share this register.
+  struct EdgeLink {
+    fabric::RampEndpoint* ep = nullptr;
+    uint64_t link_q = 0;  // arch::Link: reaches the router's input in the next cycle
+  };
+  struct EdgeSide {  // a tile side at the fabric edge
+    int tile;
+    Side side;
+  };
 
   explicit RtlFabric(const RtlFabricOptions& opt);
   // The CE side of every PE of tile t: endpoints read io.ramp_out/ramp_cout and set
@@ -92,6 +105,12 @@ class RtlFabric : public fabric::Fabric {
   void TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
                      const std::vector<uint8_t>& ramp_cout, std::vector<uint64_t>& ramp_in,
                      std::vector<uint8_t>& ramp_cin);
+  // The host's edge endpoints on side s of tile t (an entry of edge_sides_): they read the
+  // side's outputs (out, cout) and set its inputs for the next edge (in: the link registers,
+  // cin: their credits of this cycle).
+  void TickEdgeEndpoints(int t, Side s, const std::vector<uint64_t>& out,
+                         const std::vector<uint8_t>& cout, std::vector<uint64_t>& in,
+                         std::vector<uint8_t>& cin);
   // Notes the fault flags a tile shows after the edge that ended cycle `cycle`, and for full PEs
   // what their CEs showed before it.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
@@ -117,7 +136,9 @@ class RtlFabric : public fabric::Fabric {
   std::unique_ptr<VerilatedFstC> tfp_;
   std::vector<Tile> tiles_;
   std::vector<fabric::RampEndpoint*> endpoints_;  // per PE
-  std::vector<uint64_t> fault_cycle_;             // per PE: cycle first seen, or kNever
+  std::vector<EdgeSide> edge_sides_;
+  std::vector<EdgeLink> edges_[kNumSides];  // per fabric side: by row (W, E) or column (S, N)
+  std::vector<uint64_t> fault_cycle_;       // per PE: cycle first seen, or kNever
   fabric::RampPort scratch_;
   std::vector<CeDebugRecord> debug_;
   std::vector<uint32_t> events_;  // per PE, the last cycle's event word

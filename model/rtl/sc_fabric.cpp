@@ -65,7 +65,6 @@ SC_MODULE(TileSc) {
   void OnPosedge() {
     for (int s = 0; s < kNumSides; ++s) {
       const LinkBundle& b = side_in[s].read();
-      if (b.link.empty()) continue;  // fabric edge: nothing arrives
       io->in[s] = b.link;
       io->cin[s] = b.credit;
     }
@@ -131,6 +130,35 @@ SC_MODULE(RampSc) {
   }
 };
 
+// The host's edge endpoints of every tile side at the fabric edge, in one process: on the
+// falling edge it ticks them with the side's outputs and writes the side's inputs.
+SC_MODULE(EdgeSc) {
+  sc_core::sc_in<bool> clk;
+  sc_core::sc_vector<sc_core::sc_in<LinkBundle>> from_tile;  // per edge side: the tile's outputs
+  sc_core::sc_vector<sc_core::sc_out<LinkBundle>> to_tile;   // per edge side: the tile's inputs
+
+  std::function<void(size_t side, const LinkBundle& in, LinkBundle& out)> tick;
+  std::vector<LinkBundle> out_;
+
+  void OnNegedge() {
+    for (size_t k = 0; k < out_.size(); ++k) {
+      tick(k, from_tile[k].read(), out_[k]);
+      to_tile[k].write(out_[k]);
+    }
+  }
+
+  SC_HAS_PROCESS(EdgeSc);
+  EdgeSc(sc_core::sc_module_name name, size_t sides)
+      : sc_core::sc_module(name),
+        from_tile("from_tile", sides),
+        to_tile("to_tile", sides),
+        out_(sides) {
+    SC_METHOD(OnNegedge);
+    sensitive << clk.neg();
+    dont_initialize();
+  }
+};
+
 class ScRtlFabric final : public RtlFabric {
  public:
   explicit ScRtlFabric(const RtlFabricOptions& opt)
@@ -145,7 +173,10 @@ class ScRtlFabric final : public RtlFabric {
       ramp_to_tile_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("ramp_in")));
       ramp_to_ce_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("ramp_out")));
     }
-    edge_ = std::make_unique<Signal>("fabric_edge");  // what arrives across a fabric edge
+    for (size_t k = 0; k < edge_sides_.size(); ++k)  // what arrives across the fabric edge
+      edge_in_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("edge_in")));
+    edge_sc_ = std::make_unique<EdgeSc>("edges", edge_sides_.size());
+    edge_sc_->clk(clk_);
     for (int t = 0; t < n; ++t) {
       Tile& tile = tiles_[t];
       auto ts = std::make_unique<TileSc>(
@@ -161,9 +192,7 @@ class ScRtlFabric final : public RtlFabric {
       ts->clk(clk_);
       for (int s = 0; s < kNumSides; ++s) {
         int nb = Neighbour(t, static_cast<Side>(s));
-        Signal* in =
-            nb < 0 ? edge_.get() : out_sig_[nb * kNumSides + Opposite(static_cast<Side>(s))].get();
-        ts->side_in[s](*in);
+        if (nb >= 0) ts->side_in[s](*out_sig_[nb * kNumSides + Opposite(static_cast<Side>(s))]);
         ts->side_out[s](*out_sig_[t * kNumSides + s]);
       }
       ts->ramp_in(*ramp_to_tile_[t]);
@@ -187,6 +216,20 @@ class ScRtlFabric final : public RtlFabric {
       ramp_sc_.push_back(std::move(rs));
     }
     wave_now_ = WaveCycle(cycle_);
+    for (size_t k = 0; k < edge_sides_.size(); ++k) {
+      const EdgeSide e = edge_sides_[k];
+      TileSc& ts = *tile_sc_[e.tile];
+      ts.side_in[e.side](*edge_in_[k]);
+      edge_sc_->from_tile[k](*out_sig_[e.tile * kNumSides + e.side]);
+      edge_sc_->to_tile[k](*edge_in_[k]);
+      const TileIo& io = tiles_[e.tile].io;
+      edge_sc_->out_[k] = LinkBundle{io.in[e.side], io.cin[e.side]};  // idle: zero
+      edge_in_[k]->write(edge_sc_->out_[k]);
+    }
+    edge_sc_->tick = [this](size_t k, const LinkBundle& in, LinkBundle& out) {
+      const EdgeSide e = edge_sides_[k];
+      TickEdgeEndpoints(e.tile, e.side, in.link, in.credit, out.link, out.credit);
+    };
   }
 
   const char* Name() const override { return "rtl"; }
@@ -236,7 +279,8 @@ class ScRtlFabric final : public RtlFabric {
 
   sc_core::sc_clock clk_;
   std::vector<std::unique_ptr<Signal>> out_sig_, ramp_to_tile_, ramp_to_ce_;
-  std::unique_ptr<Signal> edge_;
+  std::vector<std::unique_ptr<Signal>> edge_in_;
+  std::unique_ptr<EdgeSc> edge_sc_;
   std::vector<std::unique_ptr<TileSc>> tile_sc_;
   std::vector<std::unique_ptr<RampSc>> ramp_sc_;
   sc_core::sc_event high_;

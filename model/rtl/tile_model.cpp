@@ -20,6 +20,7 @@ void TileIo::Resize(int tw, int th) {
   ramp_cin.assign(tw * th, 0);
   ramp_cout.assign(tw * th, 0);
   fault = 0;
+  busy = 0;
   dbg.assign(tw * th, 0);
   events.assign(tw * th, 0);
   quiet = 0;

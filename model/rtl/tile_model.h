@@ -27,6 +27,7 @@ struct TileIo {
   std::vector<uint64_t> ramp_in, ramp_out;               // per PE (y * TW + x): CE side
   std::vector<uint8_t> ramp_cin, ramp_cout;
   uint64_t fault = 0;  // bit per PE: its fault flag
+  uint64_t busy = 0;   // bit per PE, after the edge: a wavelet in its router or ramp (busy_o)
   // Tiles of full PEs: per PE the debug-port record word and the CE's event word of the cycle,
   // observed before the edge (StepLow; rtl/tile/tessera_tile.sv: dbg_o, event_o), and the
   // CeStatus.Quiet bits after the edge (StepHigh): the state the cycle left.
@@ -44,6 +45,8 @@ class TileModel {
   virtual int TileH() const = 0;
   // Asynchronous reset with the tile's fabric coordinates; io's outputs are refreshed.
   virtual void Reset(uint16_t x0, uint16_t y0, TileIo& io) = 0;
+  // Applies io.tied (an edge endpoint was set or cleared); between cycles only.
+  virtual void ApplyTies(const TileIo& io) = 0;
   // One clock cycle in two halves, so a fabric can dump waves between them: Low applies io's
   // inputs with the clock low (and reads the observers of tiles with CEs); High raises the clock
   // (the edge) and reads io's outputs.

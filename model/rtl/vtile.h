@@ -78,7 +78,7 @@ class VTile final : public TileModel {
   bool HasCe() const override { return kCe; }
 
   void Reset(uint16_t x0, uint16_t y0, TileIo& io) override {
-    SetTied(io);  // tie-offs are static: set once
+    SetTied(io);  // and again whenever an edge endpoint is set or cleared (ApplyTies)
     m_.x0_i = x0;
     m_.y0_i = y0;
     m_.en_i = 1;
@@ -98,6 +98,8 @@ class VTile final : public TileModel {
     m_.eval();
     ReadOutputs(io);
   }
+
+  void ApplyTies(const TileIo& io) override { SetTied(io); }
 
   void StepLow(TileIo& io) override {
     for (int i = 0; i < TH; ++i) {
@@ -193,6 +195,7 @@ class VTile final : public TileModel {
       io.ramp_cout[i] = port::Byte(m_.ramp_cout_o, i);
     }
     io.fault = port::Bits64(m_.fault_o);
+    io.busy = port::Bits64(m_.busy_o);
   }
 
   V m_;

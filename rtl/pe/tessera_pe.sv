@@ -29,6 +29,8 @@ module tessera_pe #(
   input  logic [31:0]                                             cfg_wdata_i,
   output logic [31:0]                                             cfg_rdata_o,
   output logic                                                    fault_o,
+  // a wavelet is in the router's queues or output registers, or in the ramp either way
+  output logic                                                    busy_o,
   // the CE's debug-port records and status (zero without a CE)
   output logic                                                    dbg_valid_o,
   output logic [2:0]                                              dbg_fmt_o,
@@ -55,11 +57,13 @@ module tessera_pe #(
   logic [15:0]                   rt_addr;
   logic [31:0]                   rt_wdata;
   logic [NumColors-1:0]          ramp_rx_any, ramp_tx_any;
+  logic                          router_busy, to_router_busy, to_ce_busy;
 
-  tessera_pipe #(.Width(LinkBits), .Stages(RampLatency)) u_ramp_to_router (
+  tessera_link_pipe #(.Stages(RampLatency)) u_ramp_to_router (
     .clk_i, .rst_ni, .en_i,
-    .d_i(ce_link_out),
-    .q_o(ramp_in_late)
+    .d_i   (ce_link_out),
+    .q_o   (ramp_in_late),
+    .busy_o(to_router_busy)
   );
 
   assign rt_in  = {ramp_in_late, edge_in_i};
@@ -78,7 +82,8 @@ module tessera_pe #(
     .cfg_rdata_o(router_rdata),
     .ramp_rx_any_o(ramp_rx_any),
     .ramp_tx_any_o(ramp_tx_any),
-    .fault_o    (router_fault)
+    .fault_o    (router_fault),
+    .busy_o     (router_busy)
   );
 
   assign edge_out_o     = rt_out[EdgeLinkW-1:0];
@@ -86,13 +91,15 @@ module tessera_pe #(
   assign edge_credit_o  = rt_cout[EdgeCreditW-1:0];
   assign ce_credit_in   = rt_cout[EdgeCreditW +: CreditBits];
 
-  tessera_pipe #(.Width(LinkBits), .Stages(RampLatency - 1)) u_ramp_to_ce (
+  tessera_link_pipe #(.Stages(RampLatency - 1)) u_ramp_to_ce (
     .clk_i, .rst_ni, .en_i,
-    .d_i(ramp_out_early),
-    .q_o(ce_link_in)
+    .d_i   (ramp_out_early),
+    .q_o   (ce_link_in),
+    .busy_o(to_ce_busy)
   );
 
   assign fault_o = router_fault || ce_fault;
+  assign busy_o  = router_busy || to_router_busy || to_ce_busy;
 
   if (HasCe != 0) begin : g_ce
     logic [13:0] fetch_addr, rd0_addr, rd1_addr, wr_addr;

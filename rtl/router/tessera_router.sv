@@ -33,7 +33,9 @@ module tessera_router #(
   output logic [31:0]                                          cfg_rdata_o,
   output logic [tessera_pkg::NumColors-1:0]                    ramp_rx_any_o,  // CE may send
   output logic [tessera_pkg::NumColors-1:0]                    ramp_tx_any_o,  // CE may receive
-  output logic                                                 fault_o
+  output logic                                                 fault_o,
+  // a wavelet is stored in an input queue or held in an output register (for quiescence)
+  output logic                                                 busy_o
 );
   `include "tessera_pkg_use.svh"
   `include "tessera_assert.svh"
@@ -96,6 +98,7 @@ module tessera_router #(
   logic                 pop       [NumDirs];
   logic [CW-1:0]        pop_color [NumDirs];
   logic [PayW-1:0]      head      [NumDirs];
+  logic [NumDirs-1:0]   stored;
 
   for (genvar d = 0; d < NumDirs; d++) begin : g_inq
     localparam int unsigned Depth = (d == 32'(DirRamp)) ? RampQueueDepth : LinkQueueDepth;
@@ -109,7 +112,8 @@ module tessera_router #(
       .avail_o       (avail[d]),
       .pop_i         (pop[d]),
       .pop_color_i   (pop_color[d]),
-      .pop_payload_o (head[d])
+      .pop_payload_o (head[d]),
+      .stored_o      (stored[d])
     );
   end
 
@@ -291,10 +295,13 @@ module tessera_router #(
     end
   end
 
+  logic [NumDirs-1:0] out_valid;
   for (genvar d = 0; d < NumDirs; d++) begin : g_out
     assign out_link_o[d*LinkBits +: LinkBits]   = out_q[d];
     assign credit_o[d*CreditBits +: CreditBits] = cred_q[d];
+    assign out_valid[d]                         = out_q[d][LinkValidLsb];
   end
+  assign busy_o = |stored || |out_valid;
 
   assign fault_o     = fault_q[RouterFaultCountLsb +: 16] != '0;
   assign cfg_rdata_o = route_hit ? route_rdata :

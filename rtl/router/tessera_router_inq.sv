@@ -17,7 +17,9 @@ module tessera_router_inq #(
   // remove the head of one color (it leaves or faults this cycle)
   input  logic                                pop_i,
   input  logic [tessera_pkg::ColorBits-1:0]   pop_color_i,
-  output logic [tessera_pkg::DataBits:0]      pop_payload_o
+  output logic [tessera_pkg::DataBits:0]      pop_payload_o,
+  // some color holds a stored wavelet (after the last clock edge)
+  output logic                                stored_o
 );
   `include "tessera_pkg_use.svh"
   `include "tessera_assert.svh"
@@ -41,6 +43,7 @@ module tessera_router_inq #(
 
   assign push_onehot = push_i ? (NumColors'(1) << push_color_i) : '0;
   assign avail_o     = nonempty_q | push_onehot;
+  assign stored_o    = |nonempty_q;
 
   always_comb begin
     pop_onehot  = NumColors'(1) << pop_color_i;

@@ -1,6 +1,8 @@
 // A TileW x TileH block of PEs, verilated once per shape; fabrics of any size are built at run
 // time from tiles joined at their edge links (model/rtl). Every signal that leaves the tile is a
-// register output, so tiles can be stepped independently and joined through plain copies.
+// register output, so tiles can be stepped independently and joined through plain copies; the
+// exceptions (register read data, the observers dbg_o, event_o, quiet_o and busy_o) feed no
+// other tile.
 //
 // Port words are padded for cheap access from C++: one link per 64 bits (link_t
 // in bits 38:0), one credit per 8 bits (credit_t in bits 5:0). Side ports are indexed along the
@@ -50,6 +52,9 @@ module tessera_tile #(
   input  logic [31:0]           cfg_wdata_i,
   output logic [31:0]           cfg_rdata_o,
   output logic [NumPe-1:0]      fault_o,
+  // per PE, after the clock edge: a wavelet is in its router's queues or output registers
+  // (links included) or in its ramp either way (Fabric::WaveletsInFlight)
+  output logic [NumPe-1:0]      busy_o,
   // per PE, observed before the clock edge (combinational, HasCe only): a debug-port record
   // {valid at 63, DebugFmt at 34:32, value at 31:0}; CE events {retire at 31, task start at 30,
   // task at 28:24, retire pc at 15:0}; CeStatus.Quiet
@@ -143,6 +148,7 @@ module tessera_tile #(
         .cfg_wdata_i,
         .cfg_rdata_o  (pe_rdata[I]),
         .fault_o      (fault_o[I]),
+        .busy_o       (busy_o[I]),
         .dbg_valid_o  (pe_dbg_valid),
         .dbg_fmt_o    (pe_dbg_fmt),
         .dbg_value_o  (pe_dbg_value),

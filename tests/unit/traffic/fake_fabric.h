@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -77,6 +78,15 @@ class FakeFabric : public fabric::Fabric {
   }
   void SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) override {
     eps_[static_cast<size_t>(Index(pe))] = ep;
+  }
+  // Edge ports are not modelled: the traffic testbench uses ramps only.
+  void SetEdgeEndpoint(fabric::Coord, int, fabric::RampEndpoint*) override {
+    throw std::logic_error("FakeFabric has no edge ports");
+  }
+  bool WaveletsInFlight() override {
+    for (const auto& q : queues_)
+      if (!q.empty()) return true;
+    return false;
   }
   uint64_t Cycle() const override { return cycle_; }
 
