@@ -10,7 +10,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -38,7 +40,7 @@ struct RunArgs {
   std::string fabric;
   std::string backend = "func";
   std::string tile = "auto";
-  std::vector<std::string> in, out, launch;
+  std::vector<std::string> in, out, launch, stream_in, stream_out;
   uint64_t max_cycles = 10'000'000;
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
   std::string wave, wave_window, wave_region, lockstep;
@@ -203,6 +205,61 @@ void WriteOutput(runtime::Device& dev, const Output& o) {
   if (!f) throw std::runtime_error(fmt::format("--out {}: cannot write {}", o.spec.name, path));
 }
 
+// X,Y,SIDE[,COLOR]=FILE (--stream-in with a color, --stream-out without).
+struct StreamSpec {
+  fabric::Coord pe;
+  int side = 0;
+  uint32_t color = 0;
+  std::string file;
+  std::vector<uint32_t> words;  // --stream-in: the wavelets' data
+};
+
+StreamSpec ParseStream(const std::string& text, const std::string& option, bool with_color) {
+  static const std::regex in_re(R"(^([0-9]+),([0-9]+),([WESNwesn]),([0-9]+)=(.+)$)");
+  static const std::regex out_re(R"(^([0-9]+),([0-9]+),([WESNwesn])=(.+)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, with_color ? in_re : out_re))
+    throw std::invalid_argument(fmt::format("{} '{}': expected {}", option, text,
+                                            with_color ? "X,Y,SIDE,COLOR=FILE (SIDE W, E, S or N)"
+                                                       : "X,Y,SIDE=FILE (SIDE W, E, S or N)"));
+  StreamSpec s;
+  s.pe = {std::stoi(m[1]), std::stoi(m[2])};
+  const char side = static_cast<char>(std::toupper(m[3].str()[0]));
+  s.side = static_cast<int>(side == 'W'   ? arch::Dir::kW
+                            : side == 'E' ? arch::Dir::kE
+                            : side == 'S' ? arch::Dir::kS
+                                          : arch::Dir::kN);
+  if (with_color) {
+    s.color = static_cast<uint32_t>(std::stoul(m[4]));
+    s.file = m[5];
+  } else {
+    s.file = m[4];
+  }
+  return s;
+}
+
+// The 32-bit words of a --stream-in file: an .npy of f4, i4 or u4, or raw little-endian words.
+std::vector<uint32_t> ReadWords(const std::string& path, const std::string& option) {
+  std::vector<uint8_t> bytes;
+  if (IsNpy(path)) {
+    runtime::NpyArray a = runtime::ReadNpy(path);
+    if (a.elem_bytes != 4)
+      throw std::invalid_argument(fmt::format(
+          "{}: {} holds {}; a wavelet carries 32 bits (f4, i4 or u4)", option, path, a.dtype));
+    bytes = std::move(a.data);
+  } else {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::invalid_argument(fmt::format("{}: cannot open {}", option, path));
+    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    if (bytes.size() % 4)
+      throw std::invalid_argument(
+          fmt::format("{}: {} has {} bytes, not whole 32-bit words", option, path, bytes.size()));
+  }
+  std::vector<uint32_t> words(bytes.size() / 4);
+  if (!words.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
 runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& img) {
   runtime::DeviceOptions d;
   d.backend = runtime::ParseBackend(a.backend);
@@ -258,6 +315,7 @@ int RunImage(const RunArgs& a) {
   std::vector<Input> inputs;
   std::vector<Output> outputs;
   std::vector<Spec> launches;
+  std::vector<StreamSpec> streams_in, streams_out;
   try {
     dev = std::make_unique<runtime::Device>(DeviceOptionsFor(a, img));
     dev->Load(img);
@@ -265,7 +323,22 @@ int RunImage(const RunArgs& a) {
     for (const std::string& s : a.in) inputs.push_back(ReadInput(*dev, s, a));
     for (const std::string& s : a.out) outputs.push_back(PlanOutput(*dev, s, a));
     for (const std::string& s : a.launch) launches.push_back(ParseSpec(s, "--launch", false));
-    if (a.launch.empty()) launches.push_back({"main", std::nullopt, ""});
+    for (const std::string& s : a.stream_in) {
+      streams_in.push_back(ParseStream(s, "--stream-in", true));
+      streams_in.back().words = ReadWords(streams_in.back().file, "--stream-in");
+    }
+    for (const std::string& s : a.stream_out) {
+      streams_out.push_back(ParseStream(s, "--stream-out", false));
+      dev->StreamOut(streams_out.back().pe, streams_out.back().side);  // checks the port
+    }
+    for (const StreamSpec& st : streams_in) dev->StreamIn(st.pe, st.side, st.color, st.words);
+    if (a.launch.empty()) {  // main where it is exported; nothing if no PE exports it
+      try {
+        dev->Symbol("main");
+        launches.push_back({"main", std::nullopt, ""});
+      } catch (const std::invalid_argument&) {
+      }
+    }
     for (const Input& in : inputs)
       dev->MemcpyH2D(in.spec.name, in.data.data(), in.count, in.region, in.per_pe, in.opt);
     for (const Spec& l : launches) {
@@ -297,6 +370,21 @@ int RunImage(const RunArgs& a) {
                r.cycles(), r.tasks_started, r.debug_records,
                dev->NumMachines() == 2 ? "; func and rtl agree" : "");
     for (const Output& o : outputs) WriteOutput(*dev, o);
+    for (const StreamSpec& st : streams_out) {
+      std::vector<uint32_t> data;
+      for (const fabric::EdgeStream::Wavelet& w : dev->StreamOut(st.pe, st.side))
+        data.push_back(w.data);
+      if (IsNpy(st.file)) {
+        runtime::WriteNpy(st.file, "<u4", {data.size()}, data.data(), 4 * data.size());
+      } else {
+        std::ofstream f(st.file, std::ios::binary);
+        f.write(reinterpret_cast<const char*>(data.data()),
+                static_cast<std::streamsize>(4 * data.size()));
+        if (!f) throw std::runtime_error(fmt::format("--stream-out: cannot write {}", st.file));
+      }
+      fmt::print("stream out of PE({},{}) {}: {} wavelets to {}\n", st.pe.x, st.pe.y,
+                 arch::ToString(static_cast<arch::Dir>(st.side)), data.size(), st.file);
+    }
   } else {
     fmt::print(stderr, "{}: {} after {} cycles\n{}", backend, runtime::StatusName(r.status),
                r.cycles(), r.message);
@@ -336,6 +424,12 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--launch", a->launch,
                   "TASK[@X,Y,WxH][=ARG]: activate an exported local task "
                   "(default: main)");
+  cmd->add_option("--stream-in", a->stream_in,
+                  "X,Y,SIDE,COLOR=FILE: wavelets into the edge port of PE(X,Y) on SIDE (W, E, S, "
+                  "N), one per 32-bit word of the .npy or raw file");
+  cmd->add_option("--stream-out", a->stream_out,
+                  "X,Y,SIDE=FILE: after the run, the data of the wavelets that left through that "
+                  "edge port (.npy u4 or raw)");
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many");
   cmd->add_flag("--host-port", a->host_port,
                 "memcpy through the host ports, costing cycles (default: the zero-time back door)");

@@ -273,17 +273,78 @@ void Device::Launch(const std::string& task, std::optional<Region> region,
   }
 }
 
-bool Device::Quiescent() {
-  bool first = false;
-  for (size_t i = 0; i < machines_.size(); ++i) {
-    const bool q = machines_[i]->CesQuiet() &&
-                   true /* wavelets in routers: Fabric::WaveletsInFlight, landing next */;
-    if (i == 0) first = q;
-    // cosim: one backend quiescent and not the other shows up as a task, debug or state
-    // difference; the run goes on until both are.
-    first = first && q;
+Device::Stream& Device::StreamAt(fabric::Coord pe, int side) {
+  CheckLoaded();
+  for (auto& st : streams_)
+    if (st->pe == pe && st->side == side) return *st;
+  machines_[0]->Fabric().CheckEdgePort(pe, side);
+  auto st = std::make_unique<Stream>();
+  st->pe = pe;
+  st->side = side;
+  for (auto& m : machines_) {
+    st->ends.push_back(std::make_unique<fabric::EdgeStream>());
+    m->Fabric().SetEdgeEndpoint(pe, side, st->ends.back().get());
   }
-  return first;
+  streams_.push_back(std::move(st));
+  return *streams_.back();
+}
+
+void Device::StreamIn(fabric::Coord pe, int side, uint32_t color, const std::vector<uint32_t>& data,
+                      bool ctrl) {
+  if (color >= arch::kNumColors)
+    throw std::invalid_argument(
+        fmt::format("stream into PE({},{}): color {} is not routable (0..23)", pe.x, pe.y, color));
+  Stream& st = StreamAt(pe, side);
+  for (auto& e : st.ends)
+    for (uint32_t d : data) e->Inject(color, d, ctrl);
+}
+
+std::vector<fabric::EdgeStream::Wavelet> Device::StreamOut(fabric::Coord pe, int side) {
+  Stream& st = StreamAt(pe, side);
+  std::vector<fabric::EdgeStream::Wavelet> out = st.ends[0]->TakeReceived();
+  for (size_t i = 1; i < st.ends.size(); ++i) st.ends[i]->TakeReceived();
+  st.compared = 0;
+  return out;
+}
+
+std::string Device::CompareStreams() {
+  for (auto& st : streams_) {
+    const auto& a = st->ends[0]->Received();
+    const auto& b = st->ends[1]->Received();
+    const size_t n = std::min(a.size(), b.size());
+    for (size_t i = st->compared; i < n; ++i) {
+      if (a[i] == b[i]) continue;
+      return fmt::format(
+          "cosim: wavelet #{} out of PE({},{}) {} differs: {} has color {} data 0x{:08x}{} at "
+          "cycle {}; {} has color {} data 0x{:08x}{} at cycle {}",
+          i, st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)),
+          machines_[0]->Name(), a[i].color, a[i].data, a[i].ctrl ? " (control)" : "", a[i].cycle,
+          machines_[1]->Name(), b[i].color, b[i].data, b[i].ctrl ? " (control)" : "", b[i].cycle);
+    }
+    st->compared = n;
+    if (a.size() != b.size()) {
+      const bool a_more = a.size() > b.size();
+      const auto& w = a_more ? a[n] : b[n];
+      return fmt::format(
+          "cosim: PE({},{}) {} sent wavelet #{} (color {} data 0x{:08x}) out at cycle {} on {} "
+          "but not on {}",
+          st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)), n, w.color, w.data,
+          w.cycle, a_more ? machines_[0]->Name() : machines_[1]->Name(),
+          a_more ? machines_[1]->Name() : machines_[0]->Name());
+    }
+  }
+  return "";
+}
+
+bool Device::Quiescent() {
+  for (auto& st : streams_)
+    for (auto& e : st->ends)
+      if (e->Pending() || e->Holding()) return false;
+  // cosim: a backend quiescent before the other shows up as a task, debug or state difference;
+  // the run goes on until both are.
+  for (auto& m : machines_)
+    if (!m->CesQuiet() || m->Fabric().WaveletsInFlight()) return false;
+  return true;
 }
 
 void Device::Deliver(RunResult& r) {
@@ -301,6 +362,7 @@ void Device::Deliver(RunResult& r) {
       diff = CompareTasks(tasks[0], tasks[1], machines_[0]->Name(), machines_[1]->Name());
     if (diff.empty())
       diff = CompareFaults(faults[0], faults[1], machines_[0]->Name(), machines_[1]->Name());
+    if (diff.empty()) diff = CompareStreams();
     if (!diff.empty()) {
       r.status = RunResult::Status::kMismatch;
       r.message = diff;

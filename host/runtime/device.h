@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "ce/trace.h"
+#include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "layout/image.h"
 #include "runtime/machine.h"
@@ -113,6 +114,15 @@ class Device {
   void Launch(const std::string& task, std::optional<Region> region = std::nullopt,
               std::optional<uint16_t> arg = std::nullopt);
 
+  // Streaming through the edge port of PE `pe` facing `side` (arch::Dir W, E, S or N; the port
+  // must face off the fabric): StreamIn queues wavelets of `color` that enter the fabric at most
+  // one per cycle as credits allow, during the following runs; StreamOut takes the wavelets that
+  // have left through the port so far (with their cycles). The first use of a port unties it.
+  // cosim: both backends must send out the same wavelets in the same cycles.
+  void StreamIn(fabric::Coord pe, int side, uint32_t color, const std::vector<uint32_t>& data,
+                bool ctrl = false);
+  std::vector<fabric::EdgeStream::Wavelet> StreamOut(fabric::Coord pe, int side);
+
   // Runs until the fabric is quiescent, a PE faults, the backends differ (cosim) or
   // `max_cycles` pass. Debug-port records go to the debug handler as they come.
   RunResult Run(uint64_t max_cycles);
@@ -148,7 +158,15 @@ class Device {
   std::vector<std::unique_ptr<Machine>> machines_;
   std::optional<layout::Image> image_;
   std::function<void(const ce::DebugRecord&)> on_debug_;
-  std::vector<TaskStart> pending_tasks_[2];  // cosim: task starts not yet matched
+  struct Stream {  // one edge port's stream, on each machine
+    fabric::Coord pe;
+    int side = 0;
+    std::vector<std::unique_ptr<fabric::EdgeStream>> ends;  // per machine
+    size_t compared = 0;  // cosim: received wavelets already compared
+  };
+  Stream& StreamAt(fabric::Coord pe, int side);
+  std::string CompareStreams();  // cosim: new received wavelets of every stream
+  std::vector<std::unique_ptr<Stream>> streams_;
   bool stopped_ = false;
 };
 

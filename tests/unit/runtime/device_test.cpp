@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/arch.h"
 #include "layout/layout.h"
 
 namespace tessera::runtime {
@@ -138,6 +139,45 @@ TEST(Device, Tutorial4BroadcastWithDataTasks) {
     }
     EXPECT_EQ(rig.debug.size(), 3u);
   }
+}
+
+TEST(Device, EdgeStreamsGoThroughTheFabricAndIntoTasks) {
+  const layout::Image img = LinkFile(kData + "/stream.tlayout");
+  const int kW = static_cast<int>(arch::Dir::kW), kE = static_cast<int>(arch::Dir::kE);
+  std::vector<std::vector<fabric::EdgeStream::Wavelet>> outs;
+  std::vector<uint64_t> cycles;
+  for (Backend b : kBackends) {
+    SCOPED_TRACE(BackendName(b));
+    Rig rig(b, img);
+    std::vector<uint32_t> pass, sum;
+    for (uint32_t i = 0; i < 20; ++i) pass.push_back(0x100 + i);
+    for (uint32_t i = 1; i <= 8; ++i) sum.push_back(i * i);
+    rig.dev.StreamIn({0, 0}, kW, 1, pass);
+    rig.dev.StreamIn({0, 0}, kW, 2, sum);
+    EXPECT_TRUE(rig.dev.StreamOut({1, 0}, kE).empty());  // opens the port before the run
+    const RunResult r = rig.dev.Run(10000);
+    ASSERT_TRUE(r.ok()) << StatusName(r.status) << ": " << r.message;
+    const std::vector<fabric::EdgeStream::Wavelet> out = rig.dev.StreamOut({1, 0}, kE);
+    ASSERT_EQ(out.size(), pass.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      EXPECT_EQ(out[i].color, 1u);
+      EXPECT_EQ(out[i].data, pass[i]);
+    }
+    int32_t total = 0;
+    rig.dev.MemcpyD2H(&total, 1, "total", {1, 0, 1, 1}, 1);
+    EXPECT_EQ(total, 204);
+    EXPECT_EQ(r.tasks_started, 8u);
+    outs.push_back(out);
+    cycles.push_back(r.cycles());
+  }
+  EXPECT_EQ(outs[0], outs[1]) << "func and rtl send the stream out in different cycles";
+  EXPECT_EQ(cycles[0], cycles[1]);
+  EXPECT_EQ(cycles[0], cycles[2]);
+  Rig rig(Backend::kFunc, img);
+  EXPECT_EQ(What([&] {
+              rig.dev.StreamIn({1, 0}, kW, 1, {1});
+            }),
+            "PE(1,0) port W faces another PE of the 2x1 fabric, not its edge");
 }
 
 TEST(Device, ColumnMajorAndSixteenBitCopiesRoundTrip) {
