@@ -317,6 +317,27 @@ TEST(EdgeStream, SlowReceiverBacksUpTheStream) {
   });
 }
 
+TEST(EdgeStream, LongRunsSkipNothing) {
+  // One Run call per phase, so the event-driven model relies on the streams' NextWake alone.
+  OnAllBackends(4, 2, [](Scene& r) {
+    for (int x = 0; x < 4; ++x) Route(*r.fabric, {x, 1}, 6, kE, kW);
+    EdgeStream& in = r.Edge({3, 1}, Dir::kE);
+    EdgeStream& out = r.Edge({0, 1}, Dir::kW);
+    out.SetConsumeLimit(2, 7);
+    for (int i = 0; i < 30; ++i) in.Inject(6, i, i % 7 == 0);
+    EXPECT_EQ(r.fabric->Run(150), 150u);
+    out.Hold(true);
+    for (int i = 30; i < 60; ++i) in.Inject(6, i);
+    EXPECT_EQ(r.fabric->Run(100), 100u);
+    out.Hold(false);
+    out.SetConsumeLimit(EdgeStream::kUnlimited);
+    EXPECT_EQ(r.fabric->Run(100), 100u);
+    ASSERT_EQ(out.Received().size(), 60u);
+    for (int i = 0; i < 60; ++i) EXPECT_EQ(out.Received()[i].data, static_cast<uint32_t>(i));
+    EXPECT_FALSE(r.fabric->WaveletsInFlight());
+  });
+}
+
 TEST(EdgeStream, HeldReceiverFillsEveryQueueOnThePath) {
   OnAllBackends(4, 2, [](Scene& r) {
     for (int x = 0; x < 4; ++x) Route(*r.fabric, {x, 0}, 5, kW, kE);
