@@ -12,3 +12,6 @@ echo "== FMAC (bench/fmac_bench.cpp) =="
 echo
 echo "== compute engine (bench/ce_bench.cpp) =="
 "$build/bin/tessera_bench_ce" "$@"
+echo
+echo "== waves (bench/wave_bench.cpp) =="
+"$build/bin/tessera_bench_waves" "$@"

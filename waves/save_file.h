@@ -1,8 +1,13 @@
-// GTKWave save files for Tessera's FST dumps: the links and queues of one router, grouped and
-// named by port, so a dump opens ready to read. Written as text (the .gtkw format is plain).
+// GTKWave save files for Tessera's FST dumps, so a dump opens ready to read: the links and queues
+// of one router of `tessera noc`, or every PE of a wave region (router, CE and FMAC groups).
+// Written as text (the .gtkw format is plain).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
+
+#include "rtl/rtl_fabric.h"
 
 namespace tessera::waves {
 
@@ -16,5 +21,15 @@ std::string SaveFilePath(const std::string& fst_path);
 // Writes a save file for `fst_path` showing router (x, y) of a fabric of that shape.
 void WriteRouterSaveFile(const std::string& save_path, const std::string& fst_path,
                          const FabricShape& shape, std::pair<int, int> pe);
+
+// Writes SaveFilePath(fst_path) for the dump an RtlFabric with options `opt` wrote to fst_path
+// (opt.wave_path need not be set: the CLI may write the save file for a copy): per PE of
+// opt's wave region the groups `PE(x,y) router`, and with opt.ce `PE(x,y) CE` and
+// `PE(x,y) FMAC`. The view opens at cycle opt.wave_from and spans the window, up to `end_cycle`
+// (the fabric's Cycle() when the run ended) if the window reaches past it. Returns the save file's
+// path. Throws std::invalid_argument for bad options (ValidateRtlOptions), std::runtime_error if
+// the file cannot be written.
+std::string WriteGtkwSave(const std::string& fst_path, const rtl::RtlFabricOptions& opt,
+                          uint64_t end_cycle = UINT64_MAX);
 
 }  // namespace tessera::waves

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "args.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
@@ -32,15 +33,6 @@ struct NocArgs {
   tb::NocOptions noc;
   bool json = false;
 };
-
-std::pair<int, int> ParsePair(const std::string& text, const std::string& option, char sep) {
-  std::smatch m;
-  std::regex re(fmt::format("^([0-9]{{1,5}}){}([0-9]{{1,5}})$", sep));
-  if (!std::regex_match(text, m, re))
-    throw std::invalid_argument(
-        fmt::format("{} '{}': expected two numbers like 4{}4", option, text, sep));
-  return {std::stoi(m[1]), std::stoi(m[2])};
-}
 
 // The fastest tile shape that divides the fabric: 2x2 tiles keep the model in the instruction
 // cache and the SystemC glue cheap (measured in docs/router.md); else 1x1.

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   tessera::cli::AddAsmCommand(app);
   tessera::cli::AddDisasmCommand(app);
   tessera::cli::AddLinkCommand(app);
+  tessera::cli::AddRunCommand(app);
   tessera::cli::AddFuzzCommand(app);
   try {
     app.parse(argc, argv);

@@ -73,10 +73,4 @@ class Backend {
   virtual void WriteReg(int pe, uint16_t addr, uint32_t value) = 0;
 };
 
-// The host's rule for the debug port (docs/isa.md 2.6), for backends that see each debug-port
-// store: a Char store adds its byte to the PE's `line`, and a '\n' emits the line as one record
-// with the cycle of the '\n'; a store of another format is a record of its own. Appends to `out`.
-void AddDebugStore(std::string& line, const ce::DebugRecord& store,
-                   std::vector<ce::DebugRecord>& out);
-
 }  // namespace tessera::fuzz

@@ -2,21 +2,6 @@
 
 namespace tessera::fuzz {
 
-void AddDebugStore(std::string& line, const ce::DebugRecord& store,
-                   std::vector<ce::DebugRecord>& out) {
-  if (store.fmt == static_cast<uint8_t>(arch::DebugFmt::kChar)) {
-    const char ch = static_cast<char>(store.value & 0xFF);
-    if (ch != '\n') {
-      line.push_back(ch);
-      return;
-    }
-    out.push_back(store);
-    out.back().text.swap(line);
-    return;
-  }
-  out.push_back(store);
-}
-
 void RtlBackend::Load(int pe, const assembler::PeProgram& program) {
   std::vector<tb::TaskBind> tasks;
   for (const assembler::TaskBinding& t : program.tasks)
@@ -40,7 +25,7 @@ void RtlBackend::Step(std::vector<PeEvents>& events) {
   r.cycle = cycle;
   r.fmt = static_cast<uint8_t>(c.debug_fmt);
   r.value = c.debug_value;
-  AddDebugStore(char_line_, r, e.debug);
+  ce::AddDebugStore(char_line_, r, e.debug);
 }
 
 void RtlBackend::ReadCore(int pe, CoreRegs& out) {

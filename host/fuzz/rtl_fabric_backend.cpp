@@ -18,17 +18,7 @@ rtl::RtlFabricOptions RtlFabricBackend::Options(int width, int height, std::pair
 }
 
 std::pair<int, int> RtlFabricBackend::TileFor(int width, int height) {
-  std::pair<int, int> best{0, 0};
-  for (auto [w, h] : rtl::BuiltTileShapes(true)) {
-    if (width % w == 0 && height % h == 0 && w * h > best.first * best.second) best = {w, h};
-  }
-  if (best.first == 0) {
-    throw std::invalid_argument(fmt::format(
-        "--fabric {}x{}: no tile of full PEs verilated in this build divides it (built: {}; "
-        "configure with -DTESSERA_CE_TILES=\"...\")",
-        width, height, rtl::BuiltTileShapesText(true)));
-  }
-  return best;
+  return rtl::LargestTileFor(width, height, true);
 }
 
 RtlFabricBackend::RtlFabricBackend(int width, int height, std::pair<int, int> tile)
@@ -77,7 +67,7 @@ void RtlFabricBackend::Step(std::vector<PeEvents>& events) {
     r.fmt = d.fmt;
     r.value = d.value;
     const int pe = fab_.Index(d.pe);
-    AddDebugStore(char_lines_[pe], r, events[pe].debug);
+    ce::AddDebugStore(char_lines_[pe], r, events[pe].debug);
   }
   for (const fabric::FaultRecord& f : fab_.Faults()) faulted_[fab_.Index(f.pe)] = true;
 }

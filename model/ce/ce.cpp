@@ -388,6 +388,7 @@ void Ce::Picker() {
   p.issue_at = x.c + 1;
   p.stall = 0;
   p.stall_color = 0;
+  if (task_log_) task_log_->push_back({x.c, static_cast<uint8_t>(t)});
   if constexpr (kT) {
     TraceRecord rec;
     rec.kind = TraceRecord::Kind::kTaskStart;

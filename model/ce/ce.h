@@ -52,6 +52,13 @@ class Ce {
 
   // ---- Observers ----
   void SetTraceSink(TraceSink* sink) { sink_ = sink; }
+  // Every task start is appended to `log` (not owned; nullptr: none kept), on the fast path too,
+  // so co-simulation can compare task sequences without tracing.
+  struct TaskStart {
+    uint64_t cycle = 0;
+    uint8_t task = 0;
+  };
+  void SetTaskLog(std::vector<TaskStart>* log) { task_log_ = log; }
   const std::vector<DebugRecord>& DebugRecords() const { return debug_; }
   std::vector<DebugRecord> TakeDebugRecords();
 
@@ -171,6 +178,7 @@ class Ce {
   CeState st_;
   fabric::RouterRegs* router_;
   TraceSink* sink_ = nullptr;
+  std::vector<TaskStart>* task_log_ = nullptr;
   std::vector<DebugRecord> debug_;
   std::string char_line_;
   uint64_t last_cycle_ = 0;

@@ -96,6 +96,20 @@ std::string FormatDebugValue(uint8_t f, uint32_t value) {
   return fmt::format("0x{:08x}", value);
 }
 
+void AddDebugStore(std::string& line, const DebugRecord& store, std::vector<DebugRecord>& out) {
+  if (store.fmt == static_cast<uint8_t>(arch::DebugFmt::kChar)) {
+    const char ch = static_cast<char>(store.value & 0xFF);
+    if (ch != '\n') {
+      line.push_back(ch);
+      return;
+    }
+    out.push_back(store);
+    out.back().text.swap(line);
+    return;
+  }
+  out.push_back(store);
+}
+
 std::string DebugRecord::ToString() const {
   const std::string v =
       fmt == static_cast<uint8_t>(arch::DebugFmt::kChar) ? text : FormatDebugValue(fmt, value);

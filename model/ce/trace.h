@@ -85,4 +85,9 @@ struct DebugRecord {
 // The value of a debug record as the host prints it (0x%08x, %u, %d, %.9g f32, %.5g f16).
 std::string FormatDebugValue(uint8_t fmt, uint32_t value);
 
+// The host's rule for the debug port (docs/isa.md 2.6), for backends that see each debug-port
+// store: a Char store adds its byte to the PE's `line`, and a '\n' emits the line as one record
+// with the cycle of the '\n'; a store of another format is a record of its own. Appends to `out`.
+void AddDebugStore(std::string& line, const DebugRecord& store, std::vector<DebugRecord>& out);
+
 }  // namespace tessera::ce

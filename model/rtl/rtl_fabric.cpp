@@ -25,6 +25,27 @@ void ValidateRtlOptions(const RtlFabricOptions& opt) {
     throw std::invalid_argument(
         fmt::format("--fabric {}x{} is not a whole number of --tile {}x{} tiles", opt.width,
                     opt.height, opt.tile_w, opt.tile_h));
+  if (opt.wave_from >= opt.wave_to)
+    throw std::invalid_argument(fmt::format(
+        "--wave-window {}:{}: empty; FROM must be below TO (cycles [FROM, TO) are dumped)",
+        opt.wave_from, opt.wave_to));
+  const WaveRegion r = ResolveWaveRegion(opt);
+  const std::string region =
+      fmt::format("--wave-region {},{}:{},{}", opt.wave_x0, opt.wave_y0, opt.wave_x1, opt.wave_y1);
+  if (r.x0 < 0 || r.y0 < 0 || r.x0 >= opt.width || r.y0 >= opt.height || opt.wave_x1 < -1 ||
+      opt.wave_y1 < -1 || r.x1 >= opt.width || r.y1 >= opt.height)
+    throw std::invalid_argument(
+        fmt::format("{}: outside the {}x{} fabric (PE columns 0..{}, rows 0..{}; -1 for X1 or Y1 "
+                    "is the last)",
+                    region, opt.width, opt.height, opt.width - 1, opt.height - 1));
+  if (r.x1 < r.x0 || r.y1 < r.y0)
+    throw std::invalid_argument(
+        fmt::format("{}: empty; X0,Y0 is the north-west PE and X1,Y1 the south-east one", region));
+}
+
+WaveRegion ResolveWaveRegion(const RtlFabricOptions& opt) {
+  return {opt.wave_x0, opt.wave_y0, opt.wave_x1 == -1 ? opt.width - 1 : opt.wave_x1,
+          opt.wave_y1 == -1 ? opt.height - 1 : opt.wave_y1};
 }
 
 RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
@@ -65,7 +86,13 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
   fault_cycle_.assign(NumPes(), fabric::kNever);
   if (!opt.wave_path.empty()) {
     tfp_ = std::make_unique<VerilatedFstC>();
-    for (auto& t : tiles_) t.model->Trace(tfp_.get());
+    // Only the tiles overlapping the region: the others are not in the file at all.
+    const WaveRegion r = ResolveWaveRegion(opt);
+    for (auto& t : tiles_) {
+      const int x0 = t.tx * opt.tile_w, y0 = t.ty * opt.tile_h;
+      if (x0 <= r.x1 && x0 + opt.tile_w > r.x0 && y0 <= r.y1 && y0 + opt.tile_h > r.y0)
+        t.model->Trace(tfp_.get());
+    }
     tfp_->open(opt.wave_path.c_str());
     if (!tfp_->isOpen())
       throw std::runtime_error(fmt::format("--wave {}: cannot open for writing", opt.wave_path));
@@ -73,7 +100,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
 }
 
 RtlFabric::~RtlFabric() {
-  if (tfp_) tfp_->close();
+  if (tfp_ && tfp_->isOpen()) tfp_->close();
 }
 
 int RtlFabric::Neighbour(int t, Side s) const {
@@ -213,6 +240,8 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
       debug_.push_back(
           {cycle, {x, y}, static_cast<uint8_t>((d >> 32) & 7), static_cast<uint32_t>(d)});
     events_[i] = io.events[local];
+    if (task_log_on_ && ((io.events[local] >> 30) & 1))
+      task_log_.push_back({cycle, {x, y}, static_cast<uint8_t>((io.events[local] >> 24) & 31)});
     quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);
   }
 }
@@ -220,6 +249,12 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
 std::vector<CeDebugRecord> RtlFabric::TakeDebugRecords() {
   std::vector<CeDebugRecord> out;
   out.swap(debug_);
+  return out;
+}
+
+std::vector<RtlFabric::TaskStart> RtlFabric::TakeTaskLog() {
+  std::vector<TaskStart> out;
+  out.swap(task_log_);
   return out;
 }
 
@@ -257,8 +292,11 @@ std::vector<fabric::FaultRecord> RtlFabric::Faults() {
   return out;
 }
 
-void RtlFabric::DumpWaves(uint64_t time) {
-  if (tfp_) tfp_->dump(time);
+void RtlFabric::DumpWaves(uint64_t cycle) {
+  if (!WaveCycle(cycle)) return;
+  // The first dump writes every signal (Verilator's full dump), later ones only changes.
+  tfp_->dump(cycle);
+  if (cycle + 1 == opt_.wave_to) tfp_->close();  // the window is complete: finish the file
 }
 
 void RtlFabric::CheckAssertions() const {

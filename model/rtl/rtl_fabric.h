@@ -4,6 +4,7 @@
 // words between tile ports; they must give identical results cycle for cycle.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +22,18 @@ struct RtlFabricOptions {
   int tile_w = 1, tile_h = 1;  // PEs per tile; must divide the fabric
   std::string wave_path;       // FST file to dump every signal to; empty: no waves
   bool ce = false;             // full PEs (tiles Vtile_ce_*): each PE runs its own CE
+  // Waves (waves/README.md): cycles [wave_from, wave_to) are dumped, cycle N at FST time N; the
+  // first dumped cycle holds every signal's value. Only tiles overlapping the PE region
+  // (x0, y0)..(x1, y1), inclusive, are traced; -1 for x1 or y1: the fabric's last column or row.
+  uint64_t wave_from = 0, wave_to = UINT64_MAX;
+  int wave_x0 = 0, wave_y0 = 0, wave_x1 = -1, wave_y1 = -1;
 };
+
+// The wave region of `opt` with -1 resolved to the fabric's last column and row.
+struct WaveRegion {
+  int x0, y0, x1, y1;  // PEs, inclusive
+};
+WaveRegion ResolveWaveRegion(const RtlFabricOptions& opt);
 
 // What a PE's CE showed in one cycle (tiles of full PEs only).
 struct CeDebugRecord {  // a debug-port store (docs/isa.md 2.6)
@@ -49,14 +61,25 @@ class RtlFabric : public fabric::Fabric {
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
   int NumTiles() const { return static_cast<int>(tiles_.size()); }
+  // The tile holding a PE (tiles row by row).
+  int TileOf(fabric::Coord pe) const { return TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h); }
   bool HasCe() const { return opt_.ce; }
 
   // Tiles of full PEs: the debug-port records so far (taken: cleared), the CE events of the last
-  // cycle stepped, and whether every CE was quiet in it (CeStatus.Quiet).
+  // cycle stepped, and whether every CE was quiet after it (CeStatus.Quiet).
   std::vector<CeDebugRecord> TakeDebugRecords();
   const std::vector<CeDebugRecord>& DebugRecords() const { return debug_; }
   CeEvents LastEvents(fabric::Coord pe) const;
   bool AllQuiet() const;
+  // With the log on, every task start of every PE is kept (in cycle order, PEs in tile order
+  // within a cycle) until taken.
+  struct TaskStart {
+    uint64_t cycle = 0;
+    fabric::Coord pe;
+    uint8_t task = 0;
+  };
+  void SetTaskLog(bool on) { task_log_on_ = on; }
+  std::vector<TaskStart> TakeTaskLog();
 
  protected:
   struct Tile {
@@ -92,8 +115,13 @@ class RtlFabric : public fabric::Fabric {
   // what their CEs showed before it.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
   void Observe(int t, uint64_t cycle);
-  void DumpWaves(uint64_t time);
-  bool Tracing() const { return static_cast<bool>(tfp_); }
+  // Dumps waves at time `cycle` if waves are on and the cycle is in the window; closes the file
+  // after the window's last cycle.
+  void DumpWaves(uint64_t cycle);
+  bool Tracing() const { return static_cast<bool>(tfp_); }  // waves on (the file may be closed)
+  bool WaveCycle(uint64_t cycle) const {  // cycle `cycle` is dumped (between StepLow and StepHigh)
+    return tfp_ && cycle >= opt_.wave_from && cycle < opt_.wave_to;
+  }
   // Throws if an RTL assertion failed during the last cycle (they print as %Error on stderr).
   void CheckAssertions() const;
   int TileIndex(int tx, int ty) const { return ty * tiles_x_ + tx; }
@@ -115,6 +143,8 @@ class RtlFabric : public fabric::Fabric {
   std::vector<CeDebugRecord> debug_;
   std::vector<uint32_t> events_;  // per PE, the last cycle's event word
   std::vector<uint8_t> quiet_;    // per PE
+  bool task_log_on_ = false;
+  std::vector<TaskStart> task_log_;
   uint64_t cycle_ = 0;
   bool fault_pending_ = false;  // a fault appeared during the current Run
 };
@@ -143,8 +173,8 @@ class LoopRtlFabric final : public RtlFabric {
 // elaboration per process: a second ScRtlFabric in the same process throws.
 std::unique_ptr<RtlFabric> MakeScRtlFabric(const RtlFabricOptions& opt);
 
-// Checks the options (shape built, fabric a multiple of the tile); throws invalid_argument with
-// the offending option named.
+// Checks the options (shape built, fabric a multiple of the tile, wave window and region); throws
+// invalid_argument with the offending option named (--wave-window, --wave-region for waves).
 void ValidateRtlOptions(const RtlFabricOptions& opt);
 
 }  // namespace tessera::rtl

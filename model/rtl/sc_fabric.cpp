@@ -38,7 +38,9 @@ std::ostream& operator<<(std::ostream& os, const LinkBundle& b) {
 }
 void sc_trace(sc_core::sc_trace_file*, const LinkBundle&, const std::string&) {}
 
-using Signal = sc_core::sc_signal<LinkBundle>;
+// With waves on, a tile writes its outputs from its posedge process in cycles outside the wave
+// window and from its second-phase process inside it: never two writers in one delta cycle.
+using Signal = sc_core::sc_signal<LinkBundle, sc_core::SC_MANY_WRITERS>;
 
 class ScRtlFabric;
 
@@ -52,11 +54,13 @@ SC_MODULE(TileSc) {
   TileModel* model = nullptr;
   TileIo* io = nullptr;
   std::function<void(uint64_t fault_bits)> on_edge;
-  // With waves on, a cycle is two steps: every tile applies its inputs (the last one to do so
-  // dumps the waves and notifies `high`), then every tile takes the clock edge.
+  // With waves on, a cycle inside the wave window is two steps: every tile applies its inputs
+  // (the last one to do so dumps the waves and notifies `high`), then every tile takes the clock
+  // edge. Cycles outside the window take one step, as without waves.
   const bool two_phase;
   sc_core::sc_event* const high;
   std::function<void()> on_low;
+  const bool* wave_now = nullptr;  // the fabric's: this cycle is dumped
 
   void OnPosedge() {
     for (int s = 0; s < kNumSides; ++s) {
@@ -68,7 +72,7 @@ SC_MODULE(TileSc) {
     io->ramp_in = r.link;
     io->ramp_cin = r.credit;
     model->StepLow(*io);
-    if (two_phase) {
+    if (two_phase && *wave_now) {
       on_low();
       return;
     }
@@ -183,6 +187,7 @@ class ScRtlFabric final : public RtlFabric {
       ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
       if (Tracing()) {
         ts->on_low = [this] { OnTileLow(); };
+        ts->wave_now = &wave_now_;
       }
       ts->clk(clk_);
       for (int s = 0; s < kNumSides; ++s) {
@@ -210,6 +215,7 @@ class ScRtlFabric final : public RtlFabric {
       tile_sc_.push_back(std::move(ts));
       ramp_sc_.push_back(std::move(rs));
     }
+    wave_now_ = WaveCycle(cycle_);
     for (size_t k = 0; k < edge_sides_.size(); ++k) {
       const EdgeSide e = edge_sides_[k];
       TileSc& ts = *tile_sc_[e.tile];
@@ -257,6 +263,7 @@ class ScRtlFabric final : public RtlFabric {
     if (++tiles_stepped_ == NumTiles()) {  // the last tile of this edge
       tiles_stepped_ = 0;
       ++cycle_;
+      wave_now_ = WaveCycle(cycle_);
       if (fault_pending_ || assertion_failed_) {
         sc_core::sc_pause();
       } else {
@@ -279,6 +286,7 @@ class ScRtlFabric final : public RtlFabric {
   sc_core::sc_event high_;
   int tiles_stepped_ = 0, tiles_low_ = 0;
   bool mid_cycle_ = false, assertion_failed_ = false;
+  bool wave_now_ = false;  // the cycle about to be clocked is in the wave window
 };
 
 bool g_elaborated = false;

@@ -28,8 +28,9 @@ struct TileIo {
   std::vector<uint8_t> ramp_cin, ramp_cout;
   uint64_t fault = 0;  // bit per PE: its fault flag
   uint64_t busy = 0;   // bit per PE, after the edge: a wavelet in its router or ramp (busy_o)
-  // Tiles of full PEs, observed before the edge (StepLow): per PE the debug-port record word and
-  // the CE's event word (rtl/tile/tessera_tile.sv: dbg_o, event_o), and CeStatus.Quiet bits.
+  // Tiles of full PEs: per PE the debug-port record word and the CE's event word of the cycle,
+  // observed before the edge (StepLow; rtl/tile/tessera_tile.sv: dbg_o, event_o), and the
+  // CeStatus.Quiet bits after the edge (StepHigh): the state the cycle left.
   std::vector<uint64_t> dbg;
   std::vector<uint32_t> events;
   uint64_t quiet = 0;
@@ -65,6 +66,9 @@ class TileModel {
 // with `ce` of full PEs.
 std::vector<std::pair<int, int>> BuiltTileShapes(bool ce = false);
 std::string BuiltTileShapesText(bool ce = false);  // "1x1, 2x2, 4x4"
+// The largest built shape that divides a W x H fabric; throws std::invalid_argument naming
+// --fabric and the built shapes if none does.
+std::pair<int, int> LargestTileFor(int width, int height, bool ce);
 
 // A new tile model of that shape; throws std::invalid_argument naming the built shapes if the
 // shape was not verilated. `name` becomes the model's top scope in waves.

@@ -125,7 +125,6 @@ class VTile final : public TileModel {
         io.dbg[i] = port::Word64(m_.dbg_o, i);
         io.events[i] = static_cast<uint32_t>(port::Word64(m_.event_o, i / 2) >> (32 * (i % 2)));
       }
-      io.quiet = port::Bits64(m_.quiet_o);
     }
   }
 
@@ -133,6 +132,7 @@ class VTile final : public TileModel {
     m_.clk_i = 1;
     m_.eval();
     ReadOutputs(io);
+    if constexpr (kCe) io.quiet = port::Bits64(m_.quiet_o);  // a function of state: after the edge
   }
 
   void WriteReg(int local_pe, uint16_t addr, uint32_t value) override {

@@ -1,0 +1,143 @@
+#include "runtime/cosim.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "arch/arch.h"
+
+namespace tessera::runtime {
+namespace {
+
+std::string PeText(fabric::Coord pe) { return fmt::format("PE({},{})", pe.x, pe.y); }
+
+template <typename T, typename Eq, typename Show>
+std::string FirstDifference(const std::vector<T>& a, const std::vector<T>& b, const std::string& na,
+                            const std::string& nb, const char* what, Eq eq, Show show) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (!eq(a[i], b[i]))
+      return fmt::format("cosim: {} #{} differs: {} has {}; {} has {}", what, i, na, show(a[i]), nb,
+                         show(b[i]));
+  }
+  if (a.size() != b.size()) {
+    const bool a_more = a.size() > b.size();
+    return fmt::format("cosim: {} has {} more {} than {}, the first: {}", a_more ? na : nb,
+                       a_more ? a.size() - n : b.size() - n, what, a_more ? nb : na,
+                       show(a_more ? a[n] : b[n]));
+  }
+  return "";
+}
+
+void Add(std::vector<RegName>& v, uint16_t addr, std::string name) {
+  v.push_back({addr, std::move(name)});
+}
+
+template <typename R>
+void AddArray(std::vector<RegName>& v, const char* name, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) Add(v, R::Addr(i), fmt::format("{}[{}]", name, i));
+}
+
+}  // namespace
+
+std::string CompareDebug(const std::vector<ce::DebugRecord>& a,
+                         const std::vector<ce::DebugRecord>& b, const std::string& na,
+                         const std::string& nb) {
+  return FirstDifference(
+      a, b, na, nb, "debug records",
+      [](const ce::DebugRecord& x, const ce::DebugRecord& y) { return x == y; },
+      [](const ce::DebugRecord& d) { return "\"" + d.ToString() + "\""; });
+}
+
+std::string CompareTasks(const std::vector<TaskStart>& a, const std::vector<TaskStart>& b,
+                         const std::string& na, const std::string& nb) {
+  return FirstDifference(
+      a, b, na, nb, "task starts", [](const TaskStart& x, const TaskStart& y) { return x == y; },
+      [](const TaskStart& t) {
+        return fmt::format("{} starts task {} at cycle {}", PeText(t.pe), t.task, t.cycle);
+      });
+}
+
+std::string CompareFaults(const std::vector<fabric::FaultRecord>& a,
+                          const std::vector<fabric::FaultRecord>& b, const std::string& na,
+                          const std::string& nb) {
+  return FirstDifference(
+      a, b, na, nb, "faults",
+      [](const fabric::FaultRecord& x, const fabric::FaultRecord& y) {
+        return x.pe == y.pe && x.cycle == y.cycle && x.status == y.status &&
+               x.ce_status == y.ce_status && x.ce_pc == y.ce_pc && x.ce_addr == y.ce_addr &&
+               x.ce_info == y.ce_info;
+      },
+      [](const fabric::FaultRecord& f) { return "\"" + fabric::DescribeFault(f) + "\""; });
+}
+
+std::string CompareLockstep(Machine& a, Machine& b, fabric::Coord pe) {
+  const std::vector<Retire> ra = a.TakeRetires(), rb = b.TakeRetires();
+  const std::string diff = FirstDifference(
+      ra, rb, a.Name(), b.Name(), fmt::format("retired instructions of {}", PeText(pe)).c_str(),
+      [](const Retire& x, const Retire& y) { return x.cycle == y.cycle && x.pc == y.pc; },
+      [](const Retire& r) { return fmt::format("pc 0x{:04x} at cycle {}", r.pc, r.cycle); });
+  if (!diff.empty() || ra.empty()) return diff;
+  for (uint32_t i = 0; i < arch::kNumGprs; ++i) {
+    const uint32_t va = a.Read(pe, arch::Gpr::Addr(i)), vb = b.Read(pe, arch::Gpr::Addr(i));
+    if (va != vb)
+      return fmt::format(
+          "cosim lockstep: {} after the instruction at pc 0x{:04x} (cycle {}): r{} is 0x{:08x} "
+          "on {} but 0x{:08x} on {}",
+          PeText(pe), ra.back().pc, ra.back().cycle, i, va, a.Name(), vb, b.Name());
+  }
+  return "";
+}
+
+const std::vector<RegName>& ArchRegisters() {
+  static const std::vector<RegName> regs = [] {
+    std::vector<RegName> v;
+    Add(v, arch::CeStatus::kAddr, "CeStatus");
+    Add(v, arch::FpFlags::kAddr, "FpFlags");
+    Add(v, arch::FaultStatus::kAddr, "FaultStatus");
+    Add(v, arch::FaultPc::kAddr, "FaultPc");
+    Add(v, arch::FaultAddr::kAddr, "FaultAddr");
+    Add(v, arch::FaultInfo::kAddr, "FaultInfo");
+    AddArray<arch::CeColor>(v, "CeColor", arch::CeColor::kCount);
+    AddArray<arch::ColorCfg>(v, "ColorCfg", arch::ColorCfg::kCount);
+    AddArray<arch::SwitchCfg>(v, "SwitchCfg", arch::SwitchCfg::kCount);
+    Add(v, arch::RouterFault::kAddr, "RouterFault");
+    AddArray<arch::UtStatus>(v, "UtStatus", arch::UtStatus::kCount);
+    AddArray<arch::UtInfo>(v, "UtInfo", arch::UtInfo::kCount);
+    AddArray<arch::TaskCfg>(v, "TaskCfg", arch::TaskCfg::kCount);
+    AddArray<arch::TaskArg>(v, "TaskArg", arch::TaskArg::kCount);
+    Add(v, arch::TaskActive::kAddr, "TaskActive");
+    Add(v, arch::TaskBlocked::kAddr, "TaskBlocked");
+    AddArray<arch::Gpr>(v, "Gpr", arch::Gpr::kCount);
+    Add(v, arch::CePc::kAddr, "CePc");
+    AddArray<arch::Dsr>(v, "DsrWord", arch::Dsr::kCount);
+    return v;
+  }();
+  return regs;
+}
+
+std::string CompareState(Machine& a, Machine& b) {
+  for (int i = 0; i < a.Width() * a.Height(); ++i) {
+    const fabric::Coord pe{i % a.Width(), i / a.Width()};
+    for (const RegName& r : ArchRegisters()) {
+      const uint32_t va = a.Read(pe, r.addr), vb = b.Read(pe, r.addr);
+      if (va != vb)
+        return fmt::format(
+            "cosim: final state of {} differs at cycle {}: {} (0x{:04x}) is 0x{:08x} on {} but "
+            "0x{:08x} on {}",
+            PeText(pe), a.Cycle(), r.name, r.addr, va, a.Name(), vb, b.Name());
+    }
+    for (uint32_t addr = 0; addr < arch::kSramBytes; addr += 4) {
+      const auto ad = static_cast<uint16_t>(addr);
+      const uint32_t va = a.Read(pe, ad), vb = b.Read(pe, ad);
+      if (va != vb)
+        return fmt::format(
+            "cosim: final SRAM of {} differs at cycle {}: word 0x{:04x} is 0x{:08x} on {} but "
+            "0x{:08x} on {}",
+            PeText(pe), a.Cycle(), ad, va, a.Name(), vb, b.Name());
+    }
+  }
+  return "";
+}
+
+}  // namespace tessera::runtime

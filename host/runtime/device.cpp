@@ -1,0 +1,439 @@
+#include "runtime/device.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <stdexcept>
+
+#include "arch/arch.h"
+#include "rtl/tile_model.h"
+#include "runtime/cosim.h"
+#include "runtime/diagnosis.h"
+#include "runtime/progress.h"
+
+namespace tessera::runtime {
+
+const char* BackendName(Backend b) {
+  switch (b) {
+    case Backend::kFunc:
+      return "func";
+    case Backend::kRtl:
+      return "rtl";
+    default:
+      return "cosim";
+  }
+}
+
+Backend ParseBackend(const std::string& name) {
+  if (name == "func") return Backend::kFunc;
+  if (name == "rtl") return Backend::kRtl;
+  if (name == "cosim") return Backend::kCosim;
+  throw std::invalid_argument(
+      fmt::format("--backend {}: expected func, rtl or cosim", name.empty() ? "''" : name));
+}
+
+const char* StatusName(RunResult::Status s) {
+  switch (s) {
+    case RunResult::Status::kQuiescent:
+      return "quiescent";
+    case RunResult::Status::kCycleLimit:
+      return "cycle limit";
+    case RunResult::Status::kFault:
+      return "fault";
+    default:
+      return "mismatch";
+  }
+}
+
+Device::Device(const DeviceOptions& opt) : opt_(opt) {
+  if (opt_.width < 1 || opt_.height < 1 || opt_.width > 0xFFFF || opt_.height > 0xFFFF)
+    throw std::invalid_argument(
+        fmt::format("--fabric {}x{}: each side needs 1 to 65535 PEs", opt_.width, opt_.height));
+  if (opt_.tile.first == 0 && opt_.tile.second == 0)
+    opt_.tile = rtl::LargestTileFor(opt_.width, opt_.height, true);
+  if (opt_.tile.first < 1 || opt_.tile.second < 1 || opt_.width % opt_.tile.first ||
+      opt_.height % opt_.tile.second)
+    throw std::invalid_argument(fmt::format("--tile {}x{}: does not divide the {}x{} fabric",
+                                            opt_.tile.first, opt_.tile.second, opt_.width,
+                                            opt_.height));
+  if (opt_.lockstep) {
+    if (opt_.backend != Backend::kCosim)
+      throw std::invalid_argument("--lockstep: needs --backend cosim");
+    if (opt_.lockstep->x < 0 || opt_.lockstep->y < 0 || opt_.lockstep->x >= opt_.width ||
+        opt_.lockstep->y >= opt_.height)
+      throw std::invalid_argument(fmt::format("--lockstep {},{}: outside the {}x{} fabric",
+                                              opt_.lockstep->x, opt_.lockstep->y, opt_.width,
+                                              opt_.height));
+  }
+  if (!opt_.wave_path.empty() && opt_.backend == Backend::kFunc)
+    throw std::invalid_argument("--wave: waves come from the RTL; use --backend rtl or cosim");
+  if (opt_.backend != Backend::kRtl)
+    machines_.push_back(MakeFuncMachine(opt_.width, opt_.height, opt_.tile));
+  if (opt_.backend != Backend::kFunc) {
+    RtlMachineOptions r;
+    r.width = opt_.width;
+    r.height = opt_.height;
+    r.tile = opt_.tile;
+    r.systemc = opt_.systemc;
+    r.wave_path = opt_.wave_path;
+    r.wave_from = opt_.wave_from;
+    r.wave_to = opt_.wave_to;
+    r.wave_x0 = opt_.wave_x0;
+    r.wave_y0 = opt_.wave_y0;
+    r.wave_x1 = opt_.wave_x1;
+    r.wave_y1 = opt_.wave_y1;
+    machines_.push_back(MakeRtlMachine(r));
+  }
+  for (auto& m : machines_) m->SetTaskLog(true);
+  if (opt_.lockstep)
+    for (auto& m : machines_) m->Watch(*opt_.lockstep);
+  on_debug_ = [](const ce::DebugRecord& d) { std::printf("%s\n", d.ToString().c_str()); };
+}
+
+Device::~Device() = default;
+
+uint64_t Device::Cycle() const { return machines_.empty() ? 0 : machines_[0]->Cycle(); }
+
+void Device::CheckOpen() const {
+  if (stopped_) throw std::logic_error("the device was stopped");
+}
+
+void Device::CheckLoaded() const {
+  CheckOpen();
+  if (!image_) throw std::logic_error("no image loaded (call Load first)");
+}
+
+const layout::Image& Device::image() const {
+  CheckLoaded();
+  return *image_;
+}
+
+void Device::Load(const layout::Image& image) {
+  CheckOpen();
+  if (image_) throw std::logic_error("the device already holds an image");
+  if (image.fabric_w != opt_.width || image.fabric_h != opt_.height)
+    throw std::invalid_argument(
+        fmt::format("the image is linked for a {}x{} fabric, the device has {}x{} (--fabric)",
+                    image.fabric_w, image.fabric_h, opt_.width, opt_.height));
+  image.ForEachWrite([&](int x, int y, uint16_t addr, uint32_t value) {
+    WriteAll({x, y}, addr, value, false);
+  });
+  image_ = image;
+}
+
+std::vector<fabric::Coord> Device::Symbol(const std::string& name) const {
+  CheckLoaded();
+  std::vector<fabric::Coord> pes;
+  std::map<std::string, int> known;
+  for (const layout::ImagePe& pe : image_->pes) {
+    const assembler::PeProgram* p = image_->ProgramAt(pe.x, pe.y);
+    if (!p) continue;
+    for (const auto& [n, s] : p->symbols)
+      if (s.exported) known[n]++;
+    const assembler::SymbolInfo* s = image_->Symbol(pe.x, pe.y, name);
+    if (s && s->exported) pes.push_back({pe.x, pe.y});
+  }
+  if (pes.empty()) {
+    std::string list;
+    for (const auto& [n, k] : known) list += (list.empty() ? "" : ", ") + n;
+    throw std::invalid_argument(fmt::format("unknown symbol '{}': no PE's program exports it{}",
+                                            name, list.empty() ? "" : " (exported: " + list + ")"));
+  }
+  return pes;
+}
+
+void Device::WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port) {
+  for (auto& m : machines_) {
+    if (port)
+      m->PortWrite(pe, addr, value);
+    else
+      m->Write(pe, addr, value);
+  }
+}
+
+uint32_t Device::ReadAll(fabric::Coord pe, uint16_t addr, bool port) {
+  uint32_t first = 0;
+  for (size_t i = 0; i < machines_.size(); ++i) {
+    Machine& m = *machines_[i];
+    const uint32_t v = port ? m.PortRead(pe, addr) : m.Read(pe, addr);
+    if (i == 0) {
+      first = v;
+    } else if (v != first) {
+      throw std::runtime_error(
+          fmt::format("cosim: PE({},{}) address 0x{:04x} reads 0x{:08x} on {} but 0x{:08x} on {}",
+                      pe.x, pe.y, addr, first, machines_[0]->Name(), v, m.Name()));
+    }
+  }
+  return first;
+}
+
+MemcpyResult Device::Transfer(std::vector<WordTransfer>& plan, bool write, Timing timing,
+                              std::vector<uint32_t>* read) {
+  MemcpyResult res;
+  res.words = plan.size();
+  if (read) read->assign(plan.size(), 0);
+  auto one = [&](size_t k, bool port) {
+    WordTransfer& t = plan[k];
+    if (!write) {
+      (*read)[k] = ReadAll(t.pe, t.addr, port);
+      return;
+    }
+    uint32_t v = t.value;
+    if (t.mask != 0xFFFFFFFFu) v = (ReadAll(t.pe, t.addr, port) & ~t.mask) | (t.value & t.mask);
+    WriteAll(t.pe, t.addr, v, port);
+  };
+  if (timing == Timing::kBackDoor) {
+    for (size_t k = 0; k < plan.size(); ++k) one(k, false);
+    return res;
+  }
+  // The host port of each tile serves one word per cycle, between cycles, while the fabric runs.
+  std::map<int, std::deque<size_t>> ports;
+  for (size_t k = 0; k < plan.size(); ++k) ports[machines_[0]->PortOf(plan[k].pe)].push_back(k);
+  RunResult scratch;
+  scratch.start_cycle = Cycle();
+  while (!ports.empty()) {
+    for (auto it = ports.begin(); it != ports.end();) {
+      one(it->second.front(), true);
+      it->second.pop_front();
+      it = it->second.empty() ? ports.erase(it) : std::next(it);
+    }
+    for (auto& m : machines_) m->Run(1);
+    ++res.cycles;
+    Deliver(scratch);
+    if (scratch.status != RunResult::Status::kQuiescent)
+      throw std::runtime_error(fmt::format("memcpy through the host port stopped at cycle {}: {}",
+                                           Cycle(), scratch.message));
+  }
+  return res;
+}
+
+MemcpyResult Device::MemcpyH2D(const std::string& symbol, const void* data, size_t count,
+                               const Region& r, int elems_per_pe, const MemcpyOptions& o) {
+  CheckLoaded();
+  Symbol(symbol);  // an unknown symbol is named as such, before the per-PE checks
+  const std::vector<uint16_t> addrs = CheckMemcpy(*image_, symbol, r, elems_per_pe, count, o);
+  std::vector<WordTransfer> plan = PlanH2D(addrs, r, elems_per_pe, o, data);
+  return Transfer(plan, true, o.timing, nullptr);
+}
+
+MemcpyResult Device::MemcpyD2H(void* out, size_t count, const std::string& symbol, const Region& r,
+                               int elems_per_pe, const MemcpyOptions& o) {
+  CheckLoaded();
+  Symbol(symbol);
+  const std::vector<uint16_t> addrs = CheckMemcpy(*image_, symbol, r, elems_per_pe, count, o);
+  std::vector<WordTransfer> plan = PlanD2H(addrs, r, elems_per_pe, o);
+  std::vector<uint32_t> words;
+  MemcpyResult res = Transfer(plan, false, o.timing, &words);
+  ScatterD2H(addrs, r, elems_per_pe, o, words, out);
+  return res;
+}
+
+void Device::Launch(const std::string& task, std::optional<Region> region,
+                    std::optional<uint16_t> arg) {
+  CheckLoaded();
+  std::vector<fabric::Coord> pes;
+  if (region) {
+    const Region& r = *region;
+    if (r.w < 1 || r.h < 1 || r.x < 0 || r.y < 0 || r.x + r.w > opt_.width ||
+        r.y + r.h > opt_.height)
+      throw std::invalid_argument(
+          fmt::format("launch '{}': region at ({},{}) of {}x{} PEs is not inside the {}x{} fabric",
+                      task, r.x, r.y, r.w, r.h, opt_.width, opt_.height));
+    for (int y = r.y; y < r.y + r.h; ++y)
+      for (int x = r.x; x < r.x + r.w; ++x) pes.push_back({x, y});
+  } else {
+    pes = Symbol(task);
+  }
+  std::vector<std::pair<fabric::Coord, int>> ids;
+  for (const fabric::Coord& pe : pes) {
+    const assembler::PeProgram* p = image_->ProgramAt(pe.x, pe.y);
+    if (!p)
+      throw std::invalid_argument(
+          fmt::format("launch '{}': PE({},{}) has no program", task, pe.x, pe.y));
+    const assembler::SymbolInfo* s = image_->Symbol(pe.x, pe.y, task);
+    if (!s || !s->exported)
+      throw std::invalid_argument(fmt::format(
+          "launch '{}': the program on PE({},{}) does not export '{}'", task, pe.x, pe.y, task));
+    int id = -1;
+    for (const assembler::TaskBinding& t : p->tasks)
+      if (t.kind == arch::TaskKind::kLocal && t.entry == s->address) id = t.id;
+    if (id < 0)
+      throw std::invalid_argument(fmt::format(
+          "launch '{}': on PE({},{}) no local task starts at '{}' (0x{:04x}); bind one with "
+          "`.task {}, local, ID`",
+          task, pe.x, pe.y, task, s->address, task));
+    ids.push_back({pe, id});
+  }
+  for (const auto& [pe, id] : ids) {
+    if (arg) WriteAll(pe, arch::TaskArg::Addr(id), *arg, false);
+    WriteAll(pe, arch::TaskActiveSet::kAddr, 1u << id, false);
+  }
+}
+
+Device::Stream& Device::StreamAt(fabric::Coord pe, int side) {
+  CheckLoaded();
+  for (auto& st : streams_)
+    if (st->pe == pe && st->side == side) return *st;
+  machines_[0]->Fabric().CheckEdgePort(pe, side);
+  auto st = std::make_unique<Stream>();
+  st->pe = pe;
+  st->side = side;
+  for (auto& m : machines_) {
+    st->ends.push_back(std::make_unique<fabric::EdgeStream>());
+    m->Fabric().SetEdgeEndpoint(pe, side, st->ends.back().get());
+  }
+  streams_.push_back(std::move(st));
+  return *streams_.back();
+}
+
+void Device::StreamIn(fabric::Coord pe, int side, uint32_t color, const std::vector<uint32_t>& data,
+                      bool ctrl) {
+  if (color >= arch::kNumColors)
+    throw std::invalid_argument(
+        fmt::format("stream into PE({},{}): color {} is not routable (0..23)", pe.x, pe.y, color));
+  Stream& st = StreamAt(pe, side);
+  for (auto& e : st.ends)
+    for (uint32_t d : data) e->Inject(color, d, ctrl);
+}
+
+std::vector<fabric::EdgeStream::Wavelet> Device::StreamOut(fabric::Coord pe, int side) {
+  Stream& st = StreamAt(pe, side);
+  std::vector<fabric::EdgeStream::Wavelet> out = st.ends[0]->TakeReceived();
+  for (size_t i = 1; i < st.ends.size(); ++i) st.ends[i]->TakeReceived();
+  st.compared = 0;
+  return out;
+}
+
+std::string Device::CompareStreams() {
+  for (auto& st : streams_) {
+    const auto& a = st->ends[0]->Received();
+    const auto& b = st->ends[1]->Received();
+    const size_t n = std::min(a.size(), b.size());
+    for (size_t i = st->compared; i < n; ++i) {
+      if (a[i] == b[i]) continue;
+      return fmt::format(
+          "cosim: wavelet #{} out of PE({},{}) {} differs: {} has color {} data 0x{:08x}{} at "
+          "cycle {}; {} has color {} data 0x{:08x}{} at cycle {}",
+          i, st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)),
+          machines_[0]->Name(), a[i].color, a[i].data, a[i].ctrl ? " (control)" : "", a[i].cycle,
+          machines_[1]->Name(), b[i].color, b[i].data, b[i].ctrl ? " (control)" : "", b[i].cycle);
+    }
+    st->compared = n;
+    if (a.size() != b.size()) {
+      const bool a_more = a.size() > b.size();
+      const auto& w = a_more ? a[n] : b[n];
+      return fmt::format(
+          "cosim: PE({},{}) {} sent wavelet #{} (color {} data 0x{:08x}) out at cycle {} on {} "
+          "but not on {}",
+          st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)), n, w.color, w.data,
+          w.cycle, a_more ? machines_[0]->Name() : machines_[1]->Name(),
+          a_more ? machines_[1]->Name() : machines_[0]->Name());
+    }
+  }
+  return "";
+}
+
+bool Device::Quiescent() {
+  for (auto& st : streams_)
+    for (auto& e : st->ends)
+      if (e->Pending() || e->Holding()) return false;
+  // cosim: a backend quiescent before the other shows up as a task, debug or state difference;
+  // the run goes on until both are.
+  for (auto& m : machines_)
+    if (!m->CesQuiet() || m->Fabric().WaveletsInFlight()) return false;
+  return true;
+}
+
+void Device::Deliver(RunResult& r) {
+  std::vector<ce::DebugRecord> debug[2];
+  std::vector<TaskStart> tasks[2];
+  std::vector<fabric::FaultRecord> faults[2];
+  for (size_t i = 0; i < machines_.size(); ++i) {
+    debug[i] = machines_[i]->TakeDebug();
+    tasks[i] = machines_[i]->TakeTaskLog();
+    faults[i] = machines_[i]->Fabric().Faults();
+  }
+  if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
+    std::string diff = CompareDebug(debug[0], debug[1], machines_[0]->Name(), machines_[1]->Name());
+    if (diff.empty())
+      diff = CompareTasks(tasks[0], tasks[1], machines_[0]->Name(), machines_[1]->Name());
+    if (diff.empty())
+      diff = CompareFaults(faults[0], faults[1], machines_[0]->Name(), machines_[1]->Name());
+    if (diff.empty()) diff = CompareStreams();
+    if (!diff.empty()) {
+      r.status = RunResult::Status::kMismatch;
+      r.message = diff;
+    }
+  }
+  r.tasks_started += tasks[0].size();
+  r.debug_records += debug[0].size();
+  for (const ce::DebugRecord& d : debug[0]) on_debug_(d);
+  if (!faults[0].empty() && r.status == RunResult::Status::kQuiescent) {
+    r.status = RunResult::Status::kFault;
+    r.faults = faults[0];
+    for (const fabric::FaultRecord& f : faults[0])
+      r.message += DescribeFault(*machines_[0], image_ ? &*image_ : nullptr, f) + "\n";
+  }
+}
+
+RunResult Device::Run(uint64_t max_cycles) {
+  CheckLoaded();
+  RunResult r;
+  r.start_cycle = Cycle();
+  Progress progress(opt_.progress);
+  uint64_t done = 0;
+  // Steps grow while the fabric stays busy, so a long run pays little for the quiescence test;
+  // each machine stops at the exact cycle it becomes quiescent.
+  while (r.status == RunResult::Status::kQuiescent) {
+    if (Quiescent()) break;
+    if (done >= max_cycles) {
+      r.status = RunResult::Status::kCycleLimit;
+      r.message = fmt::format(
+          "the run did not finish within {} cycles (deadlock, or raise --max-cycles):\n{}",
+          max_cycles, DiagnoseDeadlock(*machines_[0], &*image_));
+      break;
+    }
+    const uint64_t step = 1;
+    uint64_t stepped = 0;
+    for (size_t i = 0; i < machines_.size(); ++i) {
+      const uint64_t s = machines_[i]->Run(step);
+      if (i == 0) stepped = s;
+    }
+    done += stepped;
+    if (opt_.lockstep) {
+      const std::string diff = CompareLockstep(*machines_[0], *machines_[1], *opt_.lockstep);
+      if (!diff.empty()) {
+        r.status = RunResult::Status::kMismatch;
+        r.message = diff;
+      }
+    }
+    Deliver(r);
+    progress.Update(done);
+  }
+  progress.Finish();
+  if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
+    const std::string diff = CompareState(*machines_[0], *machines_[1]);
+    if (!diff.empty()) {
+      r.status = RunResult::Status::kMismatch;
+      r.message = diff;
+    }
+  }
+  r.end_cycle = Cycle();
+  return r;
+}
+
+std::vector<std::string> Device::Stop() {
+  CheckOpen();
+  std::vector<std::string> files;
+  for (auto& m : machines_) {
+    for (std::string& f : m->Close()) files.push_back(std::move(f));
+  }
+  machines_.clear();
+  stopped_ = true;
+  return files;
+}
+
+}  // namespace tessera::runtime

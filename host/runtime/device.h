@@ -1,0 +1,173 @@
+// The host runtime (docs/runtime.md): what host code uses to run a program image on the emulated
+// fabric. Its calls mirror the public SDK runtime: open a device, load, symbol, memcpy_h2d and
+// memcpy_d2h, launch, run, stop. The same calls run on every backend:
+//   - func:  the functional model;
+//   - rtl:   verilated tiles of full PEs in the SystemC fabric, reached through its TLM socket;
+//   - cosim: both, on the same inputs, compared (final SRAM and registers of every PE, the task
+//            sequence per PE, debug records and faults; per instruction for one PE with lockstep).
+//
+//   Device dev({.backend = Backend::kCosim, .width = 4, .height = 1});
+//   dev.Load(layout::ReadImageFile("axpy.img"));
+//   dev.MemcpyH2D("x", x.data(), x.size(), {0, 0, 4, 1}, 16);
+//   dev.Launch("main");
+//   RunResult r = dev.Run(1'000'000);   // to quiescence; r.message says why it stopped otherwise
+//   dev.MemcpyD2H(y.data(), y.size(), "y", {0, 0, 4, 1}, 16);
+//
+// Bad input (an image for another fabric, an unknown symbol, a region outside the fabric or the
+// symbol, a wrong element size) throws std::invalid_argument naming it, before anything is
+// written: nothing runs half-way.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ce/trace.h"
+#include "fabric/edge_stream.h"
+#include "fabric/fabric.h"
+#include "layout/image.h"
+#include "runtime/machine.h"
+#include "runtime/memcpy.h"
+
+namespace tessera::runtime {
+
+enum class Backend { kFunc, kRtl, kCosim };
+const char* BackendName(Backend b);
+// "func", "rtl" or "cosim"; throws std::invalid_argument naming --backend otherwise.
+Backend ParseBackend(const std::string& name);
+
+struct DeviceOptions {
+  Backend backend = Backend::kFunc;
+  int width = 1, height = 1;
+  // PEs per RTL tile (and per host port on every backend); {0, 0}: the largest built shape
+  // that divides the fabric.
+  std::pair<int, int> tile{0, 0};
+  bool systemc = true;  // RTL glue: SystemC (one per process) or the plain loop
+  // Waves of the RTL (rtl and cosim): FST path, cycle window [from, to), PE region.
+  std::string wave_path;
+  uint64_t wave_from = 0, wave_to = UINT64_MAX;
+  int wave_x0 = 0, wave_y0 = 0, wave_x1 = -1, wave_y1 = -1;
+  // cosim: compare every retired instruction of this PE as it happens.
+  std::optional<fabric::Coord> lockstep;
+  // Show progress (cycles, simulated cycles per second, elapsed) on stderr while running, if
+  // stderr is a terminal.
+  bool progress = false;
+};
+
+struct RunResult {
+  enum class Status {
+    kQuiescent,   // every task ended, no microthread busy, nothing in flight
+    kCycleLimit,  // the limit passed first: `message` holds the deadlock diagnosis
+    kFault,       // a PE faulted: `message` says which, where and why
+    kMismatch,    // cosim: the backends differ: `message` gives the first difference
+  };
+  Status status = Status::kQuiescent;
+  uint64_t start_cycle = 0, end_cycle = 0;  // end: the first cycle not stepped
+  std::string message;
+  std::vector<fabric::FaultRecord> faults;
+  // Counters of the run.
+  uint64_t tasks_started = 0;
+  uint64_t debug_records = 0;
+
+  uint64_t cycles() const { return end_cycle - start_cycle; }
+  bool ok() const { return status == Status::kQuiescent; }
+};
+const char* StatusName(RunResult::Status s);
+
+struct MemcpyResult {
+  uint64_t cycles = 0;  // simulated cycles the copy took (0 through the back door)
+  uint64_t words = 0;   // 32-bit words moved
+};
+
+class Device {
+ public:
+  // Opens the backend(s). Throws std::invalid_argument naming the option (--fabric, --tile, ...).
+  explicit Device(const DeviceOptions& opt);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceOptions& options() const { return opt_; }
+  int Width() const { return opt_.width; }
+  int Height() const { return opt_.height; }
+  uint64_t Cycle() const;
+
+  // Writes the image into every PE (zero time). The image's fabric must be the device's; a
+  // device takes one image.
+  void Load(const layout::Image& image);
+  const layout::Image& image() const;
+
+  // Checks that some PE's program exports `name`; returns the PEs that do (row by row).
+  std::vector<fabric::Coord> Symbol(const std::string& name) const;
+
+  MemcpyResult MemcpyH2D(const std::string& symbol, const void* data, size_t count, const Region& r,
+                         int elems_per_pe, const MemcpyOptions& o = {});
+  MemcpyResult MemcpyD2H(void* out, size_t count, const std::string& symbol, const Region& r,
+                         int elems_per_pe, const MemcpyOptions& o = {});
+
+  // Activates the exported local task `task` (the symbol at its entry) on every PE of `region`
+  // (default: every PE whose program exports it), with TaskArg = arg if given.
+  void Launch(const std::string& task, std::optional<Region> region = std::nullopt,
+              std::optional<uint16_t> arg = std::nullopt);
+
+  // Streaming through the edge port of PE `pe` facing `side` (arch::Dir W, E, S or N; the port
+  // must face off the fabric): StreamIn queues wavelets of `color` that enter the fabric at most
+  // one per cycle as credits allow, during the following runs; StreamOut takes the wavelets that
+  // have left through the port so far (with their cycles). The first use of a port unties it.
+  // cosim: both backends must send out the same wavelets in the same cycles.
+  void StreamIn(fabric::Coord pe, int side, uint32_t color, const std::vector<uint32_t>& data,
+                bool ctrl = false);
+  std::vector<fabric::EdgeStream::Wavelet> StreamOut(fabric::Coord pe, int side);
+
+  // Runs until the fabric is quiescent, a PE faults, the backends differ (cosim) or
+  // `max_cycles` pass. Debug-port records go to the debug handler as they come.
+  RunResult Run(uint64_t max_cycles);
+
+  // Ends the session: closes waves and writes their GTKWave save file; returns the files written
+  // (FILE.fst, FILE.gtkw). Further calls throw.
+  std::vector<std::string> Stop();
+
+  // Where debug-port records go (default: printed to stdout as "@<cycle> PE(<x>,<y>): <value>").
+  void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) {
+    on_debug_ = std::move(fn);
+  }
+
+  // The machines (one, or two for cosim: func first), for tests and tools.
+  Machine& machine(int i = 0) { return *machines_.at(i); }
+  int NumMachines() const { return static_cast<int>(machines_.size()); }
+
+ private:
+  void CheckOpen() const;
+  void CheckLoaded() const;
+  // Every machine writes (cosim: both) ...
+  void WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port);
+  // ... and reads; cosim throws if the two differ.
+  uint32_t ReadAll(fabric::Coord pe, uint16_t addr, bool port);
+  // Performs word transfers through the back door or the host ports.
+  MemcpyResult Transfer(std::vector<WordTransfer>& plan, bool write, Timing timing,
+                        std::vector<uint32_t>* read);
+  void Deliver(RunResult& r);  // debug records and task starts of the last step
+  bool Quiescent();
+  std::string CompareEnd();  // cosim: final state; empty when equal
+
+  DeviceOptions opt_;
+  std::vector<std::unique_ptr<Machine>> machines_;
+  std::optional<layout::Image> image_;
+  std::function<void(const ce::DebugRecord&)> on_debug_;
+  struct Stream {  // one edge port's stream, on each machine
+    fabric::Coord pe;
+    int side = 0;
+    std::vector<std::unique_ptr<fabric::EdgeStream>> ends;  // per machine
+    size_t compared = 0;  // cosim: received wavelets already compared
+  };
+  Stream& StreamAt(fabric::Coord pe, int side);
+  std::string CompareStreams();  // cosim: new received wavelets of every stream
+  std::vector<std::unique_ptr<Stream>> streams_;
+  bool stopped_ = false;
+};
+
+}  // namespace tessera::runtime

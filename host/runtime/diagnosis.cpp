@@ -1,0 +1,153 @@
+#include "runtime/diagnosis.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "arch/arch.h"
+#include "asm/disasm.h"
+#include "ce/fault_text.h"
+
+namespace tessera::runtime {
+namespace {
+
+std::string Mask(uint32_t m) {
+  std::string s;
+  for (int t = 0; t < 32; ++t) {
+    if (!((m >> t) & 1)) continue;
+    s += s.empty() ? "" : ", ";
+    s += std::to_string(t);
+  }
+  return s;
+}
+
+const char* StallText(uint32_t stall) {
+  switch (static_cast<arch::CeStall>(stall)) {
+    case arch::CeStall::kUt:
+      return "waits for a busy microthread";
+    case arch::CeStall::kSync:
+      return "waits for its synchronous DSD operation";
+    case arch::CeStall::kSend:
+      return "send has no credit or ramp slot";
+    case arch::CeStall::kUtWait:
+      return "utwait";
+    case arch::CeStall::kPort:
+      return "waits for a memory port";
+    case arch::CeStall::kFmac:
+      return "waits for the FMAC";
+    default:
+      return "";
+  }
+}
+
+std::string UtWaitText(uint32_t wait, uint32_t color) {
+  switch (static_cast<arch::UtWait>(wait)) {
+    case arch::UtWait::kReady:
+      return "is stepping";
+    case arch::UtWait::kFabIn:
+      return fmt::format("waits for data on color {}", color);
+    case arch::UtWait::kFabOut:
+      return fmt::format("waits for a credit to send on color {}", color);
+    case arch::UtWait::kPort:
+      return "waits for a memory port";
+    case arch::UtWait::kFmac:
+      return "waits for the FMAC";
+    case arch::UtWait::kTurn:
+      return "waits for its turn";
+    case arch::UtWait::kDrain:
+      return "is draining its last results";
+    default:
+      return "is in an unknown state";
+  }
+}
+
+std::string Basename(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::FaultRecord& f) {
+  if (f.ce_status == 0) return fabric::DescribeFault(f);
+  ce::FaultContext c;
+  c.x = static_cast<uint16_t>(f.pe.x);
+  c.y = static_cast<uint16_t>(f.pe.y);
+  c.status = f.ce_status;
+  c.pc = f.ce_pc;
+  c.addr = f.ce_addr;
+  c.info = f.ce_info;
+  if (f.ce_pc < arch::kSramBytes) c.word = m.Read(f.pe, static_cast<uint16_t>(f.ce_pc & ~3u));
+  for (uint32_t t = 0; t < 32; ++t)
+    c.task_kind[t] =
+        static_cast<uint8_t>(arch::TaskCfg::Kind(m.Read(f.pe, arch::TaskCfg::Addr(t))));
+  std::string s = ce::DescribeCeFault(c);
+  const assembler::PeProgram* p = image ? image->ProgramAt(f.pe.x, f.pe.y) : nullptr;
+  const assembler::LineInfo* l = p ? p->LineAt(static_cast<uint16_t>(f.ce_pc)) : nullptr;
+  if (l) s += fmt::format(", {}:{}", Basename(l->file), l->line);
+  return s + fmt::format(", at cycle {}", f.cycle);
+}
+
+std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc) {
+  const assembler::PeProgram* p = image ? image->ProgramAt(pe.x, pe.y) : nullptr;
+  const assembler::LineInfo* l = p ? p->LineAt(pc) : nullptr;
+  if (!l) return fmt::format("0x{:04x}", pc);
+  return fmt::format("0x{:04x} ({}:{})", pc, Basename(l->file), l->line);
+}
+
+std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes) {
+  std::string out;
+  int busy = 0;
+  const int n = m.Width() * m.Height();
+  for (int i = 0; i < n; ++i) {
+    const fabric::Coord pe{i % m.Width(), i / m.Width()};
+    const uint32_t st = m.Read(pe, arch::CeStatus::kAddr);
+    if (arch::CeStatus::Quiet(st)) continue;
+    if (++busy > max_pes) continue;
+    std::string line = fmt::format("PE({},{}): ", pe.x, pe.y);
+    if (arch::CeStatus::Running(st)) {
+      const uint16_t pc = static_cast<uint16_t>(m.Read(pe, arch::CePc::kAddr));
+      line += fmt::format("task {} running at pc {}", arch::CeStatus::Task(st),
+                          DescribePc(image, pe, pc));
+      const uint32_t stall = arch::CeStatus::Stall(st);
+      if (stall != 0) {
+        line += fmt::format(", stalled: {}", StallText(stall));
+        if (stall == static_cast<uint32_t>(arch::CeStall::kSend))
+          line += fmt::format(" (color {})", arch::CeStatus::StallColor(st));
+      }
+    } else {
+      line += "no task running";
+    }
+    const uint32_t uts = arch::CeStatus::UtBusy(st);
+    for (int u = 0; u < 8; ++u) {
+      if (!((uts >> u) & 1)) continue;
+      const uint32_t us = m.Read(pe, arch::UtStatus::Addr(u));
+      const uint32_t ui = m.Read(pe, arch::UtInfo::Addr(u));
+      const auto pc = static_cast<uint16_t>(arch::UtInfo::Pc(ui));
+      const std::string insn = assembler::DisassembleWord(m.Read(pe, pc & ~3u));
+      line += fmt::format(";\n    microthread {} ({}{} at pc {}, element {}) {}", u,
+                          insn.substr(0, insn.find(' ')), arch::UtStatus::Sync(us) ? ", sync" : "",
+                          DescribePc(image, pe, pc), arch::UtStatus::Done(us),
+                          UtWaitText(arch::UtStatus::Wait(us), arch::UtInfo::Color(ui)));
+    }
+    std::string queues;
+    for (uint32_t c = 0; c < arch::kNumColors; ++c) {
+      const uint32_t cc = m.Read(pe, arch::CeColor::Addr(c));
+      const uint32_t k = arch::CeColor::InCount(cc);
+      if (k == 0) continue;
+      queues += fmt::format("{}color {}: {} of {}{}", queues.empty() ? "" : ", ", c, k,
+                            arch::kCeInDepth, arch::CeColor::HeadCtrl(cc) ? " (head control)" : "");
+    }
+    if (!queues.empty()) line += ";\n    CE input queues: " + queues;
+    const uint32_t blocked = m.Read(pe, arch::TaskBlocked::kAddr);
+    const uint32_t active = m.Read(pe, arch::TaskActive::kAddr);
+    if (active) line += fmt::format(";\n    activated tasks: {}", Mask(active));
+    if (blocked) line += fmt::format(";\n    blocked tasks: {}", Mask(blocked));
+    out += line + "\n";
+  }
+  if (busy > max_pes) out += fmt::format("... and {} more busy PEs\n", busy - max_pes);
+  if (busy == 0) out += "every compute engine is quiet; wavelets are still moving in the fabric\n";
+  return out;
+}
+
+}  // namespace tessera::runtime

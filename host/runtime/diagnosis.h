@@ -1,0 +1,30 @@
+// What the runtime says when a run stops without finishing: a deadlock diagnosis in words, read
+// from every PE's memory-mapped state through the back door (docs/isa.md 3.2: CeStatus, CeColor,
+// UtStatus, UtInfo, TaskActive, TaskBlocked), with pcs named by source line when the image has
+// line information.
+#pragma once
+
+#include <string>
+
+#include "layout/image.h"
+#include "runtime/machine.h"
+
+namespace tessera::runtime {
+
+// One line per PE that is not quiet (at most `max_pes`, then a count of the rest), e.g.
+//   PE(1,0): task 3 running at pc 0x0040 (recv.s:22), stalled: send on color 4 has no credit;
+//     microthread 2 (fmovs at pc 0x0038, recv.s:20) waits for data on color 5;
+//     CE input queues: color 5: 0, color 7: 3 (head control); blocked tasks: 4
+// `image` may be null (no source lines).
+std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes = 16);
+
+// A fault in words: a compute-engine fault as docs/isa.md 7 words it ("PE(3,2) fault: misaligned
+// 32-bit load at pc 0x0124 (address 0x0103)", from the fault registers, the instruction at the
+// faulting pc and the task table), with the cycle and the source line; a router fault as
+// fabric::DescribeFault words it.
+std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::FaultRecord& f);
+
+// "0x0040 (recv.s:22)" or "0x0040" without line information.
+std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc);
+
+}  // namespace tessera::runtime

@@ -1,0 +1,62 @@
+// memcpy between a host array and a symbol on a region of PEs, with the public SDK's semantics
+// (docs/runtime.md "memcpy"): a region (x, y, w, h), n elements per PE, 16- or 32-bit elements,
+// row-major (host array of shape (h, w, n) in C order) or column-major (the same shape in Fortran
+// order). This file turns a copy into word transfers and checks it; the Device performs them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fabric/fabric.h"
+#include "layout/image.h"
+
+namespace tessera::runtime {
+
+struct Region {
+  int x = 0, y = 0, w = 1, h = 1;
+};
+
+enum class Order { kRowMajor, kColMajor };
+enum class Timing {
+  kBackDoor,  // zero simulated time, the fabric stopped
+  kHostPort,  // through the host port of each tile, one word per tile per cycle while it runs
+};
+
+struct MemcpyOptions {
+  int elem_bits = 32;  // 16 or 32
+  Order order = Order::kRowMajor;
+  Timing timing = Timing::kBackDoor;
+};
+
+// Where element i of PE (px, py) of the region (region-relative) sits in the host array.
+size_t HostIndex(const Region& r, int n, Order order, int px, int py, int i);
+
+// One word access: `mask` selects the bits written (16-bit elements may fill half a word; the
+// rest of the word keeps its value).
+struct WordTransfer {
+  fabric::Coord pe;
+  uint16_t addr = 0;
+  uint32_t value = 0;
+  uint32_t mask = 0xFFFFFFFF;
+};
+
+// Checks a copy of `count` host elements to or from `symbol` and throws std::invalid_argument
+// naming what is wrong (the region, the element size, the count, the PE that lacks the symbol);
+// returns the symbol's address on each PE of the region, row by row.
+std::vector<uint16_t> CheckMemcpy(const layout::Image& image, const std::string& symbol,
+                                  const Region& r, int n, size_t count, const MemcpyOptions& o);
+
+// The word writes of a host-to-device copy (`data` holds count elements of elem_bits / 8 bytes,
+// little endian), PE by PE, ascending addresses.
+std::vector<WordTransfer> PlanH2D(const std::vector<uint16_t>& addrs, const Region& r, int n,
+                                  const MemcpyOptions& o, const void* data);
+// The words a device-to-host copy reads, PE by PE (value and mask unused) ...
+std::vector<WordTransfer> PlanD2H(const std::vector<uint16_t>& addrs, const Region& r, int n,
+                                  const MemcpyOptions& o);
+// ... and the host array made from the values read (words[k]: the k-th word of that plan).
+void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n, const MemcpyOptions& o,
+                const std::vector<uint32_t>& words, void* out);
+
+}  // namespace tessera::runtime

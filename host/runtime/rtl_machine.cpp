@@ -1,0 +1,197 @@
+// The RTL as a runtime machine: verilated tiles of full PEs. With the SystemC glue (the default)
+// the host reaches the fabric through its TLM-2.0 target socket (rtl/sc_host_port.h): the back
+// door as transport_dbg, the host port as b_transport. The plain-loop glue has no SystemC kernel,
+// so it is reached directly; tests that build several fabrics in one process use it.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+// clang-format off
+#include "verilated.h"
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+// clang-format on
+
+#include "arch/arch.h"
+#include "rtl/rtl_fabric.h"
+#include "rtl/sc_host_port.h"
+#include "runtime/machine.h"
+#include "waves/save_file.h"
+
+namespace tessera::runtime {
+namespace {
+
+// The runtime's side of the TLM link: an initiator socket and nothing else.
+class HostInitiator : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<HostInitiator> socket;
+  explicit HostInitiator(sc_core::sc_module_name name)
+      : sc_core::sc_module(name), socket("socket") {}
+};
+
+class RtlMachine final : public Machine {
+ public:
+  explicit RtlMachine(const RtlMachineOptions& o) {
+    rtl::RtlFabricOptions opt;
+    opt.width = o.width;
+    opt.height = o.height;
+    opt.tile_w = o.tile.first;
+    opt.tile_h = o.tile.second;
+    opt.ce = true;
+    opt.wave_path = o.wave_path;
+    opt.wave_from = o.wave_from;
+    opt.wave_to = o.wave_to;
+    opt.wave_x0 = o.wave_x0;
+    opt.wave_y0 = o.wave_y0;
+    opt.wave_x1 = o.wave_x1;
+    opt.wave_y1 = o.wave_y1;
+    opt_ = opt;
+    if (o.systemc) {
+      fab_ = rtl::MakeScRtlFabric(opt);
+      target_ = std::make_unique<rtl::HostPortTarget>("host_port", *fab_);
+      initiator_ = std::make_unique<HostInitiator>("host");
+      initiator_->socket.bind(target_->socket);
+    } else {
+      fab_ = std::make_unique<rtl::LoopRtlFabric>(opt);
+    }
+    char_lines_.resize(fab_->NumPes());
+  }
+
+  std::string Name() const override { return "rtl"; }
+  fabric::Fabric& Fabric() override { return *fab_; }
+
+  void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
+    fab_->CheckContains(pe);
+    quiet_known_ = false;
+    if (!initiator_) return fab_->WriteReg(pe, addr, value);
+    Transact(pe, addr, &value, true, false);
+  }
+  uint32_t Read(fabric::Coord pe, uint16_t addr) override {
+    fab_->CheckContains(pe);
+    if (!initiator_) return fab_->ReadReg(pe, addr);
+    uint32_t v = 0;
+    Transact(pe, addr, &v, false, false);
+    return v;
+  }
+  void PortWrite(fabric::Coord pe, uint16_t addr, uint32_t value) override {
+    fab_->CheckContains(pe);
+    quiet_known_ = false;
+    if (!initiator_) return fab_->WriteReg(pe, addr, value);
+    Transact(pe, addr, &value, true, true);
+  }
+  uint32_t PortRead(fabric::Coord pe, uint16_t addr) override {
+    fab_->CheckContains(pe);
+    if (!initiator_) return fab_->ReadReg(pe, addr);
+    uint32_t v = 0;
+    Transact(pe, addr, &v, false, true);
+    return v;
+  }
+  int PortOf(fabric::Coord pe) override {
+    fab_->CheckContains(pe);
+    return fab_->TileOf(pe);
+  }
+
+  uint64_t Run(uint64_t cycles) override {
+    const uint64_t n = fab_->Run(cycles);
+    if (n > 0) quiet_known_ = true;
+    return n;
+  }
+  // The tiles show CeStatus.Quiet at each clock edge; after a host write (a launch) and before
+  // the next edge it is read from CeStatus.
+  bool CesQuiet() override {
+    if (quiet_known_) return fab_->AllQuiet();
+    for (int i = 0; i < fab_->NumPes(); ++i)
+      if (!arch::CeStatus::Quiet(fab_->ReadReg(fab_->At(i), arch::CeStatus::kAddr))) return false;
+    return true;
+  }
+
+  std::vector<ce::DebugRecord> TakeDebug() override {
+    std::vector<ce::DebugRecord> out;
+    for (const rtl::CeDebugRecord& r : fab_->TakeDebugRecords()) {
+      ce::DebugRecord d;
+      d.cycle = r.cycle;
+      d.x = static_cast<uint16_t>(r.pe.x);
+      d.y = static_cast<uint16_t>(r.pe.y);
+      d.fmt = r.fmt;
+      d.value = r.value;
+      ce::AddDebugStore(char_lines_[fab_->Index(r.pe)], d, out);
+    }
+    SortByCyclePe(out);
+    return out;
+  }
+
+  void SetTaskLog(bool on) override { fab_->SetTaskLog(on); }
+  std::vector<TaskStart> TakeTaskLog() override {
+    std::vector<TaskStart> out;
+    for (const rtl::RtlFabric::TaskStart& t : fab_->TakeTaskLog())
+      out.push_back({t.cycle, t.pe, t.task});
+    SortByCyclePe(out);
+    return out;
+  }
+
+  void Watch(fabric::Coord pe) override {
+    fab_->CheckContains(pe);
+    watched_ = pe;
+    watching_ = true;
+  }
+  // The RTL reports the last cycle's events only: lockstep steps one cycle at a time.
+  std::vector<std::string> Close() override {
+    const uint64_t end = fab_->Cycle();
+    target_.reset();
+    initiator_.reset();
+    fab_.reset();  // closes the FST
+    if (opt_.wave_path.empty()) return {};
+    return {opt_.wave_path, waves::WriteGtkwSave(opt_.wave_path, opt_, end)};
+  }
+
+  std::vector<Retire> TakeRetires() override {
+    std::vector<Retire> out;
+    if (!watching_ || fab_->Cycle() == 0) return out;
+    const rtl::CeEvents e = fab_->LastEvents(watched_);
+    if (e.retire) out.push_back({fab_->Cycle() - 1, e.pc});
+    return out;
+  }
+
+ private:
+  void Transact(fabric::Coord pe, uint16_t addr, uint32_t* word, bool write, bool timed) {
+    tlm::tlm_generic_payload p;
+    p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    p.set_address(rtl::HostPortTarget::Address(*fab_, pe, addr));
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(word));
+    p.set_data_length(4);
+    p.set_streaming_width(4);
+    p.set_byte_enable_ptr(nullptr);
+    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (timed) {
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      initiator_->socket->b_transport(p, delay);
+    } else {
+      initiator_->socket->transport_dbg(p);
+    }
+    if (p.get_response_status() != tlm::TLM_OK_RESPONSE)
+      throw std::runtime_error(fmt::format("host port: {} of PE({},{}) address 0x{:04x}: {}",
+                                           write ? "write" : "read", pe.x, pe.y, addr,
+                                           p.get_response_string()));
+  }
+
+  rtl::RtlFabricOptions opt_;
+  std::unique_ptr<rtl::RtlFabric> fab_;
+  std::unique_ptr<rtl::HostPortTarget> target_;
+  std::unique_ptr<HostInitiator> initiator_;
+  std::vector<std::string> char_lines_;  // per PE: DebugFmt Char bytes up to the next '\n'
+  fabric::Coord watched_;
+  bool watching_ = false;
+  bool quiet_known_ = false;  // AllQuiet() reflects the state (no host write since the last edge)
+};
+
+}  // namespace
+
+std::unique_ptr<Machine> MakeRtlMachine(const RtlMachineOptions& opt) {
+  return std::make_unique<RtlMachine>(opt);
+}
+
+}  // namespace tessera::runtime

@@ -1,0 +1,7 @@
+; Test data: a misaligned 32-bit load faults.
+        .text
+        .task   main, local, 0
+        .export main
+main:   li      r1, 0x103
+        lw      r2, 0(r1)
+        tend
