@@ -61,7 +61,7 @@ class EdgeStream final : public RampEndpoint {
   size_t Pending() const { return out_.size(); }  // injected, not yet sent into the router
   // The cycle each injected wavelet was sent (its Tick), in order of injection.
   const std::vector<uint64_t>& SentCycles() const { return sent_; }
-  size_t Holding() const { return in_.size(); }   // received, not yet consumed
+  size_t Holding() const { return in_.size(); }  // received, not yet consumed
   // Credits toward the router's input queue of `color` (0..kLinkDepth).
   uint32_t Credits(uint32_t color) const { return credits_.at(color); }
   // Violations of the port protocol seen (a wavelet beyond the credits the router holds, a
