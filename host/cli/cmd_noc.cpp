@@ -9,8 +9,8 @@
 #include <regex>
 #include <stdexcept>
 
-#include "commands.h"
 #include "args.h"
+#include "commands.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
