@@ -102,6 +102,7 @@ const std::vector<RegName>& ArchRegisters() {
     AddArray<arch::ColorCfg>(v, "ColorCfg", arch::ColorCfg::kCount);
     AddArray<arch::SwitchCfg>(v, "SwitchCfg", arch::SwitchCfg::kCount);
     Add(v, arch::RouterFault::kAddr, "RouterFault");
+    AddArray<arch::RouterInCount>(v, "RouterInCount", arch::RouterInCount::kCount);
     AddArray<arch::UtStatus>(v, "UtStatus", arch::UtStatus::kCount);
     AddArray<arch::UtInfo>(v, "UtInfo", arch::UtInfo::kCount);
     AddArray<arch::TaskCfg>(v, "TaskCfg", arch::TaskCfg::kCount);

@@ -66,6 +66,21 @@ std::string Basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// "from W color 3: 3, from RAMP color 5: 2" (RouterInCount), or "" if every queue is empty.
+std::string RouterQueues(Machine& m, fabric::Coord pe) {
+  std::string s;
+  for (uint32_t i = 0; i < arch::RouterInCount::kCount; ++i) {
+    const uint32_t r = m.Read(pe, arch::RouterInCount::Addr(i));
+    for (uint32_t k = 0; r && k < 8; ++k) {
+      const uint32_t n = (r >> (4 * k)) & 0xF;
+      if (n == 0) continue;
+      s += fmt::format("{}from {} color {}: {}", s.empty() ? "" : ", ",
+                       arch::ToString(static_cast<arch::Dir>(i / 3)), 8 * (i % 3) + k, n);
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::FaultRecord& f) {
@@ -102,10 +117,13 @@ std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes
   for (int i = 0; i < n; ++i) {
     const fabric::Coord pe{i % m.Width(), i / m.Width()};
     const uint32_t st = m.Read(pe, arch::CeStatus::kAddr);
-    if (arch::CeStatus::Quiet(st)) continue;
+    const std::string routers = RouterQueues(m, pe);
+    if (arch::CeStatus::Quiet(st) && routers.empty()) continue;
     if (++busy > max_pes) continue;
     std::string line = fmt::format("PE({},{}): ", pe.x, pe.y);
-    if (arch::CeStatus::Running(st)) {
+    if (arch::CeStatus::Quiet(st)) {
+      line += "compute engine quiet";
+    } else if (arch::CeStatus::Running(st)) {
       const uint16_t pc = static_cast<uint16_t>(m.Read(pe, arch::CePc::kAddr));
       line += fmt::format("task {} running at pc {}", arch::CeStatus::Task(st),
                           DescribePc(image, pe, pc));
@@ -139,6 +157,7 @@ std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes
                             arch::kCeInDepth, arch::CeColor::HeadCtrl(cc) ? " (head control)" : "");
     }
     if (!queues.empty()) line += ";\n    CE input queues: " + queues;
+    if (!routers.empty()) line += ";\n    router input queues: " + routers;
     const uint32_t blocked = m.Read(pe, arch::TaskBlocked::kAddr);
     const uint32_t active = m.Read(pe, arch::TaskActive::kAddr);
     if (active) line += fmt::format(";\n    activated tasks: {}", Mask(active));

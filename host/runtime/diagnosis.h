@@ -11,10 +11,12 @@
 
 namespace tessera::runtime {
 
-// One line per PE that is not quiet (at most `max_pes`, then a count of the rest), e.g.
+// One entry per PE whose compute engine is not quiet or whose router queues hold wavelets (at most
+// `max_pes`, then a count of the rest), e.g.
 //   PE(1,0): task 3 running at pc 0x0040 (recv.s:22), stalled: send on color 4 has no credit;
 //     microthread 2 (fmovs at pc 0x0038, recv.s:20) waits for data on color 5;
-//     CE input queues: color 5: 0, color 7: 3 (head control); blocked tasks: 4
+//     CE input queues: color 7: 3 of 16 (head control);
+//     router input queues: from W color 5: 3; blocked tasks: 4
 // `image` may be null (no source lines).
 std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes = 16);
 

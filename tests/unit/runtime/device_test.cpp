@@ -260,6 +260,28 @@ TEST(Device, ACycleLimitGivesADeadlockDiagnosis) {
   }
 }
 
+TEST(Device, TheDiagnosisShowsWaveletsBackedUpInRouterQueues) {
+  const layout::Image img = LinkFile(kData + "/backup.tlayout");
+  std::vector<std::string> messages;
+  for (Backend b : {Backend::kFunc, Backend::kRtl}) {
+    SCOPED_TRACE(BackendName(b));
+    Rig rig(b, img);
+    rig.dev.Launch("main");
+    const RunResult r = rig.dev.Run(400);
+    ASSERT_EQ(r.status, RunResult::Status::kCycleLimit) << r.message;
+    // The sender's 32 wavelets all left its CE: 13 wait in its router's ramp queue.
+    EXPECT_NE(r.message.find("PE(0,0): compute engine quiet;\n    router input queues: from Ramp "
+                             "color 3: 13"),
+              std::string::npos)
+        << r.message;
+    EXPECT_NE(r.message.find("CE input queues: color 3: 16 of 16"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("router input queues: from W color 3: 3"), std::string::npos)
+        << r.message;
+    messages.push_back(r.message);
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+}
+
 TEST(Device, AFaultStopsTheRunAndSaysWhere) {
   const layout::Image img = LinkFile(kData + "/fault.tlayout");
   for (Backend b : kBackends) {
