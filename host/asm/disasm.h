@@ -22,7 +22,7 @@ std::string DisassembleWord(uint32_t word);
 std::string DisassembleObject(const Object& obj);
 
 // Raw little-endian words (a trailing partial word prints as .byte) loaded at `base`; branch
-// targets inside the range get labels L_xxxx.
+// targets inside the range get labels L_ and their hex address (L_0104).
 std::string DisassembleRaw(const std::vector<uint8_t>& bytes, uint32_t base);
 
 }  // namespace tessera::assembler

@@ -133,10 +133,7 @@ Input ReadInput(const runtime::Device& dev, const std::string& text, const RunAr
   in.spec = ParseSpec(text, "--in", true);
   in.region = RegionOf(dev, in.spec, "--in");
   const assembler::SymbolInfo& sym = SymbolAt(dev, in.spec, in.region, "--in");
-  in.opt.elem_bits = (*sym.type == arch::ElemType::kF16 || *sym.type == arch::ElemType::kI16 ||
-                      *sym.type == arch::ElemType::kU16)
-                         ? 16
-                         : 32;
+  in.opt.elem_bits = runtime::ElemBits(*sym.type);
   in.opt.order = a.col_major ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
   in.opt.timing = a.host_port ? runtime::Timing::kHostPort : runtime::Timing::kBackDoor;
   const std::string& path = in.spec.value;
@@ -181,7 +178,7 @@ Output PlanOutput(const runtime::Device& dev, const std::string& text, const Run
   o.region = RegionOf(dev, o.spec, "--out");
   const assembler::SymbolInfo& sym = SymbolAt(dev, o.spec, o.region, "--out");
   o.type = *sym.type;
-  o.opt.elem_bits = std::string(Dtype(o.type)).back() == '2' ? 16 : 32;
+  o.opt.elem_bits = runtime::ElemBits(o.type);
   o.opt.order = a.col_major ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
   o.opt.timing = a.host_port ? runtime::Timing::kHostPort : runtime::Timing::kBackDoor;
   o.per_pe = static_cast<int>(sym.count);

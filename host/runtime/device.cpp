@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "arch/arch.h"
@@ -87,7 +88,10 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
     r.wave_y1 = opt_.wave_y1;
     machines_.push_back(MakeRtlMachine(r));
   }
-  for (auto& m : machines_) m->SetTaskLog(true);
+  for (auto& m : machines_) {
+    m->SetTaskLog(true);
+    m->Fabric().SetStopWhenQuiescent(true);
+  }
   if (opt_.lockstep)
     for (auto& m : machines_) m->Watch(*opt_.lockstep);
   on_debug_ = [](const ce::DebugRecord& d) { std::printf("%s\n", d.ToString().c_str()); };
@@ -127,22 +131,19 @@ void Device::Load(const layout::Image& image) {
 std::vector<fabric::Coord> Device::Symbol(const std::string& name) const {
   CheckLoaded();
   std::vector<fabric::Coord> pes;
-  std::map<std::string, int> known;
   for (const layout::ImagePe& pe : image_->pes) {
-    const assembler::PeProgram* p = image_->ProgramAt(pe.x, pe.y);
-    if (!p) continue;
-    for (const auto& [n, s] : p->symbols)
-      if (s.exported) known[n]++;
     const assembler::SymbolInfo* s = image_->Symbol(pe.x, pe.y, name);
     if (s && s->exported) pes.push_back({pe.x, pe.y});
   }
-  if (pes.empty()) {
-    std::string list;
-    for (const auto& [n, k] : known) list += (list.empty() ? "" : ", ") + n;
-    throw std::invalid_argument(fmt::format("unknown symbol '{}': no PE's program exports it{}",
-                                            name, list.empty() ? "" : " (exported: " + list + ")"));
-  }
-  return pes;
+  if (!pes.empty()) return pes;
+  std::set<std::string> known;  // for the message: every exported name
+  for (const layout::ImageProgram& p : image_->programs)
+    for (const auto& [n, s] : p.program.symbols)
+      if (s.exported) known.insert(n);
+  std::string list;
+  for (const std::string& n : known) list += (list.empty() ? "" : ", ") + n;
+  throw std::invalid_argument(fmt::format("unknown symbol '{}': no PE's program exports it{}", name,
+                                          list.empty() ? "" : " (exported: " + list + ")"));
 }
 
 void Device::WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port) {
@@ -337,13 +338,8 @@ std::string Device::CompareStreams() {
 }
 
 bool Device::Quiescent() {
-  for (auto& st : streams_)
-    for (auto& e : st->ends)
-      if (e->Pending() || e->Holding()) return false;
-  // cosim: a backend quiescent before the other shows up as a task, debug or state difference;
-  // the run goes on until both are.
-  for (auto& m : machines_)
-    if (!m->CesQuiet() || m->Fabric().WaveletsInFlight()) return false;
+  for (auto& m : machines_)  // host streams are edge endpoints: their Quiet() counts
+    if (!m->Fabric().Quiescent()) return false;
   return true;
 }
 
@@ -385,8 +381,10 @@ RunResult Device::Run(uint64_t max_cycles) {
   r.start_cycle = Cycle();
   Progress progress(opt_.progress);
   uint64_t done = 0;
-  // Steps grow while the fabric stays busy, so a long run pays little for the quiescence test;
-  // each machine stops at the exact cycle it becomes quiescent.
+  // Every fabric stops by itself after a fault or at the exact cycle it becomes quiescent
+  // (Fabric::SetStopWhenQuiescent), so runs go in steps that grow while the fabric stays busy;
+  // lockstep compares after every cycle.
+  uint64_t step = 64;
   while (r.status == RunResult::Status::kQuiescent) {
     if (Quiescent()) break;
     if (done >= max_cycles) {
@@ -396,13 +394,11 @@ RunResult Device::Run(uint64_t max_cycles) {
           max_cycles, DiagnoseDeadlock(*machines_[0], &*image_));
       break;
     }
-    const uint64_t step = 1;
-    uint64_t stepped = 0;
-    for (size_t i = 0; i < machines_.size(); ++i) {
-      const uint64_t s = machines_[i]->Run(step);
-      if (i == 0) stepped = s;
-    }
-    done += stepped;
+    const uint64_t want = opt_.lockstep ? 1 : std::min(step, max_cycles - done);
+    step = std::min<uint64_t>(step * 2, 8192);
+    uint64_t stepped[2] = {0, 0};
+    for (size_t i = 0; i < machines_.size(); ++i) stepped[i] = machines_[i]->Run(want);
+    done += stepped[0];
     if (opt_.lockstep) {
       const std::string diff = CompareLockstep(*machines_[0], *machines_[1], *opt_.lockstep);
       if (!diff.empty()) {
@@ -411,6 +407,14 @@ RunResult Device::Run(uint64_t max_cycles) {
       }
     }
     Deliver(r);
+    if (machines_.size() == 2 && stepped[0] != stepped[1] &&
+        r.status == RunResult::Status::kQuiescent) {
+      r.status = RunResult::Status::kMismatch;
+      r.message = fmt::format(
+          "cosim: {} stopped at cycle {} but {} at cycle {} (quiescent or faulted on one side "
+          "only)",
+          machines_[0]->Name(), machines_[0]->Cycle(), machines_[1]->Name(), machines_[1]->Cycle());
+    }
     progress.Update(done);
   }
   progress.Finish();

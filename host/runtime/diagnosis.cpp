@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <vector>
 
 #include "arch/arch.h"
@@ -62,8 +63,7 @@ std::string UtWaitText(uint32_t wait, uint32_t color) {
 }
 
 std::string Basename(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return std::filesystem::path(path).filename().string();
 }
 
 // "from W color 3: 3, from RAMP color 5: 2" (RouterInCount), or "" if every queue is empty.

@@ -45,11 +45,6 @@ class FuncMachine final : public Machine {
     return (pe.y / port_tile_.second) * tiles_x + pe.x / port_tile_.first;
   }
   uint64_t Run(uint64_t cycles) override { return fab_.Run(cycles); }
-  bool CesQuiet() override {
-    for (const auto& c : ces_)
-      if (!c->Quiet()) return false;
-    return true;
-  }
 
   std::vector<ce::DebugRecord> TakeDebug() override {
     std::vector<ce::DebugRecord> out;

@@ -54,11 +54,9 @@ class Machine {
   // so that both backends account the same cycles).
   virtual int PortOf(fabric::Coord pe) = 0;
 
-  // Steps up to `cycles` cycles; stops early after a cycle in which a PE faulted. Returns the
-  // cycles stepped.
+  // Steps up to `cycles` cycles; stops early after a cycle in which a PE faulted, or after
+  // which the fabric is quiescent if its SetStopWhenQuiescent is on. Returns the cycles stepped.
   virtual uint64_t Run(uint64_t cycles) = 0;
-  // Every compute engine is quiet (CeStatus.Quiet) after the last cycle stepped.
-  virtual bool CesQuiet() = 0;
 
   // Debug-port records since the last call, Char stores joined into lines, in (cycle, y, x)
   // order.

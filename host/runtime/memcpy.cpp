@@ -9,8 +9,6 @@
 #include "asm/object.h"
 
 namespace tessera::runtime {
-namespace {
-
 int ElemBits(arch::ElemType t) {
   switch (t) {
     case arch::ElemType::kF16:
@@ -21,8 +19,6 @@ int ElemBits(arch::ElemType t) {
       return 32;
   }
 }
-
-}  // namespace
 
 size_t HostIndex(const Region& r, int n, Order order, int px, int py, int i) {
   const auto w = static_cast<size_t>(r.w), h = static_cast<size_t>(r.h);

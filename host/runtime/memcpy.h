@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/arch.h"
 #include "fabric/fabric.h"
 #include "layout/image.h"
 
@@ -29,6 +30,9 @@ struct MemcpyOptions {
   Order order = Order::kRowMajor;
   Timing timing = Timing::kBackDoor;
 };
+
+// 16 for f16, i16 and u16; 32 for the 32-bit types.
+int ElemBits(arch::ElemType t);
 
 // Where element i of PE (px, py) of the region (region-relative) sits in the host array.
 size_t HostIndex(const Region& r, int n, Order order, int px, int py, int i);

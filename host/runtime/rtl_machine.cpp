@@ -4,7 +4,6 @@
 // so it is reached directly; tests that build several fabrics in one process use it.
 #include <fmt/format.h>
 
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -16,7 +15,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 // clang-format on
 
-#include "arch/arch.h"
 #include "rtl/rtl_fabric.h"
 #include "rtl/sc_host_port.h"
 #include "runtime/machine.h"
@@ -66,7 +64,6 @@ class RtlMachine final : public Machine {
 
   void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
     fab_->CheckContains(pe);
-    quiet_known_ = false;
     if (!initiator_) return fab_->WriteReg(pe, addr, value);
     Transact(pe, addr, &value, true, false);
   }
@@ -79,7 +76,6 @@ class RtlMachine final : public Machine {
   }
   void PortWrite(fabric::Coord pe, uint16_t addr, uint32_t value) override {
     fab_->CheckContains(pe);
-    quiet_known_ = false;
     if (!initiator_) return fab_->WriteReg(pe, addr, value);
     Transact(pe, addr, &value, true, true);
   }
@@ -95,19 +91,7 @@ class RtlMachine final : public Machine {
     return fab_->TileOf(pe);
   }
 
-  uint64_t Run(uint64_t cycles) override {
-    const uint64_t n = fab_->Run(cycles);
-    if (n > 0) quiet_known_ = true;
-    return n;
-  }
-  // The tiles show CeStatus.Quiet at each clock edge; after a host write (a launch) and before
-  // the next edge it is read from CeStatus.
-  bool CesQuiet() override {
-    if (quiet_known_) return fab_->AllQuiet();
-    for (int i = 0; i < fab_->NumPes(); ++i)
-      if (!arch::CeStatus::Quiet(fab_->ReadReg(fab_->At(i), arch::CeStatus::kAddr))) return false;
-    return true;
-  }
+  uint64_t Run(uint64_t cycles) override { return fab_->Run(cycles); }
 
   std::vector<ce::DebugRecord> TakeDebug() override {
     std::vector<ce::DebugRecord> out;
@@ -185,7 +169,6 @@ class RtlMachine final : public Machine {
   std::vector<std::string> char_lines_;  // per PE: DebugFmt Char bytes up to the next '\n'
   fabric::Coord watched_;
   bool watching_ = false;
-  bool quiet_known_ = false;  // AllQuiet() reflects the state (no host write since the last edge)
 };
 
 }  // namespace

@@ -71,6 +71,7 @@ class EdgeStream final : public RampEndpoint {
 
   void Tick(uint64_t cycle, RampPort& port) override;
   uint64_t NextWake() const override;
+  bool Quiet() const override { return out_.empty() && in_.empty(); }
 
  private:
   bool MayConsume(uint64_t cycle) const;

@@ -61,8 +61,16 @@ class Fabric {
   // count. Identical in both backends after every cycle.
   virtual bool WaveletsInFlight() = 0;
 
-  // Steps up to `cycles` cycles; stops early after a cycle in which some PE faulted. Returns the
-  // number of cycles stepped.
+  // The fabric is quiescent: no wavelet is in flight and every endpoint (ramp and edge) is quiet;
+  // on fabrics of full PEs every compute engine shows CeStatus.Quiet. Valid between runs, also
+  // after back-door writes.
+  virtual bool Quiescent() = 0;
+  // With this on, Run also stops early after the first cycle after which the fabric is
+  // quiescent: the host runtime's run to quiescence. Off by default.
+  void SetStopWhenQuiescent(bool on) { stop_when_quiescent_ = on; }
+
+  // Steps up to `cycles` cycles; stops early after a cycle in which some PE faulted (or, if
+  // asked, after which the fabric is quiescent). Returns the number of cycles stepped.
   virtual uint64_t Run(uint64_t cycles) = 0;
   virtual uint64_t Cycle() const = 0;  // cycles stepped since reset
 
@@ -82,6 +90,7 @@ class Fabric {
   void CheckEdgePort(Coord c, int dir) const;
 
  protected:
+  bool stop_when_quiescent_ = false;
   // Backends: SetEdgeEndpoint found a wavelet on the link to or from the endpoint it replaces.
   [[noreturn]] void ThrowEdgeLinkBusy(Coord c, int dir) const;
 };

@@ -34,6 +34,9 @@ class RampEndpoint {
   virtual uint64_t NextWake() const = 0;
   // A fault the endpoint recorded (a compute engine's FaultStatus, FaultPc, FaultAddr, FaultInfo
   // in regs): the backend stops the run after that cycle and lists it in Faults(). false: none.
+  // Nothing left to do unless something arrives (a compute engine's CeStatus.Quiet; a host
+  // stream with nothing to send or consume): part of the fabric's quiescence (Fabric::Quiescent).
+  virtual bool Quiet() const { return true; }
   virtual bool Fault(uint32_t regs[4]) const {
     (void)regs;
     return false;

@@ -210,9 +210,16 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
   while (done < cycles) {
     StepCycle();
     ++done;
-    if (fault_pending_) break;
+    if (fault_pending_ || (stop_when_quiescent_ && Quiescent())) break;
   }
   return done;
+}
+
+bool FuncFabric::Quiescent() {
+  if (WaveletsInFlight()) return false;
+  for (const fabric::RampEndpoint* ep : endpoints_)
+    if (ep && !ep->Quiet()) return false;
+  return true;
 }
 
 void FuncFabric::TickEndpoints(Slot& now) {

@@ -26,6 +26,7 @@ class FuncFabric final : public fabric::Fabric {
   void SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint* ep) override;
   bool WaveletsInFlight() override;
   uint64_t Run(uint64_t cycles) override;
+  bool Quiescent() override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
 

@@ -128,6 +128,7 @@ void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
   auto [model, local] = Locate(pe);
   // A frozen edge moves nothing else, in this tile or elsewhere: zero simulated time.
   model->WriteReg(local, addr, value);
+  quiet_stale_ = opt_.ce;
 }
 
 uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
@@ -229,6 +230,7 @@ void RtlFabric::NoteFaults(int t, uint64_t fault_bits, uint64_t cycle) {
 
 void RtlFabric::Observe(int t, uint64_t cycle) {
   if (!opt_.ce) return;
+  quiet_stale_ = false;  // every tile is observed in each cycle before anyone asks
   const Tile& tile = tiles_[t];
   const TileIo& io = tile.io;
   for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
@@ -269,9 +271,25 @@ CeEvents RtlFabric::LastEvents(fabric::Coord pe) const {
   return e;
 }
 
-bool RtlFabric::AllQuiet() const {
+bool RtlFabric::AllQuiet() {
+  if (quiet_stale_) {
+    for (int i = 0; i < NumPes(); ++i)
+      quiet_[i] =
+          static_cast<uint8_t>(arch::CeStatus::Quiet(ReadReg(At(i), arch::CeStatus::kAddr)));
+    quiet_stale_ = false;
+  }
   for (uint8_t q : quiet_)
     if (!q) return false;
+  return true;
+}
+
+bool RtlFabric::Quiescent() {
+  if (WaveletsInFlight() || (opt_.ce && !AllQuiet())) return false;
+  for (const fabric::RampEndpoint* ep : endpoints_)
+    if (ep && !ep->Quiet()) return false;
+  for (const auto& side : edges_)
+    for (const EdgeLink& e : side)
+      if (e.ep && !e.ep->Quiet()) return false;
   return true;
 }
 
@@ -350,7 +368,7 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
     ++cycle_;
     ++done;
     CheckAssertions();
-    if (fault_pending_) break;
+    if (fault_pending_ || (stop_when_quiescent_ && Quiescent())) break;
   }
   return done;
 }

@@ -70,7 +70,9 @@ class RtlFabric : public fabric::Fabric {
   std::vector<CeDebugRecord> TakeDebugRecords();
   const std::vector<CeDebugRecord>& DebugRecords() const { return debug_; }
   CeEvents LastEvents(fabric::Coord pe) const;
-  bool AllQuiet() const;
+  // After a back-door write the bits are read from CeStatus until the next cycle shows them.
+  bool AllQuiet();
+  bool Quiescent() override;
   // With the log on, every task start of every PE is kept (in cycle order, PEs in tile order
   // within a cycle) until taken.
   struct TaskStart {
@@ -143,6 +145,7 @@ class RtlFabric : public fabric::Fabric {
   std::vector<CeDebugRecord> debug_;
   std::vector<uint32_t> events_;  // per PE, the last cycle's event word
   std::vector<uint8_t> quiet_;    // per PE
+  bool quiet_stale_ = false;      // a back-door write since the last cycle: quiet_ may be old
   bool task_log_on_ = false;
   std::vector<TaskStart> task_log_;
   uint64_t cycle_ = 0;

@@ -242,8 +242,9 @@ class ScRtlFabric final : public RtlFabric {
     // n rising edges. After a pause at a rising edge, the half cycle to the next falling edge
     // belongs to this run.
     double ns = static_cast<double>(cycles) + (mid_cycle_ ? 0.5 : 0.0);
+    paused_ = false;
     sc_core::sc_start(sc_core::sc_time(ns, sc_core::SC_NS));
-    mid_cycle_ = fault_pending_;
+    mid_cycle_ = paused_;
     CheckAssertions();
     return cycle_ - start;
   }
@@ -264,15 +265,16 @@ class ScRtlFabric final : public RtlFabric {
       tiles_stepped_ = 0;
       ++cycle_;
       wave_now_ = WaveCycle(cycle_);
-      if (fault_pending_ || assertion_failed_) {
-        sc_core::sc_pause();
-      } else {
+      if (!fault_pending_ && !assertion_failed_) {
         try {
           CheckAssertions();
         } catch (const std::runtime_error&) {
           assertion_failed_ = true;
-          sc_core::sc_pause();
         }
+      }
+      if (fault_pending_ || assertion_failed_ || (stop_when_quiescent_ && Quiescent())) {
+        paused_ = true;  // at a rising edge: the next run starts mid-cycle
+        sc_core::sc_pause();
       }
     }
   }
@@ -285,7 +287,7 @@ class ScRtlFabric final : public RtlFabric {
   std::vector<std::unique_ptr<RampSc>> ramp_sc_;
   sc_core::sc_event high_;
   int tiles_stepped_ = 0, tiles_low_ = 0;
-  bool mid_cycle_ = false, assertion_failed_ = false;
+  bool mid_cycle_ = false, assertion_failed_ = false, paused_ = false;
   bool wave_now_ = false;  // the cycle about to be clocked is in the wave window
 };
 

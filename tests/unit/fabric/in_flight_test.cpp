@@ -35,6 +35,7 @@ class InFlightRecorder final : public fabric::Fabric {
     f_.SetEdgeEndpoint(pe, dir, ep);
   }
   bool WaveletsInFlight() override { return f_.WaveletsInFlight(); }
+  bool Quiescent() override { return f_.Quiescent(); }
   uint64_t Run(uint64_t cycles) override {
     uint64_t done = 0;
     while (done < cycles) {

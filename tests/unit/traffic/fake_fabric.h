@@ -88,6 +88,12 @@ class FakeFabric : public fabric::Fabric {
       if (!q.empty()) return true;
     return false;
   }
+  bool Quiescent() override {
+    if (WaveletsInFlight()) return false;
+    for (const fabric::RampEndpoint* ep : eps_)
+      if (ep && !ep->Quiet()) return false;
+    return true;
+  }
   uint64_t Cycle() const override { return cycle_; }
 
   std::vector<fabric::FaultRecord> Faults() override {
