@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "arch/arch.h"
 
@@ -11,22 +12,31 @@ namespace {
 
 std::string PeText(fabric::Coord pe) { return fmt::format("PE({},{})", pe.x, pe.y); }
 
+// The first index at which two sequences of records (each with a .cycle) differ.
 template <typename T, typename Eq, typename Show>
-std::string FirstDifference(const std::vector<T>& a, const std::vector<T>& b, const std::string& na,
-                            const std::string& nb, const char* what, Eq eq, Show show) {
+std::optional<Mismatch> FirstDifference(const std::vector<T>& a, const std::vector<T>& b,
+                                        const std::string& na, const std::string& nb,
+                                        const char* what, Eq eq, Show show) {
   const size_t n = std::min(a.size(), b.size());
   for (size_t i = 0; i < n; ++i) {
     if (!eq(a[i], b[i]))
-      return fmt::format("cosim: {} #{} differs: {} has {}; {} has {}", what, i, na, show(a[i]), nb,
-                         show(b[i]));
+      return Mismatch{std::min<uint64_t>(a[i].cycle, b[i].cycle),
+                      fmt::format("cosim: {} #{} differs: {} has {}; {} has {}", what, i, na,
+                                  show(a[i]), nb, show(b[i]))};
   }
   if (a.size() != b.size()) {
     const bool a_more = a.size() > b.size();
-    return fmt::format("cosim: {} has {} more {} than {}, the first: {}", a_more ? na : nb,
-                       a_more ? a.size() - n : b.size() - n, what, a_more ? nb : na,
-                       show(a_more ? a[n] : b[n]));
+    const T& first = a_more ? a[n] : b[n];
+    return Mismatch{first.cycle, fmt::format("cosim: {} has {} more {} than {}, the first: {}",
+                                             a_more ? na : nb, a_more ? a.size() - n : b.size() - n,
+                                             what, a_more ? nb : na, show(first))};
   }
-  return "";
+  return std::nullopt;
+}
+
+std::string WaveletText(uint64_t word) {
+  using L = arch::Link;
+  return fmt::format("data 0x{:08x}{}", L::Data(word), L::Ctrl(word) ? " (control)" : "");
 }
 
 void Add(std::vector<RegName>& v, uint16_t addr, std::string name) {
@@ -40,17 +50,18 @@ void AddArray(std::vector<RegName>& v, const char* name, uint32_t count) {
 
 }  // namespace
 
-std::string CompareDebug(const std::vector<ce::DebugRecord>& a,
-                         const std::vector<ce::DebugRecord>& b, const std::string& na,
-                         const std::string& nb) {
+std::optional<Mismatch> CompareDebug(const std::vector<ce::DebugRecord>& a,
+                                     const std::vector<ce::DebugRecord>& b, const std::string& na,
+                                     const std::string& nb) {
   return FirstDifference(
       a, b, na, nb, "debug records",
       [](const ce::DebugRecord& x, const ce::DebugRecord& y) { return x == y; },
       [](const ce::DebugRecord& d) { return "\"" + d.ToString() + "\""; });
 }
 
-std::string CompareTasks(const std::vector<TaskStart>& a, const std::vector<TaskStart>& b,
-                         const std::string& na, const std::string& nb) {
+std::optional<Mismatch> CompareTasks(const std::vector<TaskStart>& a,
+                                     const std::vector<TaskStart>& b, const std::string& na,
+                                     const std::string& nb) {
   return FirstDifference(
       a, b, na, nb, "task starts", [](const TaskStart& x, const TaskStart& y) { return x == y; },
       [](const TaskStart& t) {
@@ -58,9 +69,9 @@ std::string CompareTasks(const std::vector<TaskStart>& a, const std::vector<Task
       });
 }
 
-std::string CompareFaults(const std::vector<fabric::FaultRecord>& a,
-                          const std::vector<fabric::FaultRecord>& b, const std::string& na,
-                          const std::string& nb) {
+std::optional<Mismatch> CompareFaults(const std::vector<fabric::FaultRecord>& a,
+                                      const std::vector<fabric::FaultRecord>& b,
+                                      const std::string& na, const std::string& nb) {
   return FirstDifference(
       a, b, na, nb, "faults",
       [](const fabric::FaultRecord& x, const fabric::FaultRecord& y) {
@@ -71,13 +82,83 @@ std::string CompareFaults(const std::vector<fabric::FaultRecord>& a,
       [](const fabric::FaultRecord& f) { return "\"" + fabric::DescribeFault(f) + "\""; });
 }
 
+std::string LinkText(fabric::Coord pe, int port, bool into) {
+  const auto dir = static_cast<arch::Dir>(port);
+  if (dir == arch::Dir::kRamp)
+    return into ? fmt::format("the ramp from {}'s CE up to its router", PeText(pe))
+                : fmt::format("the ramp from {}'s router down to its CE", PeText(pe));
+  return into ? fmt::format("the edge link into {} from the {}", PeText(pe), arch::ToString(dir))
+              : fmt::format("the link out of {} to the {}", PeText(pe), arch::ToString(dir));
+}
+
+std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
+                                     std::vector<fabric::LinkEvent> b, const fabric::Fabric& fa,
+                                     const fabric::Fabric& fb, const std::string& na,
+                                     const std::string& nb) {
+  using L = arch::Link;
+  // A link and color: the sequences compared.
+  auto group = [](const fabric::LinkEvent& e) {
+    return std::make_tuple(e.pe.y, e.pe.x, e.port, e.into, L::Color(e.word));
+  };
+  auto prepare = [&](std::vector<fabric::LinkEvent>& v) {
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [&](const fabric::LinkEvent& e) {
+                             return !fa.ObservesLink(e.pe, e.port, e.into) ||
+                                    !fb.ObservesLink(e.pe, e.port, e.into);
+                           }),
+            v.end());
+    std::stable_sort(
+        v.begin(), v.end(), [&](const fabric::LinkEvent& x, const fabric::LinkEvent& y) {
+          return std::make_tuple(group(x), x.cycle) < std::make_tuple(group(y), y.cycle);
+        });
+  };
+  prepare(a);
+  prepare(b);
+  std::optional<Mismatch> first;
+  auto note = [&](uint64_t cycle, const fabric::LinkEvent& e, std::string what) {
+    if (first && first->cycle <= cycle) return;
+    first = Mismatch{cycle, fmt::format("cosim: {}, color {}: {}", LinkText(e.pe, e.port, e.into),
+                                        L::Color(e.word), what)};
+  };
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    const auto g =
+        (j == b.size() || (i < a.size() && group(a[i]) < group(b[j]))) ? group(a[i]) : group(b[j]);
+    size_t ie = i, je = j;
+    while (ie < a.size() && group(a[ie]) == g) ++ie;
+    while (je < b.size() && group(b[je]) == g) ++je;
+    for (size_t k = 0;; ++k) {
+      const bool ha = i + k < ie, hb = j + k < je;
+      if (!ha && !hb) break;
+      if (ha && hb) {
+        const fabric::LinkEvent &x = a[i + k], &y = b[j + k];
+        if (x.cycle == y.cycle && x.word == y.word) continue;
+        note(std::min(x.cycle, y.cycle), x,
+             fmt::format("{} carries {} at cycle {}; {} carries {} at cycle {} (the wavelets "
+                         "before agree)",
+                         na, WaveletText(x.word), x.cycle, nb, WaveletText(y.word), y.cycle));
+      } else {
+        const fabric::LinkEvent& x = ha ? a[i + k] : b[j + k];
+        note(x.cycle, x,
+             fmt::format("{} carries {} at cycle {} but {} carries no such wavelet", ha ? na : nb,
+                         WaveletText(x.word), x.cycle, ha ? nb : na));
+      }
+      break;
+    }
+    i = ie;
+    j = je;
+  }
+  return first;
+}
+
 std::string CompareLockstep(Machine& a, Machine& b, fabric::Coord pe) {
   const std::vector<Retire> ra = a.TakeRetires(), rb = b.TakeRetires();
-  const std::string diff = FirstDifference(
+  const std::optional<Mismatch> diff = FirstDifference(
       ra, rb, a.Name(), b.Name(), fmt::format("retired instructions of {}", PeText(pe)).c_str(),
       [](const Retire& x, const Retire& y) { return x.cycle == y.cycle && x.pc == y.pc; },
       [](const Retire& r) { return fmt::format("pc 0x{:04x} at cycle {}", r.pc, r.cycle); });
-  if (!diff.empty() || ra.empty()) return diff;
+  if (diff) return diff->message;
+  if (ra.empty()) return "";
   for (uint32_t i = 0; i < arch::kNumGprs; ++i) {
     const uint32_t va = a.Read(pe, arch::Gpr::Addr(i)), vb = b.Read(pe, arch::Gpr::Addr(i));
     if (va != vb)

@@ -3,6 +3,7 @@
 // difference in words, with the PE, the cycle and both values. Empty string: no difference.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,15 +13,32 @@
 
 namespace tessera::runtime {
 
-// The debug records, task starts and faults of the same stretch of cycles.
-std::string CompareDebug(const std::vector<ce::DebugRecord>& a,
-                         const std::vector<ce::DebugRecord>& b, const std::string& na,
-                         const std::string& nb);
-std::string CompareTasks(const std::vector<TaskStart>& a, const std::vector<TaskStart>& b,
-                         const std::string& na, const std::string& nb);
-std::string CompareFaults(const std::vector<fabric::FaultRecord>& a,
-                          const std::vector<fabric::FaultRecord>& b, const std::string& na,
-                          const std::string& nb);
+// A first difference: its cycle (the earlier of the two sides) and its words.
+struct Mismatch {
+  uint64_t cycle = 0;
+  std::string message;
+};
+
+// The debug records, task starts and faults of the same stretch of cycles, each in its
+// machine's order (cycle, then PE).
+std::optional<Mismatch> CompareDebug(const std::vector<ce::DebugRecord>& a,
+                                     const std::vector<ce::DebugRecord>& b, const std::string& na,
+                                     const std::string& nb);
+std::optional<Mismatch> CompareTasks(const std::vector<TaskStart>& a,
+                                     const std::vector<TaskStart>& b, const std::string& na,
+                                     const std::string& nb);
+std::optional<Mismatch> CompareFaults(const std::vector<fabric::FaultRecord>& a,
+                                      const std::vector<fabric::FaultRecord>& b,
+                                      const std::string& na, const std::string& nb);
+// The link logs (fabric::LinkEvent) of the same stretch of cycles, in any order: per link and
+// color, the sequence of wavelets with their cycles. Only links both fabrics observe
+// (Fabric::ObservesLink) are compared. Reports the difference with the earliest cycle.
+std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
+                                     std::vector<fabric::LinkEvent> b, const fabric::Fabric& fa,
+                                     const fabric::Fabric& fb, const std::string& na,
+                                     const std::string& nb);
+// "the link from PE(1,0) to the E", "the ramp from PE(1,0)'s router to its CE", ...
+std::string LinkText(fabric::Coord pe, int port, bool into);
 
 // Lockstep, after each cycle: the instructions the PE retired in it, and after a retire its
 // general registers.

@@ -91,6 +91,7 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
   for (auto& m : machines_) {
     m->SetTaskLog(true);
     m->Fabric().SetStopWhenQuiescent(true);
+    m->Fabric().SetLinkLog(machines_.size() == 2);  // cosim compares every link
   }
   if (opt_.lockstep)
     for (auto& m : machines_) m->Watch(*opt_.lockstep);
@@ -308,33 +309,38 @@ std::vector<fabric::EdgeStream::Wavelet> Device::StreamOut(fabric::Coord pe, int
   return out;
 }
 
-std::string Device::CompareStreams() {
+std::optional<Mismatch> Device::CompareStreams() {
   for (auto& st : streams_) {
     const auto& a = st->ends[0]->Received();
     const auto& b = st->ends[1]->Received();
     const size_t n = std::min(a.size(), b.size());
     for (size_t i = st->compared; i < n; ++i) {
       if (a[i] == b[i]) continue;
-      return fmt::format(
-          "cosim: wavelet #{} out of PE({},{}) {} differs: {} has color {} data 0x{:08x}{} at "
-          "cycle {}; {} has color {} data 0x{:08x}{} at cycle {}",
-          i, st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)),
-          machines_[0]->Name(), a[i].color, a[i].data, a[i].ctrl ? " (control)" : "", a[i].cycle,
-          machines_[1]->Name(), b[i].color, b[i].data, b[i].ctrl ? " (control)" : "", b[i].cycle);
+      return Mismatch{
+          std::min(a[i].cycle, b[i].cycle),
+          fmt::format(
+              "cosim: wavelet #{} out of PE({},{}) {} differs: {} has color {} data 0x{:08x}{} at "
+              "cycle {}; {} has color {} data 0x{:08x}{} at cycle {}",
+              i, st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)),
+              machines_[0]->Name(), a[i].color, a[i].data, a[i].ctrl ? " (control)" : "",
+              a[i].cycle, machines_[1]->Name(), b[i].color, b[i].data,
+              b[i].ctrl ? " (control)" : "", b[i].cycle)};
     }
     st->compared = n;
     if (a.size() != b.size()) {
       const bool a_more = a.size() > b.size();
       const auto& w = a_more ? a[n] : b[n];
-      return fmt::format(
-          "cosim: PE({},{}) {} sent wavelet #{} (color {} data 0x{:08x}) out at cycle {} on {} "
-          "but not on {}",
-          st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)), n, w.color, w.data,
-          w.cycle, a_more ? machines_[0]->Name() : machines_[1]->Name(),
-          a_more ? machines_[1]->Name() : machines_[0]->Name());
+      return Mismatch{
+          w.cycle,
+          fmt::format("cosim: PE({},{}) {} sent wavelet #{} (color {} data 0x{:08x}) out at cycle "
+                      "{} on {} but not on {}",
+                      st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)), n,
+                      w.color, w.data, w.cycle,
+                      a_more ? machines_[0]->Name() : machines_[1]->Name(),
+                      a_more ? machines_[1]->Name() : machines_[0]->Name())};
     }
   }
-  return "";
+  return std::nullopt;
 }
 
 bool Device::Quiescent() {
@@ -347,21 +353,31 @@ void Device::Deliver(RunResult& r) {
   std::vector<ce::DebugRecord> debug[2];
   std::vector<TaskStart> tasks[2];
   std::vector<fabric::FaultRecord> faults[2];
+  std::vector<fabric::LinkEvent> links[2];
   for (size_t i = 0; i < machines_.size(); ++i) {
     debug[i] = machines_[i]->TakeDebug();
     tasks[i] = machines_[i]->TakeTaskLog();
     faults[i] = machines_[i]->Fabric().Faults();
+    links[i] = machines_[i]->Fabric().TakeLinkLog();
   }
   if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
-    std::string diff = CompareDebug(debug[0], debug[1], machines_[0]->Name(), machines_[1]->Name());
-    if (diff.empty())
-      diff = CompareTasks(tasks[0], tasks[1], machines_[0]->Name(), machines_[1]->Name());
-    if (diff.empty())
-      diff = CompareFaults(faults[0], faults[1], machines_[0]->Name(), machines_[1]->Name());
-    if (diff.empty()) diff = CompareStreams();
-    if (!diff.empty()) {
+    // Of every kind of difference, the one with the earliest cycle: the likeliest cause.
+    const std::string& na = machines_[0]->Name();
+    const std::string& nb = machines_[1]->Name();
+    std::optional<Mismatch> diffs[] = {
+        CompareLinks(std::move(links[0]), std::move(links[1]), machines_[0]->Fabric(),
+                     machines_[1]->Fabric(), na, nb),
+        CompareDebug(debug[0], debug[1], na, nb),
+        CompareTasks(tasks[0], tasks[1], na, nb),
+        CompareFaults(faults[0], faults[1], na, nb),
+        CompareStreams(),
+    };
+    const std::optional<Mismatch>* first = nullptr;
+    for (const auto& d : diffs)
+      if (d && (!first || d->cycle < (*first)->cycle)) first = &d;
+    if (first) {
       r.status = RunResult::Status::kMismatch;
-      r.message = diff;
+      r.message = (*first)->message;
     }
   }
   r.tasks_started += tasks[0].size();

@@ -30,6 +30,7 @@
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "layout/image.h"
+#include "runtime/cosim.h"
 #include "runtime/machine.h"
 #include "runtime/memcpy.h"
 
@@ -152,7 +153,6 @@ class Device {
                         std::vector<uint32_t>* read);
   void Deliver(RunResult& r);  // debug records and task starts of the last step
   bool Quiescent();
-  std::string CompareEnd();  // cosim: final state; empty when equal
 
   DeviceOptions opt_;
   std::vector<std::unique_ptr<Machine>> machines_;
@@ -165,7 +165,7 @@ class Device {
     size_t compared = 0;  // cosim: received wavelets already compared
   };
   Stream& StreamAt(fabric::Coord pe, int side);
-  std::string CompareStreams();  // cosim: new received wavelets of every stream
+  std::optional<Mismatch> CompareStreams();  // cosim: new received wavelets of every stream
   std::vector<std::unique_ptr<Stream>> streams_;
   bool stopped_ = false;
 };

@@ -39,6 +39,19 @@ void Fabric::CheckEdgePort(Coord c, int dir) const {
                     c.y, ToString(static_cast<arch::Dir>(dir)), Width(), Height()));
 }
 
+std::vector<LinkEvent> Fabric::TakeLinkLog() {
+  std::vector<LinkEvent> out;
+  out.swap(link_log_);
+  return out;
+}
+
+bool Fabric::ObservesLink(Coord pe, int port, bool into) const {
+  if (!Contains(pe) || port < 0 || port > static_cast<int>(arch::Dir::kRamp)) return false;
+  // Into the router: only from the CE or an edge endpoint (a neighbour's link is its output).
+  if (into && port != static_cast<int>(arch::Dir::kRamp)) return IsEdgePort(pe, port);
+  return true;
+}
+
 void Fabric::ThrowEdgeLinkBusy(Coord c, int dir) const {
   throw std::logic_error(fmt::format(
       "PE({},{}) edge port {}: a wavelet is on the link between the router and the endpoint; "

@@ -29,6 +29,23 @@ struct FaultRecord {
 // which its route does not accept (1 fault)".
 std::string DescribeFault(const FaultRecord& f);
 
+// One wavelet crossing a link, as the link log keeps it (Fabric::SetLinkLog). Each link is
+// logged once, at its sending end:
+//  - out of PE pe's router through port W, E, S or N (to a neighbour or an edge endpoint):
+//    `into` false, `cycle` the cycle the router sends it (it arrives in the next);
+//  - out of the router down the ramp: port RAMP, `into` false, `cycle` the cycle the CE side
+//    receives it (arch::kRampLatency after the router sent it);
+//  - into the router from the CE (port RAMP) or from an edge endpoint (port W, E, S or N):
+//    `into` true, `cycle` the cycle the CE side or the endpoint sends it.
+// A link between two PEs is logged as the sender's output only.
+struct LinkEvent {
+  uint64_t cycle = 0;
+  Coord pe;
+  uint8_t port = 0;   // arch::Dir
+  bool into = false;  // into the router (from the CE or an edge endpoint), else out of it
+  uint64_t word = 0;  // arch::Link
+};
+
 class Fabric {
  public:
   virtual ~Fabric() = default;
@@ -77,6 +94,16 @@ class Fabric {
   // PEs whose fault flag is set, in PE order.
   virtual std::vector<FaultRecord> Faults() = 0;
 
+  // With the log on, every wavelet crossing a link the backend observes (ObservesLink) is kept
+  // until taken; order within a cycle is the backend's. Co-simulation compares the logs per link
+  // and color. Off by default (it costs a branch per wavelet moved).
+  void SetLinkLog(bool on) { link_log_on_ = on; }
+  std::vector<LinkEvent> TakeLinkLog();
+  // Whether the log sees the link at port `port` of PE pe (direction as in LinkEvent). The
+  // functional model sees every link; the RTL sees ramps, edge links and links between tiles, not
+  // the links inside a tile of several PEs.
+  virtual bool ObservesLink(Coord pe, int port, bool into) const;
+
   int NumPes() const { return Width() * Height(); }
   int Index(Coord c) const { return c.y * Width() + c.x; }
   Coord At(int index) const { return {index % Width(), index / Width()}; }
@@ -91,6 +118,17 @@ class Fabric {
 
  protected:
   bool stop_when_quiescent_ = false;
+  bool link_log_on_ = false;
+  std::vector<LinkEvent> link_log_;
+  // Backends: a wavelet crossed a link (call only with the log on and a valid word).
+  void LogLink(uint64_t cycle, Coord pe, int port, bool into, uint64_t word) {
+    LinkEvent& e = link_log_.emplace_back();
+    e.cycle = cycle;
+    e.pe = pe;
+    e.port = static_cast<uint8_t>(port);
+    e.into = into;
+    e.word = word;
+  }
   // Backends: SetEdgeEndpoint found a wavelet on the link to or from the endpoint it replaces.
   [[noreturn]] void ThrowEdgeLinkBusy(Coord c, int dir) const;
 };

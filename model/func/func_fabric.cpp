@@ -264,19 +264,23 @@ void FuncFabric::TickEndpoints(Slot& now) {
     port.credit_from_router = static_cast<uint8_t>(ce_credit_[pe]);
     ce_link_[pe] = 0;
     ce_credit_[pe] = 0;
+    const bool ramp = pe < n;
+    const int r = ramp ? pe : (pe - n) / arch::kNumEdgeDirs;
+    const int dir = ramp ? kRampDir : (pe - n) % arch::kNumEdgeDirs;
+    // Down the ramp: logged where the CE side receives it (edge outputs: at the router).
+    if (ramp && link_log_on_ && L::Valid(port.from_router))
+      LogLink(t, At(r), dir, false, port.from_router);
     if (!ep) continue;  // nobody on the CE side: the wavelet leaves the fabric unconsumed
     port.to_router = 0;
     port.credit_to_router = 0;
     ep->Tick(t, port);
-    const bool ramp = pe < n;
-    const int r = ramp ? pe : (pe - n) / arch::kNumEdgeDirs;
-    const int dir = ramp ? kRampDir : (pe - n) % arch::kNumEdgeDirs;
     uint32_t regs[4];
     if (ramp && fault_cycle_[pe] == fabric::kNever && ep->Fault(regs)) {
       fault_cycle_[pe] = t;  // a compute-engine fault: the run stops after this cycle
       fault_pending_ = true;
     }
     if (L::Valid(port.to_router)) {
+      if (link_log_on_) LogLink(t, At(r), dir, true, port.to_router);
       // Through the RampLatency stages into the router's RAMP input; an edge link is one hop.
       Add(SlotAt(t + (ramp ? arch::kRampLatency : 1)).arrivals, r, dir, port.to_router);
     }
@@ -490,6 +494,7 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       for (int o = 0; o < kDirs; ++o) {
         if (!(tx >> o & 1)) continue;
         if (--s.credit[o][c] == 0) s.credit_ok[o] &= ~(1u << c);
+        if (link_log_on_ && o != kRampDir) LogLink(t, At(r), o, false, word);
         if (o == kRampDir) {
           // Output register plus RampLatency-1 stages to the CE side.
           Add(SlotAt(t + arch::kRampLatency).ce_links, r, word);

@@ -185,6 +185,8 @@ void RtlFabric::TickEdgeEndpoints(int t, Side s, const std::vector<uint64_t>& ou
     e.ep->Tick(cycle_, scratch_);
     e.link_q = scratch_.to_router;
     cin[j] = scratch_.credit_to_router;
+    if (link_log_on_ && arch::Link::Valid(e.link_q))
+      LogLink(cycle_, SidePe(tile, s, static_cast<int>(j)), s, true, e.link_q);
   }
 }
 
@@ -196,7 +198,11 @@ void RtlFabric::TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
   for (int ly = 0; ly < th; ++ly) {
     for (int lx = 0; lx < tw; ++lx) {
       int local = ly * tw + lx;
-      fabric::RampEndpoint* ep = endpoints_[(tile.ty * th + ly) * opt_.width + tile.tx * tw + lx];
+      const fabric::Coord pe{tile.tx * tw + lx, tile.ty * th + ly};
+      fabric::RampEndpoint* ep = endpoints_[Index(pe)];
+      constexpr int kRamp = static_cast<int>(arch::Dir::kRamp);
+      if (link_log_on_ && arch::Link::Valid(ramp_out[local]))
+        LogLink(cycle_, pe, kRamp, false, ramp_out[local]);
       if (!ep) {
         ramp_in[local] = 0;
         ramp_cin[local] = 0;
@@ -209,6 +215,8 @@ void RtlFabric::TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
       ep->Tick(cycle_, scratch_);
       ramp_in[local] = scratch_.to_router;
       ramp_cin[local] = scratch_.credit_to_router;
+      if (link_log_on_ && arch::Link::Valid(ramp_in[local]))  // full PEs: Observe logs the CE's
+        LogLink(cycle_, pe, kRamp, true, ramp_in[local]);
     }
   }
 }
@@ -228,11 +236,47 @@ void RtlFabric::NoteFaults(int t, uint64_t fault_bits, uint64_t cycle) {
   }
 }
 
+fabric::Coord RtlFabric::SidePe(const Tile& tile, int s, int j) const {
+  const int x0 = tile.tx * opt_.tile_w, y0 = tile.ty * opt_.tile_h;
+  switch (s) {
+    case kWest:
+      return {x0, y0 + j};
+    case kEast:
+      return {x0 + opt_.tile_w - 1, y0 + j};
+    case kSouth:
+      return {x0 + j, y0 + opt_.tile_h - 1};
+    default:
+      return {x0 + j, y0};
+  }
+}
+
+bool RtlFabric::ObservesLink(fabric::Coord pe, int port, bool into) const {
+  if (!Fabric::ObservesLink(pe, port, into)) return false;
+  switch (port) {  // router outputs: only those on the tile's sides are ports of the model
+    case kWest:
+      return pe.x % opt_.tile_w == 0;
+    case kEast:
+      return pe.x % opt_.tile_w == opt_.tile_w - 1;
+    case kSouth:
+      return pe.y % opt_.tile_h == opt_.tile_h - 1;
+    case kNorth:
+      return pe.y % opt_.tile_h == 0;
+    default:
+      return true;  // the ramp
+  }
+}
+
 void RtlFabric::Observe(int t, uint64_t cycle) {
-  if (!opt_.ce) return;
-  quiet_stale_ = false;  // every tile is observed in each cycle before anyone asks
   const Tile& tile = tiles_[t];
   const TileIo& io = tile.io;
+  if (link_log_on_) {  // the tile's side outputs after the edge: sent in this cycle
+    for (int s = 0; s < kNumSides; ++s)
+      for (size_t j = 0; j < io.out[s].size(); ++j)
+        if (arch::Link::Valid(io.out[s][j]))
+          LogLink(cycle, SidePe(tile, s, static_cast<int>(j)), s, false, io.out[s][j]);
+  }
+  if (!opt_.ce) return;
+  quiet_stale_ = false;  // every tile is observed in each cycle before anyone asks
   for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
     const int x = tile.tx * opt_.tile_w + local % opt_.tile_w;
     const int y = tile.ty * opt_.tile_h + local / opt_.tile_w;
@@ -242,6 +286,8 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
       debug_.push_back(
           {cycle, {x, y}, static_cast<uint8_t>((d >> 32) & 7), static_cast<uint32_t>(d)});
     events_[i] = io.events[local];
+    if (link_log_on_ && arch::Link::Valid(io.ramp_sent[local]))  // the CE's, inside the PE
+      LogLink(cycle, {x, y}, static_cast<int>(arch::Dir::kRamp), true, io.ramp_sent[local]);
     if (task_log_on_ && ((io.events[local] >> 30) & 1))
       task_log_.push_back({cycle, {x, y}, static_cast<uint8_t>((io.events[local] >> 24) & 31)});
     quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);

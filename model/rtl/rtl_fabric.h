@@ -60,6 +60,7 @@ class RtlFabric : public fabric::Fabric {
   bool WaveletsInFlight() override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
+  bool ObservesLink(fabric::Coord pe, int port, bool into) const override;
   int NumTiles() const { return static_cast<int>(tiles_.size()); }
   // The tile holding a PE (tiles row by row).
   int TileOf(fabric::Coord pe) const { return TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h); }
@@ -129,6 +130,8 @@ class RtlFabric : public fabric::Fabric {
   int TileIndex(int tx, int ty) const { return ty * tiles_x_ + tx; }
   // The tile model holding PE `pe` and the PE's index in it (y * TW + x); checks the range.
   std::pair<TileModel*, int> Locate(fabric::Coord pe);
+  // The PE at port j of side s of a tile (rows for W and E, columns for S and N).
+  fabric::Coord SidePe(const Tile& tile, int s, int j) const;
   // The neighbouring tile across side s, or -1 at the fabric edge.
   int Neighbour(int t, Side s) const;
 

@@ -22,6 +22,7 @@ void TileIo::Resize(int tw, int th) {
   fault = 0;
   busy = 0;
   dbg.assign(tw * th, 0);
+  ramp_sent.assign(tw * th, 0);
   events.assign(tw * th, 0);
   quiet = 0;
 }

@@ -28,11 +28,13 @@ struct TileIo {
   std::vector<uint8_t> ramp_cin, ramp_cout;
   uint64_t fault = 0;  // bit per PE: its fault flag
   uint64_t busy = 0;   // bit per PE, after the edge: a wavelet in its router or ramp (busy_o)
-  // Tiles of full PEs: per PE the debug-port record word and the CE's event word of the cycle,
-  // observed before the edge (StepLow; rtl/tile/tessera_tile.sv: dbg_o, event_o), and the
-  // CeStatus.Quiet bits after the edge (StepHigh): the state the cycle left.
+  // Tiles of full PEs: per PE the debug-port record word, the CE's event word and the word the CE
+  // sends into the ramp in the cycle, observed before the edge (StepLow;
+  // rtl/tile/tessera_tile.sv: dbg_o, event_o, ramp_sent_o), and the CeStatus.Quiet bits after
+  // the edge (StepHigh): the state the cycle left. (ramp_out shows what the CE receives.)
   std::vector<uint64_t> dbg;
   std::vector<uint32_t> events;
+  std::vector<uint64_t> ramp_sent;
   uint64_t quiet = 0;
 
   void Resize(int tw, int th);

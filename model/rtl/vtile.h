@@ -124,6 +124,7 @@ class VTile final : public TileModel {
       for (int i = 0; i < TW * TH; ++i) {
         io.dbg[i] = port::Word64(m_.dbg_o, i);
         io.events[i] = static_cast<uint32_t>(port::Word64(m_.event_o, i / 2) >> (32 * (i % 2)));
+        io.ramp_sent[i] = port::Word64(m_.ramp_sent_o, i);
       }
     }
   }

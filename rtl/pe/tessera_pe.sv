@@ -18,11 +18,13 @@ module tessera_pe #(
   input  logic [tessera_pkg::NumEdgeDirs*tessera_pkg::CreditBits-1:0] edge_credit_i,
   output logic [tessera_pkg::NumEdgeDirs*tessera_pkg::CreditBits-1:0] edge_credit_o,
   input  logic [tessera_pkg::NumEdgeDirs-1:0]                         tied_i,
-  // the CE side of the ramp
+  // the CE side of the ramp (with HasCe the CE drives it: the inputs are unused and the outputs
+  // observe it; ramp_sent_o is what the CE side sends in this cycle, before the clock edge)
   input  tessera_pkg::link_t                                      ramp_in_i,      // CE -> router
   output tessera_pkg::link_t                                      ramp_out_o,     // router -> CE
   input  tessera_pkg::credit_t                                    ramp_credit_i,  // CE freed
   output tessera_pkg::credit_t                                    ramp_credit_o,  // router freed
+  output tessera_pkg::link_t                                      ramp_sent_o,    // CE -> router
   // register bus
   input  logic                                                    cfg_we_i,
   input  logic [15:0]                                             cfg_addr_i,
@@ -97,6 +99,10 @@ module tessera_pe #(
     .q_o   (ce_link_in),
     .busy_o(to_ce_busy)
   );
+
+  assign ramp_out_o    = ce_link_in;
+  assign ramp_credit_o = ce_credit_in;
+  assign ramp_sent_o   = ce_link_out;
 
   assign fault_o = router_fault || ce_fault;
   assign busy_o  = router_busy || to_router_busy || to_ce_busy;
@@ -185,17 +191,11 @@ module tessera_pe #(
       .flags_o (fp_flags)
     );
 
-    // the ramp's CE-side port is inside the PE
-    assign ramp_out_o    = '0;
-    assign ramp_credit_o = '0;
-
     logic unused_ce;
     assign unused_ce = ^{ramp_in_i, ramp_credit_i};
   end else begin : g_port
     assign ce_link_out   = ramp_in_i;
     assign ce_credit_out = ramp_credit_i;
-    assign ramp_out_o    = ce_link_in;
-    assign ramp_credit_o = ce_credit_in;
     assign rt_we         = cfg_we_i;
     assign rt_addr       = cfg_addr_i;
     assign rt_wdata      = cfg_wdata_i;

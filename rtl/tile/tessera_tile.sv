@@ -45,6 +45,9 @@ module tessera_tile #(
   output logic [NumPe*64-1:0]   ramp_out_o,
   input  logic [NumPe*8-1:0]    ramp_cin_i,
   output logic [NumPe*8-1:0]    ramp_cout_o,
+  // per PE, before the clock edge: the word the CE side sends into the ramp in this cycle (with
+  // HasCe the CE's, which drives the ramp inside the PE; else ramp_in_i)
+  output logic [NumPe*64-1:0]   ramp_sent_o,
   // register bus: one PE at a time
   input  logic                  cfg_we_i,
   input  logic [15:0]           cfg_pe_i,
@@ -119,7 +122,7 @@ module tessera_tile #(
         assign pe_tied[I][3]         = 1'b0;
       end
 
-      link_t   ramp_out;
+      link_t   ramp_out, ramp_sent;
       credit_t ramp_cout;
 
       // Router-only PEs (HasCe = 0) have no debug port; these outputs are constant.
@@ -143,6 +146,7 @@ module tessera_tile #(
         .ramp_out_o   (ramp_out),
         .ramp_credit_i(ramp_cin_i[I*8 +: CB]),
         .ramp_credit_o(ramp_cout),
+        .ramp_sent_o  (ramp_sent),
         .cfg_we_i     (cfg_we_i && 32'(cfg_pe_i) == I),
         .cfg_addr_i,
         .cfg_wdata_i,
@@ -165,6 +169,7 @@ module tessera_tile #(
 
       assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
       assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);
+      assign ramp_sent_o[I*64 +: 64] = 64'(ramp_sent);
     end
   end
 

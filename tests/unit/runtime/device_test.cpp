@@ -317,6 +317,30 @@ TEST(Device, CosimReportsTheFirstDifference) {
       << r.message;
 }
 
+TEST(Device, CosimFindsTheFirstWaveletThatDiffersOnItsLink) {
+  const layout::Image img = LinkFile(kTutorial + "/03_send/send.tlayout");
+  Rig rig(Backend::kCosim, img);
+  std::vector<float> x(32);
+  for (int i = 0; i < 32; ++i) x[i] = 0.5f * i;
+  rig.dev.MemcpyH2D("x", x.data(), 32, {0, 0, 1, 1}, 32);
+  // The RTL's sender sends 7.0 instead of x[5] = 2.5: the difference shows where the wavelet
+  // enters the fabric, long before the receiver's sum differs.
+  const uint16_t x5 = rig.dev.image().Symbol(0, 0, "x")->address + 20;
+  uint32_t seven;
+  const float f7 = 7.0f;
+  std::memcpy(&seven, &f7, 4);
+  rig.dev.machine(1).Write({0, 0}, x5, seven);
+  rig.dev.Launch("main");
+  const RunResult r = rig.dev.Run(100000);
+  ASSERT_EQ(r.status, RunResult::Status::kMismatch);
+  EXPECT_NE(r.message.find("cosim: the ramp from PE(0,0)'s CE up to its router, color 3: func "
+                           "carries data 0x40200000 at cycle "),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("rtl carries data 0x40e00000 at cycle "), std::string::npos)
+      << r.message;
+}
+
 TEST(Device, LockstepFindsTheFirstInstructionThatDiffers) {
   const layout::Image img = LinkFile(kTutorial + "/01_loop/loop.tlayout");
   DeviceOptions o = Options(Backend::kCosim, img);
