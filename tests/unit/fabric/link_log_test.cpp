@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
@@ -120,6 +121,57 @@ TEST_P(LinkLog, RtlLogsWhatTheFunctionalModelLogsOnEveryLinkItSees) {
 
 INSTANTIATE_TEST_SUITE_P(Patterns, LinkLog, ::testing::ValuesIn(tb::PatternNames()),
                          [](const auto& info) { return info.param; });
+
+// A host stream into the W edge of a row, along the row and out of its E edge: the edge links
+// are logged both ways, at the cycles the streams saw, identically on every backend.
+TEST(LinkLog, EdgeLinksAreLoggedBothWays) {
+  const int w = 3;
+  constexpr int W = 0, E = 1;
+  std::vector<fabric::LinkEvent> reference;
+  std::vector<std::unique_ptr<fabric::Fabric>> backends;
+  backends.push_back(std::make_unique<func::FuncFabric>(w, 1));
+  for (auto [tw, th] : rtl::BuiltTileShapes())
+    if (w % tw == 0 && th == 1)
+      backends.push_back(std::make_unique<rtl::LoopRtlFabric>(Shape(w, 1, tw, th)));
+  ASSERT_GE(backends.size(), 2u);
+  for (auto& f : backends) {
+    SCOPED_TRACE(f->Name());
+    fabric::EdgeStream in, out;
+    f->SetEdgeEndpoint({0, 0}, W, &in);
+    f->SetEdgeEndpoint({w - 1, 0}, E, &out);
+    for (int x = 0; x < w; ++x)
+      f->WriteReg({x, 0}, arch::ColorCfg::Addr(2),
+                  arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, 1u << E), 1u << W));
+    for (uint32_t i = 0; i < 10; ++i) in.Inject(2, 100 + i, i == 9);
+    f->SetLinkLog(true);
+    f->SetStopWhenQuiescent(true);
+    f->Run(200);
+    ASSERT_TRUE(f->Faults().empty());
+    ASSERT_EQ(out.Received().size(), 10u);
+    std::vector<fabric::LinkEvent> log = f->TakeLinkLog();
+    ASSERT_EQ(log.size(), 10u * (w + 1));
+    Sort(log);
+    // PE(0,0)'s W input first (port W sorts before E), then each PE's E output.
+    for (uint32_t i = 0; i < 10; ++i) {
+      const fabric::LinkEvent& into = log[i];
+      EXPECT_EQ(Show(into),
+                Show({in.SentCycles()[i], {0, 0}, W, true, fabric::MakeLink(i == 9, 2, 100 + i)}));
+      const fabric::LinkEvent& last = log[10 * w + i];
+      EXPECT_EQ(Show(last), Show({out.Received()[i].cycle - 1,
+                                  {w - 1, 0},
+                                  E,
+                                  false,
+                                  fabric::MakeLink(i == 9, 2, 100 + i)}));
+    }
+    if (reference.empty()) {
+      reference = log;
+    } else {
+      for (size_t i = 0; i < log.size(); ++i) EXPECT_EQ(Show(log[i]), Show(reference[i]));
+    }
+    f->SetEdgeEndpoint({0, 0}, W, nullptr);
+    f->SetEdgeEndpoint({w - 1, 0}, E, nullptr);
+  }
+}
 
 TEST(LinkLog, IsOffUntilAskedFor) {
   func::FuncFabric f(2, 2);
