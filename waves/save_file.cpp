@@ -104,7 +104,8 @@ std::vector<Sig> RouterSignals(const std::string& pe) {
   return v;
 }
 
-// PE(x,y) CE: the scalar pipeline, tasks, stalls, microthreads, input queues and faults.
+// PE(x,y) CE: the scalar pipeline, tasks, stalls, microthreads, input queues, the wavelets on
+// its ramp (arch::Link words) and faults.
 std::vector<Sig> CeSignals(const std::string& pe) {
   const std::string c = pe + ".g_ce.u_ce";
   const std::string uts = Bits(arch::kNumMicrothreads);
@@ -130,6 +131,8 @@ std::vector<Sig> CeSignals(const std::string& pe) {
       {kHex, c + ".ut_info" + ut_words, "UtInfo ut7 to ut0"},
       {kBin, c + ".in_valid" + Bits(arch::kNumColors), "input heads colors"},
       {kBin, c + ".owed", "credit owed"},
+      {kHex, pe + ".ramp_out_o" + Bits(arch::Link::kBits), "ramp wavelet received"},
+      {kHex, pe + ".ramp_sent_o" + Bits(arch::Link::kBits), "ramp wavelet sent"},
       {kDec, c + ".fcause_q[4:0]", "fault cause"},
       {kBin, c + ".quiet_o", "quiet"},
   };
