@@ -12,7 +12,8 @@ tile_srcs="$router_srcs rtl/prim/tessera_link_pipe.sv rtl/pe/tessera_pe.sv rtl/t
 fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"
 
 # Blocks are synthesized hierarchically: each module once (the PEs of a tile are identical, their
-# coordinates are constant ports), totals counted over the hierarchy.
+# coordinates are constant ports), totals counted over the hierarchy. chparam derives a renamed
+# top ($paramod...); `rename -top` gives it its name back for `stat -top`.
 synth() {  # name top "sources" [chparam...]
   local name=$1 top=$2 srcs; srcs=$(echo $3); shift 3
   local params=""
@@ -21,7 +22,8 @@ synth() {  # name top "sources" [chparam...]
   [ -n "$params" ] && chparam="chparam $params $top;"
   local t0=$SECONDS
   yosys -q -l "$out/$name.log" -p "read_verilog -sv -DSYNTHESIS -Irtl/pkg -Irtl/prim $srcs;
-    $chparam synth -top $top; tee -o $out/$name.stat stat -top $top" >/dev/null 2>&1
+    $chparam synth -top $top; rename -top $top; tee -o $out/$name.stat stat -top $top" \
+    >/dev/null 2>&1 || { echo "synth: $name failed, see $out/$name.log" >&2; return 1; }
   local cells ffs
   # The last block of `stat -top` is the whole design with its hierarchy expanded.
   local total
@@ -31,6 +33,14 @@ synth() {  # name top "sources" [chparam...]
   echo "$name $cells $ffs $((SECONDS - t0))"
 }
 
+results="$out/results.txt"
+: > "$results"
+synth router tessera_router "$router_srcs" >> "$results"
+synth tile_2x2 tessera_tile "$tile_srcs" TileW=2 TileH=2 >> "$results"
+synth fmac tessera_fmac "$fmac_srcs" >> "$results"
+# The CE without its SRAM (a memory macro in silicon; 48 KiB of flip-flops would swamp Yosys).
+synth ce tessera_ce "rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/ce/*.sv)" >> "$results"
+
 printf "%-22s %10s %12s %12s %8s\n" block cells flip-flops "per router" seconds
 while read -r name cells ffs secs; do
   per=""
@@ -39,11 +49,5 @@ while read -r name cells ffs secs; do
     tile_2x2) per="$((cells / 4)) / $((ffs / 4))" ;;
   esac
   printf "%-22s %10s %12s %12s %8s\n" "$name" "$cells" "$ffs" "$per" "$secs"
-done < <(
-  synth router tessera_router "$router_srcs"
-  synth tile_2x2 tessera_tile "$tile_srcs" TileW=2 TileH=2
-  synth fmac tessera_fmac "$fmac_srcs"
-  # The CE without its SRAM (a memory macro in silicon; 48 KiB of flip-flops would swamp Yosys).
-  synth ce tessera_ce "rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/ce/*.sv)"
-)
+done < "$results"
 echo "(per router: cells / flip-flops; logs in $out/)"

@@ -71,6 +71,9 @@ class Backend {
   virtual void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) = 0;
   // The host back door's register writes, before the first Step (FabricDim at load).
   virtual void WriteReg(int pe, uint16_t addr, uint32_t value) = 0;
+  // The fabric whose link log (fabric::Fabric::SetLinkLog) the comparator checks after every
+  // cycle; nullptr for a backend without one (a single verilated PE).
+  virtual fabric::Fabric* LinkFabric() { return nullptr; }
 };
 
 }  // namespace tessera::fuzz

@@ -24,6 +24,7 @@ class FuncBackend final : public Backend {
   void Launch(int pe, int task) override;
   void Step(std::vector<PeEvents>& events) override;
   uint64_t Cycle() const override { return fab_.Cycle(); }
+  fabric::Fabric* LinkFabric() override { return &fab_; }
   bool Faulted(int pe) override;
   bool Quiet(int pe) override { return ces_[pe]->Quiet(); }
   void ReadCore(int pe, CoreRegs& out) override;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "asm/disasm.h"
 
@@ -166,6 +168,31 @@ bool RunEnds(bool fault, bool all_quiet, const RunOptions& options, int& quiet, 
   return true;
 }
 
+// The wavelets of one cycle on every link both fabrics observe: the first that differs, as the
+// PE whose link carried it and a Difference; pe -1 when the logs agree.
+std::pair<int, Difference> CompareLinkLogs(fabric::Fabric& fa, fabric::Fabric& fb) {
+  std::vector<fabric::LinkEvent> la = fa.TakeLinkLog(), lb = fb.TakeLinkLog();
+  fabric::CanonicalLinkLogs(la, lb, fa, fb);
+  if (la == lb) return {-1, {}};
+  size_t k = 0;
+  while (k < la.size() && k < lb.size() && la[k] == lb[k]) ++k;
+  // The link that differs is the first of the two in link order (each log is sorted so); a
+  // link carries at most one wavelet per cycle.
+  auto link = [](const fabric::LinkEvent& x) {
+    return std::make_tuple(x.pe.y, x.pe.x, x.port, x.into);
+  };
+  const bool use_a = k < la.size() && (k == lb.size() || link(la[k]) <= link(lb[k]));
+  const fabric::LinkEvent& e = use_a ? la[k] : lb[k];
+  auto on_link = [&](const std::vector<fabric::LinkEvent>& v) -> std::string {
+    for (const fabric::LinkEvent& x : v)
+      if (x.pe == e.pe && x.port == e.port && x.into == e.into)
+        return fmt::format("color {} data 0x{:08x}{}", arch::Link::Color(x.word),
+                           arch::Link::Data(x.word), arch::Link::Ctrl(x.word) ? " (control)" : "");
+    return "nothing";
+  };
+  return {fa.Index(e.pe), Difference{fabric::DescribeLink(e), on_link(la), on_link(lb)}};
+}
+
 }  // namespace
 
 LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
@@ -175,6 +202,14 @@ LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
                                             b.Height()));
   }
   const int n = a.NumPes();
+  // Fabrics on both sides: their link logs are compared after every cycle too.
+  fabric::Fabric* const links_a = a.LinkFabric();
+  fabric::Fabric* const links_b = b.LinkFabric();
+  const bool links = links_a && links_b;
+  if (links) {
+    links_a->SetLinkLog(true);
+    links_b->SetLinkLog(true);
+  }
   std::vector<PeEvents> ea, eb;
   std::vector<int> last_pc(n, -1);
   std::vector<std::deque<std::string>> history(n);
@@ -236,6 +271,14 @@ LockstepResult RunLockstep(Backend& a, Backend& b, const RunOptions& options) {
       }
       fault |= a.Faulted(pe);
       all_quiet &= a.Quiet(pe);
+    }
+    if (links) {
+      auto [pe, d] = CompareLinkLogs(*links_a, *links_b);
+      if (pe >= 0) {
+        diverge(pe, cycle, "links", {std::move(d)});
+        res.cycles = a.Cycle();
+        return res;
+      }
     }
     if (RunEnds(fault, all_quiet, options, quiet, res.end)) break;
   }

@@ -2,8 +2,9 @@
 // time, and after every cycle the comparator checks, per PE, the retired instruction (pc), the
 // task started, the debug records, the fault flag, CeStatus.Quiet, both register files (or only
 // after a retire: RunOptions::regs_on_retire), and the SRAM words either backend reports as
-// written. When every PE of both backends has been quiet
-// for a while, or a PE faulted, it compares the end state (end_state.h). It stops at the first
+// written; with a fabric on both sides (Backend::LinkFabric) also the wavelets that crossed every
+// link both observe in that cycle. When every PE of both backends has been quiet for a while, or
+// a PE faulted, it compares the end state (end_state.h). It stops at the first
 // difference and reports the PE, the cycle, the last instruction retired (disassembled) and every
 // differing item with both values.
 //

@@ -35,6 +35,7 @@ class RtlFabricBackend final : public Backend {
   void Launch(int pe, int task) override;
   void Step(std::vector<PeEvents>& events) override;
   uint64_t Cycle() const override { return fab_.Cycle(); }
+  fabric::Fabric* LinkFabric() override { return &fab_; }
   bool Faulted(int pe) override { return faulted_[pe]; }
   bool Quiet(int pe) override;
   void ReadCore(int pe, CoreRegs& out) override;

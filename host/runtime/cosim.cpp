@@ -82,15 +82,6 @@ std::optional<Mismatch> CompareFaults(const std::vector<fabric::FaultRecord>& a,
       [](const fabric::FaultRecord& f) { return "\"" + fabric::DescribeFault(f) + "\""; });
 }
 
-std::string LinkText(fabric::Coord pe, int port, bool into) {
-  const auto dir = static_cast<arch::Dir>(port);
-  if (dir == arch::Dir::kRamp)
-    return into ? fmt::format("the ramp from {}'s CE up to its router", PeText(pe))
-                : fmt::format("the ramp from {}'s router down to its CE", PeText(pe));
-  return into ? fmt::format("the edge link into {} from the {}", PeText(pe), arch::ToString(dir))
-              : fmt::format("the link out of {} to the {}", PeText(pe), arch::ToString(dir));
-}
-
 std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
                                      std::vector<fabric::LinkEvent> b, const fabric::Fabric& fa,
                                      const fabric::Fabric& fb, const std::string& na,
@@ -100,24 +91,11 @@ std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
   auto group = [](const fabric::LinkEvent& e) {
     return std::make_tuple(e.pe.y, e.pe.x, e.port, e.into, L::Color(e.word));
   };
-  auto prepare = [&](std::vector<fabric::LinkEvent>& v) {
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](const fabric::LinkEvent& e) {
-                             return !fa.ObservesLink(e.pe, e.port, e.into) ||
-                                    !fb.ObservesLink(e.pe, e.port, e.into);
-                           }),
-            v.end());
-    std::stable_sort(
-        v.begin(), v.end(), [&](const fabric::LinkEvent& x, const fabric::LinkEvent& y) {
-          return std::make_tuple(group(x), x.cycle) < std::make_tuple(group(y), y.cycle);
-        });
-  };
-  prepare(a);
-  prepare(b);
+  fabric::CanonicalLinkLogs(a, b, fa, fb);
   std::optional<Mismatch> first;
   auto note = [&](uint64_t cycle, const fabric::LinkEvent& e, std::string what) {
     if (first && first->cycle <= cycle) return;
-    first = Mismatch{cycle, fmt::format("cosim: {}, color {}: {}", LinkText(e.pe, e.port, e.into),
+    first = Mismatch{cycle, fmt::format("cosim: {}, color {}: {}", fabric::DescribeLink(e),
                                         L::Color(e.word), what)};
   };
   size_t i = 0, j = 0;

@@ -37,8 +37,6 @@ std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
                                      std::vector<fabric::LinkEvent> b, const fabric::Fabric& fa,
                                      const fabric::Fabric& fb, const std::string& na,
                                      const std::string& nb);
-// "the link from PE(1,0) to the E", "the ramp from PE(1,0)'s router to its CE", ...
-std::string LinkText(fabric::Coord pe, int port, bool into);
 
 // Lockstep, after each cycle: the instructions the PE retired in it, and after a retire its
 // general registers.

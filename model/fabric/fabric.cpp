@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 namespace tessera::fabric {
 
@@ -37,6 +39,34 @@ void Fabric::CheckEdgePort(Coord c, int dir) const {
     throw std::invalid_argument(
         fmt::format("PE({},{}) port {} faces another PE of the {}x{} fabric, not its edge", c.x,
                     c.y, ToString(static_cast<arch::Dir>(dir)), Width(), Height()));
+}
+
+std::string DescribeLink(const LinkEvent& e) {
+  const auto dir = static_cast<arch::Dir>(e.port);
+  const std::string pe = fmt::format("PE({},{})", e.pe.x, e.pe.y);
+  if (dir == arch::Dir::kRamp)
+    return e.into ? fmt::format("the ramp from {}'s CE up to its router", pe)
+                  : fmt::format("the ramp from {}'s router down to its CE", pe);
+  return e.into ? fmt::format("the edge link into {} from the {}", pe, ToString(dir))
+                : fmt::format("the link out of {} to the {}", pe, ToString(dir));
+}
+
+void CanonicalLinkLogs(std::vector<LinkEvent>& la, std::vector<LinkEvent>& lb, const Fabric& a,
+                       const Fabric& b) {
+  auto key = [](const LinkEvent& e) {
+    return std::make_tuple(e.pe.y, e.pe.x, e.port, e.into, arch::Link::Color(e.word), e.cycle,
+                           e.word);
+  };
+  for (std::vector<LinkEvent>* v : {&la, &lb}) {
+    v->erase(std::remove_if(v->begin(), v->end(),
+                            [&](const LinkEvent& e) {
+                              return !a.ObservesLink(e.pe, e.port, e.into) ||
+                                     !b.ObservesLink(e.pe, e.port, e.into);
+                            }),
+             v->end());
+    std::sort(v->begin(), v->end(),
+              [&](const LinkEvent& x, const LinkEvent& y) { return key(x) < key(y); });
+  }
 }
 
 std::vector<LinkEvent> Fabric::TakeLinkLog() {

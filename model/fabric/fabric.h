@@ -44,7 +44,15 @@ struct LinkEvent {
   uint8_t port = 0;   // arch::Dir
   bool into = false;  // into the router (from the CE or an edge endpoint), else out of it
   uint64_t word = 0;  // arch::Link
+  bool operator==(const LinkEvent& o) const {
+    return cycle == o.cycle && pe == o.pe && port == o.port && into == o.into && word == o.word;
+  }
 };
+
+// The link a LinkEvent crossed, in words: "the link out of PE(1,0) to the E", "the ramp from
+// PE(1,0)'s router down to its CE", "the ramp from PE(1,0)'s CE up to its router", "the edge link
+// into PE(0,0) from the W".
+std::string DescribeLink(const LinkEvent& e);
 
 class Fabric {
  public:
@@ -132,5 +140,11 @@ class Fabric {
   // Backends: SetEdgeEndpoint found a wavelet on the link to or from the endpoint it replaces.
   [[noreturn]] void ThrowEdgeLinkBusy(Coord c, int dir) const;
 };
+
+// Readies the link logs of two fabrics over the same stretch of cycles for comparison: drops the
+// events on links that `a` or `b` does not observe (Fabric::ObservesLink) and sorts each log by
+// link, color and cycle, so that logs that agree become equal vectors.
+void CanonicalLinkLogs(std::vector<LinkEvent>& la, std::vector<LinkEvent>& lb, const Fabric& a,
+                       const Fabric& b);
 
 }  // namespace tessera::fabric

@@ -211,11 +211,12 @@ void ExpectFabricsAgree(const std::vector<PeLoad>& loads, uint64_t cycles,
               tile, tile, c.x, c.y, what, addr, f, r);
       };
       for (uint16_t a = 0; a < kSram; a += 4) same("SRAM", a);
-      for (int r = 0; r < arch::kNumGprs; ++r) same("Gpr", arch::Gpr::Addr(r));
+      for (uint32_t r = 0; r < arch::kNumGprs; ++r) same("Gpr", arch::Gpr::Addr(r));
       same("CeStatus", arch::CeStatus::kAddr);
       same("CePc", arch::CePc::kAddr);
       same("FaultStatus", arch::FaultStatus::kAddr);
-      for (int col = 0; col < arch::kNumColors; ++col) same("CeColor", arch::CeColor::Addr(col));
+      for (uint32_t col = 0; col < arch::kNumColors; ++col)
+        same("CeColor", arch::CeColor::Addr(col));
     }
   }
 }

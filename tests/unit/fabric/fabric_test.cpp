@@ -127,7 +127,9 @@ TEST(Fabric, StraightStreamSustainsOneWaveletPerCycle) {
     ASSERT_EQ(got.size(), static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) {
       EXPECT_EQ(Link::Data(got[i].link), static_cast<uint32_t>(i));
-      if (i) EXPECT_EQ(got[i].cycle, got[i - 1].cycle + 1) << "gap before wavelet " << i;
+      if (i) {
+        EXPECT_EQ(got[i].cycle, got[i - 1].cycle + 1) << "gap before wavelet " << i;
+      }
     }
   });
 }

@@ -63,6 +63,7 @@ class Poked final : public Backend {
     f_.ReadSram(pe, addr, out, n);
   }
   void WriteReg(int pe, uint16_t addr, uint32_t value) override { f_.WriteReg(pe, addr, value); }
+  fabric::Fabric* LinkFabric() override { return f_.LinkFabric(); }
 
  private:
   FuncBackend f_;
@@ -276,6 +277,62 @@ TEST(Lockstep, OnAFabricTheDivergingPeIsNamed) {
   const std::string text = r.divergence.Describe("func", "poked");
   EXPECT_NE(text.find("PE(1,0) cycle"), std::string::npos) << text;
   EXPECT_NE(text.find("r2: func 0x00000000, poked 0x00000001"), std::string::npos) << text;
+}
+
+// PE(0,0) streams three words from memory east with a DSD: no register holds them on the way.
+const char* kEastStreamer = R"(
+        .data
+        .align  4
+x:      .word   7, 8, 9
+        .dsd    dx,   mem1d,  u32, base=x, len=3, stride=1
+        .dsd    dout, fabout, u32, color=5, len=3
+        .text
+        .task   main, local, 0
+main:   li      r1, 0x202       ; ColorCfg: rx RAMP, tx E
+        sw      r1, ColorCfg+4*5
+        ldd     d0, dout
+        ldd     d1, dx
+        mov32   d0, d1
+        tend
+)";
+
+TEST(Lockstep, OnAFabricAWaveletThatDiffersIsFoundOnItsLink) {
+  const std::vector<assembler::PeProgram> p = {Link(kEastStreamer), Link(kWestReceiver),
+                                               Link(kIdle), Link(kIdle)};
+  const uint16_t x1 = static_cast<uint16_t>(p[0].symbols.at("x").address + 4);
+  FuncBackend a(2, 2);
+  // The poked side's second word is 0x18 instead of 8, from cycle 1 on.
+  auto poke = [x1](ce::Ce& c) { c.MutableState().sram[x1] = 0x18; };
+  Poked b(1, poke, 2, 2, 0);
+  for (Backend* be : {static_cast<Backend*>(&a), static_cast<Backend*>(&b)}) {
+    for (int pe = 0; pe < 4; ++pe) {
+      be->Load(pe, p[pe]);
+      be->Launch(pe, 0);
+    }
+  }
+  RunOptions o;
+  o.regs_on_retire = true;
+  const LockstepResult r = RunLockstep(a, b, o);
+  ASSERT_TRUE(r.diverged);
+  EXPECT_EQ(r.divergence.what, "links");
+  EXPECT_EQ(r.divergence.pe, 0);
+  ASSERT_EQ(r.divergence.diffs.size(), 1u);
+  const Difference& d = r.divergence.diffs[0];
+  EXPECT_EQ(d.what, "the ramp from PE(0,0)'s CE up to its router");
+  EXPECT_EQ(d.a, "color 5 data 0x00000008");
+  EXPECT_EQ(d.b, "color 5 data 0x00000018");
+  // The same programs agree, links included, when nothing is poked.
+  FuncBackend c(2, 2);
+  Poked same(
+      1, [](ce::Ce&) {}, 2, 2, 0);
+  for (Backend* be : {static_cast<Backend*>(&c), static_cast<Backend*>(&same)}) {
+    for (int pe = 0; pe < 4; ++pe) {
+      be->Load(pe, p[pe]);
+      be->Launch(pe, 0);
+    }
+  }
+  const LockstepResult ok = RunLockstep(c, same, o);
+  EXPECT_FALSE(ok.diverged) << ok.divergence.Describe("func", "same");
 }
 
 TEST(Lockstep, ReadingRegistersOnlyAfterRetiresStillFindsADsrDifferenceAtTheEnd) {
