@@ -363,9 +363,12 @@ int RunImage(const RunArgs& a) {
   const runtime::RunResult r = dev->Run(a.max_cycles);
   const char* backend = runtime::BackendName(dev->options().backend);
   if (r.ok()) {
-    fmt::print("{}: quiescent after {} cycles ({} task starts, {} debug records){}\n", backend,
-               r.cycles(), r.tasks_started, r.debug_records,
-               dev->NumMachines() == 2 ? "; func and rtl agree" : "");
+    fmt::print(
+        "{}: quiescent after {} cycles ({} task starts, {} debug records){}\n", backend, r.cycles(),
+        r.tasks_started, r.debug_records,
+        dev->NumMachines() == 2
+            ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
+            : "");
     for (const Output& o : outputs) WriteOutput(*dev, o);
     for (const StreamSpec& st : streams_out) {
       std::vector<uint32_t> data;
@@ -395,6 +398,7 @@ int RunImage(const RunArgs& a) {
         .Add("cycles", r.cycles())
         .Add("tasks_started", r.tasks_started)
         .Add("debug_records", r.debug_records)
+        .Add("link_wavelets", r.link_wavelets)
         .Add("faults", r.faults.size());
     fmt::print("{}\n", j.str());
   }

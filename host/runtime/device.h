@@ -73,6 +73,7 @@ struct RunResult {
   // Counters of the run.
   uint64_t tasks_started = 0;
   uint64_t debug_records = 0;
+  uint64_t link_wavelets = 0;  // cosim: wavelet crossings compared on links (both observe)
 
   uint64_t cycles() const { return end_cycle - start_cycle; }
   bool ok() const { return status == Status::kQuiescent; }
