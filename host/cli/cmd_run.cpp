@@ -364,8 +364,8 @@ int RunImage(const RunArgs& a) {
   const char* backend = runtime::BackendName(dev->options().backend);
   if (r.ok()) {
     fmt::print(
-        "{}: quiescent after {} cycles ({} task starts, {} debug records){}\n", backend, r.cycles(),
-        r.tasks_started, r.debug_records,
+        "{}: quiescent after {} cycles ({} instructions, {} task starts, {} debug records){}\n",
+        backend, r.cycles(), r.instructions, r.tasks_started, r.debug_records,
         dev->NumMachines() == 2
             ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
             : "");
@@ -396,6 +396,7 @@ int RunImage(const RunArgs& a) {
         .Add("backend", backend)
         .Add("status", runtime::StatusName(r.status))
         .Add("cycles", r.cycles())
+        .Add("instructions", r.instructions)
         .Add("tasks_started", r.tasks_started)
         .Add("debug_records", r.debug_records)
         .Add("link_wavelets", r.link_wavelets)

@@ -179,6 +179,9 @@ const std::vector<RegName>& ArchRegisters() {
 std::string CompareState(Machine& a, Machine& b) {
   for (int i = 0; i < a.Width() * a.Height(); ++i) {
     const fabric::Coord pe{i % a.Width(), i / a.Width()};
+    if (a.Retired(pe) != b.Retired(pe))
+      return fmt::format("cosim: by cycle {} {} issued {} instructions on {} but {} on {}",
+                         a.Cycle(), PeText(pe), a.Retired(pe), a.Name(), b.Retired(pe), b.Name());
     for (const RegName& r : ArchRegisters()) {
       const uint32_t va = a.Read(pe, r.addr), vb = b.Read(pe, r.addr);
       if (va != vb)

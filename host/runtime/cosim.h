@@ -43,7 +43,8 @@ std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
 std::string CompareLockstep(Machine& a, Machine& b, fabric::Coord pe);
 
 // The final state of every PE, bit for bit: all SRAM and the architectural registers (general,
-// pc, descriptors, task table, routes and switches, flags, faults, CE queues and microthreads).
+// pc, descriptors, task table, routes and switches, flags, faults, CE queues and microthreads),
+// and the number of instructions each PE issued.
 std::string CompareState(Machine& a, Machine& b);
 
 // The registers CompareState reads, as (address, name), e.g. (0xC800, "Gpr[0]").

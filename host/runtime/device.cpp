@@ -399,6 +399,13 @@ RunResult Device::Run(uint64_t max_cycles) {
   CheckLoaded();
   RunResult r;
   r.start_cycle = Cycle();
+  auto retired = [this] {
+    uint64_t n = 0;
+    Machine& m = *machines_[0];
+    for (int i = 0; i < m.Width() * m.Height(); ++i) n += m.Retired(m.Fabric().At(i));
+    return n;
+  };
+  const uint64_t retired_before = retired();
   Progress progress(opt_.progress);
   uint64_t done = 0;
   // Every fabric stops by itself after a fault or at the exact cycle it becomes quiescent
@@ -446,6 +453,7 @@ RunResult Device::Run(uint64_t max_cycles) {
     }
   }
   r.end_cycle = Cycle();
+  r.instructions = retired() - retired_before;
   return r;
 }
 

@@ -71,6 +71,7 @@ struct RunResult {
   std::string message;
   std::vector<fabric::FaultRecord> faults;
   // Counters of the run.
+  uint64_t instructions = 0;  // issued by all compute engines during the run
   uint64_t tasks_started = 0;
   uint64_t debug_records = 0;
   uint64_t link_wavelets = 0;  // cosim: wavelet crossings compared on links (both observe)

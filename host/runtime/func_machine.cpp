@@ -70,6 +70,8 @@ class FuncMachine final : public Machine {
     return out;
   }
 
+  uint64_t Retired(fabric::Coord pe) override { return At(pe).Retired(); }
+
   void Watch(fabric::Coord pe) override {
     if (watched_) watched_->SetTraceSink(nullptr);
     watched_ = &At(pe);

@@ -64,6 +64,8 @@ class Machine {
   // Task starts since the last call (kept only while the log is on), in (cycle, y, x) order.
   virtual void SetTaskLog(bool on) = 0;
   virtual std::vector<TaskStart> TakeTaskLog() = 0;
+  // Instructions the PE's compute engine issued since the machine was made.
+  virtual uint64_t Retired(fabric::Coord pe) = 0;
   // Lockstep: the retired instructions of one PE since the last call (watch one PE at a time;
   // the functional model traces that PE only).
   virtual void Watch(fabric::Coord pe) = 0;

@@ -117,12 +117,13 @@ class RtlMachine final : public Machine {
     return out;
   }
 
+  uint64_t Retired(fabric::Coord pe) override { return fab_->Retired(pe); }
+
   void Watch(fabric::Coord pe) override {
     fab_->CheckContains(pe);
     watched_ = pe;
     watching_ = true;
   }
-  // The RTL reports the last cycle's events only: lockstep steps one cycle at a time.
   std::vector<std::string> Close() override {
     const uint64_t end = fab_->Cycle();
     target_.reset();
@@ -132,6 +133,7 @@ class RtlMachine final : public Machine {
     return {opt_.wave_path, waves::WriteGtkwSave(opt_.wave_path, opt_, end)};
   }
 
+  // The RTL reports the last cycle's events only: lockstep steps one cycle at a time.
   std::vector<Retire> TakeRetires() override {
     std::vector<Retire> out;
     if (!watching_ || fab_->Cycle() == 0) return out;

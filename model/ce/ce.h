@@ -59,6 +59,9 @@ class Ce {
     uint8_t task = 0;
   };
   void SetTaskLog(std::vector<TaskStart>* log) { task_log_ = log; }
+  // Scalar instructions issued since construction (the RTL's retire events; a DSD instruction
+  // counts once, when it issues).
+  uint64_t Retired() const { return retired_; }
   const std::vector<DebugRecord>& DebugRecords() const { return debug_; }
   std::vector<DebugRecord> TakeDebugRecords();
 
@@ -179,6 +182,7 @@ class Ce {
   fabric::RouterRegs* router_;
   TraceSink* sink_ = nullptr;
   std::vector<TaskStart>* task_log_ = nullptr;
+  uint64_t retired_ = 0;
   std::vector<DebugRecord> debug_;
   std::string char_line_;
   uint64_t last_cycle_ = 0;

@@ -416,6 +416,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
   }
   p.stall = 0;
   p.stall_color = 0;
+  ++retired_;
   if constexpr (kT) sink_->Record(rec);
 }
 

@@ -82,6 +82,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
     edges_[s].resize(s == kWest || s == kEast ? opt.height : opt.width);
   endpoints_.assign(NumPes(), nullptr);
   events_.assign(NumPes(), 0);
+  retired_.assign(NumPes(), 0);
   quiet_.assign(NumPes(), 1);
   fault_cycle_.assign(NumPes(), fabric::kNever);
   if (!opt.wave_path.empty()) {
@@ -286,6 +287,7 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
       debug_.push_back(
           {cycle, {x, y}, static_cast<uint8_t>((d >> 32) & 7), static_cast<uint32_t>(d)});
     events_[i] = io.events[local];
+    retired_[i] += io.events[local] >> 31;
     if (link_log_on_ && arch::Link::Valid(io.ramp_sent[local]))  // the CE's, inside the PE
       LogLink(cycle, {x, y}, static_cast<int>(arch::Dir::kRamp), true, io.ramp_sent[local]);
     if (task_log_on_ && ((io.events[local] >> 30) & 1))

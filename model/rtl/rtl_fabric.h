@@ -71,6 +71,8 @@ class RtlFabric : public fabric::Fabric {
   std::vector<CeDebugRecord> TakeDebugRecords();
   const std::vector<CeDebugRecord>& DebugRecords() const { return debug_; }
   CeEvents LastEvents(fabric::Coord pe) const;
+  // Instructions the PE's CE issued since reset (its retire events).
+  uint64_t Retired(fabric::Coord pe) const { return retired_.at(Index(pe)); }
   // After a back-door write the bits are read from CeStatus until the next cycle shows them.
   bool AllQuiet();
   bool Quiescent() override;
@@ -146,9 +148,10 @@ class RtlFabric : public fabric::Fabric {
   std::vector<uint64_t> fault_cycle_;       // per PE: cycle first seen, or kNever
   fabric::RampPort scratch_;
   std::vector<CeDebugRecord> debug_;
-  std::vector<uint32_t> events_;  // per PE, the last cycle's event word
-  std::vector<uint8_t> quiet_;    // per PE
-  bool quiet_stale_ = false;      // a back-door write since the last cycle: quiet_ may be old
+  std::vector<uint32_t> events_;   // per PE, the last cycle's event word
+  std::vector<uint64_t> retired_;  // per PE: retire events so far
+  std::vector<uint8_t> quiet_;     // per PE
+  bool quiet_stale_ = false;       // a back-door write since the last cycle: quiet_ may be old
   bool task_log_on_ = false;
   std::vector<TaskStart> task_log_;
   uint64_t cycle_ = 0;

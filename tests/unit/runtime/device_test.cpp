@@ -72,6 +72,8 @@ TEST(Device, Tutorial1ScalarLoopOnEveryBackend) {
     ASSERT_EQ(rig.debug.size(), 1u);
     EXPECT_NE(rig.debug[0].find("PE(0,0): 136"), std::string::npos) << rig.debug[0];
     EXPECT_EQ(r.tasks_started, 1u);
+    EXPECT_EQ(r.instructions, 3u + 16 * 5 + 3) << "setup, 16 loop iterations, the end";
+    EXPECT_EQ(r.link_wavelets, 0u) << "one PE, nothing sent";
     cycles.push_back(r.cycles());
   }
   EXPECT_EQ(cycles[0], cycles[1]) << "func and rtl reach quiescence in different cycles";
