@@ -23,10 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "arch/arch.h"
 #include "args.h"
 #include "asm/diagnostics.h"
 #include "asm/object.h"
 #include "commands.h"
+#include "fabric/fabric.h"
 #include "layout/image.h"
 #include "runtime/device.h"
 #include "runtime/npy.h"
@@ -43,8 +45,20 @@ struct RunArgs {
   std::vector<std::string> in, out, launch, stream_in, stream_out;
   uint64_t max_cycles = 10'000'000;
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
-  std::string wave, wave_window, wave_region, lockstep;
+  std::string wave, wave_window, wave_region, lockstep, link_trace;
 };
+
+// --link-trace: one CSV row per wavelet crossing a link (fabric::LinkEvent).
+void WriteLinkTraceHeader(std::ostream& out) {
+  out << "cycle,x,y,port,direction,color,control,data\n";
+}
+void WriteLinkTraceRows(std::ostream& out, const std::vector<fabric::LinkEvent>& v) {
+  using L = arch::Link;
+  for (const fabric::LinkEvent& e : v)
+    out << fmt::format("{},{},{},{},{},{},{},0x{:08x}\n", e.cycle, e.pe.x, e.pe.y,
+                       arch::ToString(static_cast<arch::Dir>(e.port)), e.into ? "in" : "out",
+                       L::Color(e.word), L::Ctrl(e.word), L::Data(e.word));
+}
 
 // SYMBOL[@X,Y,WxH]=FILE (--in, --out) or TASK[@X,Y,WxH][=ARG] (--launch).
 struct Spec {
@@ -313,9 +327,22 @@ int RunImage(const RunArgs& a) {
   std::vector<Output> outputs;
   std::vector<Spec> launches;
   std::vector<StreamSpec> streams_in, streams_out;
+  std::ofstream trace;
+  uint64_t traced = 0;
   try {
     dev = std::make_unique<runtime::Device>(DeviceOptionsFor(a, img));
     dev->Load(img);
+    if (!a.link_trace.empty()) {
+      trace.open(a.link_trace);
+      if (!trace)
+        throw std::invalid_argument(
+            fmt::format("--link-trace {}: cannot write the file", a.link_trace));
+      WriteLinkTraceHeader(trace);
+      dev->SetLinkHandler([&](const std::vector<fabric::LinkEvent>& v) {
+        WriteLinkTraceRows(trace, v);
+        traced += v.size();
+      });
+    }
     // Everything is read and checked before the first cycle runs.
     for (const std::string& s : a.in) inputs.push_back(ReadInput(*dev, s, a));
     for (const std::string& s : a.out) outputs.push_back(PlanOutput(*dev, s, a));
@@ -390,7 +417,16 @@ int RunImage(const RunArgs& a) {
                r.cycles(), r.message);
     if (!r.message.empty() && r.message.back() != '\n') fmt::print(stderr, "\n");
   }
-  if (a.json) {
+  if (trace.is_open()) {
+    trace.close();
+    if (!trace)
+      throw std::runtime_error(fmt::format("--link-trace {}: write failed", a.link_trace));
+    fmt::print("link trace: {} wavelets to {}\n", traced, a.link_trace);
+  }
+  const std::vector<std::string> files = dev->Stop();
+  if (files.size() == 2)
+    fmt::print("waves: {} (open with: gtkwave {} {})\n", files[0], files[0], files[1]);
+  if (a.json) {  // the last line
     util::JsonObject j;
     j.Add("image", a.image)
         .Add("backend", backend)
@@ -403,9 +439,6 @@ int RunImage(const RunArgs& a) {
         .Add("faults", r.faults.size());
     fmt::print("{}\n", j.str());
   }
-  const std::vector<std::string> files = dev->Stop();
-  if (files.size() == 2)
-    fmt::print("waves: {} (open with: gtkwave {} {})\n", files[0], files[0], files[1]);
   return r.ok() ? 0 : 1;
 }
 
@@ -439,6 +472,9 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--wave", a->wave, "Write RTL waves to FILE.fst (and FILE.gtkw)");
   cmd->add_option("--wave-window", a->wave_window, "FROM:TO cycles to dump");
   cmd->add_option("--wave-region", a->wave_region, "X0,Y0:X1,Y1 PEs to dump");
+  cmd->add_option("--link-trace", a->link_trace,
+                  "Write every wavelet crossing a link to FILE.csv (cycle, PE, port, direction, "
+                  "color, control, data)");
   cmd->add_option("--lockstep", a->lockstep,
                   "X,Y: cosim compares every instruction this PE retires");
   cmd->add_flag("--quiet", a->quiet, "Do not print debug-port records");

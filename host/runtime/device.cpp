@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "arch/arch.h"
 #include "rtl/tile_model.h"
@@ -99,6 +100,12 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
 }
 
 Device::~Device() = default;
+
+void Device::SetLinkHandler(std::function<void(const std::vector<fabric::LinkEvent>&)> fn) {
+  CheckOpen();
+  on_links_ = std::move(fn);
+  machines_[0]->Fabric().SetLinkLog(on_links_ || machines_.size() == 2);
+}
 
 uint64_t Device::Cycle() const { return machines_.empty() ? 0 : machines_[0]->Cycle(); }
 
@@ -359,6 +366,14 @@ void Device::Deliver(RunResult& r) {
     tasks[i] = machines_[i]->TakeTaskLog();
     faults[i] = machines_[i]->Fabric().Faults();
     links[i] = machines_[i]->Fabric().TakeLinkLog();
+  }
+  if (on_links_ && !links[0].empty()) {
+    std::vector<fabric::LinkEvent> v = links[0];
+    std::sort(v.begin(), v.end(), [](const fabric::LinkEvent& a, const fabric::LinkEvent& b) {
+      return std::make_tuple(a.cycle, a.pe.y, a.pe.x, a.port, a.into) <
+             std::make_tuple(b.cycle, b.pe.y, b.pe.x, b.port, b.into);
+    });
+    on_links_(v);
   }
   if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
     // Of every kind of difference, the one with the earliest cycle: the likeliest cause.

@@ -138,6 +138,10 @@ class Device {
   void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) {
     on_debug_ = std::move(fn);
   }
+  // Where the wavelets crossing links go, as each run step ends: the first machine's link log
+  // (fabric::LinkEvent, every link it observes) in (cycle, y, x, port, into) order. Set before
+  // Run; nullptr turns the log off again (cosim keeps its own).
+  void SetLinkHandler(std::function<void(const std::vector<fabric::LinkEvent>&)> fn);
 
   // The machines (one, or two for cosim: func first), for tests and tools.
   Machine& machine(int i = 0) { return *machines_.at(i); }
@@ -160,6 +164,7 @@ class Device {
   std::vector<std::unique_ptr<Machine>> machines_;
   std::optional<layout::Image> image_;
   std::function<void(const ce::DebugRecord&)> on_debug_;
+  std::function<void(const std::vector<fabric::LinkEvent>&)> on_links_;
   struct Stream {  // one edge port's stream, on each machine
     fabric::Coord pe;
     int side = 0;
