@@ -85,13 +85,14 @@ std::optional<Mismatch> CompareFaults(const std::vector<fabric::FaultRecord>& a,
 std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
                                      std::vector<fabric::LinkEvent> b, const fabric::Fabric& fa,
                                      const fabric::Fabric& fb, const std::string& na,
-                                     const std::string& nb) {
+                                     const std::string& nb, uint64_t* compared) {
   using L = arch::Link;
   // A link and color: the sequences compared.
   auto group = [](const fabric::LinkEvent& e) {
     return std::make_tuple(e.pe.y, e.pe.x, e.port, e.into, L::Color(e.word));
   };
   fabric::CanonicalLinkLogs(a, b, fa, fb);
+  if (compared) *compared = b.size();
   std::optional<Mismatch> first;
   auto note = [&](uint64_t cycle, const fabric::LinkEvent& e, std::string what) {
     if (first && first->cycle <= cycle) return;

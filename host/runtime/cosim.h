@@ -32,11 +32,12 @@ std::optional<Mismatch> CompareFaults(const std::vector<fabric::FaultRecord>& a,
                                       const std::string& na, const std::string& nb);
 // The link logs (fabric::LinkEvent) of the same stretch of cycles, in any order: per link and
 // color, the sequence of wavelets with their cycles. Only links both fabrics observe
-// (Fabric::ObservesLink) are compared. Reports the difference with the earliest cycle.
+// (Fabric::ObservesLink) are compared; `compared`, if given, receives how many of b's were.
+// Reports the difference with the earliest cycle.
 std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
                                      std::vector<fabric::LinkEvent> b, const fabric::Fabric& fa,
                                      const fabric::Fabric& fb, const std::string& na,
-                                     const std::string& nb);
+                                     const std::string& nb, uint64_t* compared = nullptr);
 
 // Lockstep, after each cycle: the instructions the PE retired in it, and after a retire its
 // general registers.

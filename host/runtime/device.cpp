@@ -379,18 +379,16 @@ void Device::Deliver(RunResult& r) {
     // Of every kind of difference, the one with the earliest cycle: the likeliest cause.
     const std::string& na = machines_[0]->Name();
     const std::string& nb = machines_[1]->Name();
-    fabric::Fabric& fa = machines_[0]->Fabric();
-    fabric::Fabric& fb = machines_[1]->Fabric();
-    for (const fabric::LinkEvent& e : links[1])
-      r.link_wavelets +=
-          fa.ObservesLink(e.pe, e.port, e.into) && fb.ObservesLink(e.pe, e.port, e.into);
+    uint64_t compared = 0;
     std::optional<Mismatch> diffs[] = {
-        CompareLinks(std::move(links[0]), std::move(links[1]), fa, fb, na, nb),
+        CompareLinks(std::move(links[0]), std::move(links[1]), machines_[0]->Fabric(),
+                     machines_[1]->Fabric(), na, nb, &compared),
         CompareDebug(debug[0], debug[1], na, nb),
         CompareTasks(tasks[0], tasks[1], na, nb),
         CompareFaults(faults[0], faults[1], na, nb),
         CompareStreams(),
     };
+    r.link_wavelets += compared;
     const std::optional<Mismatch>* first = nullptr;
     for (const auto& d : diffs)
       if (d && (!first || d->cycle < (*first)->cycle)) first = &d;
