@@ -133,31 +133,46 @@ const assembler::SymbolInfo& SymbolAt(const runtime::Device& dev, const Spec& s,
   return *sym;
 }
 
-struct Input {
+// An --in or --out: its symbol's region, type and exported count, and the memcpy options.
+struct Transfer {
   Spec spec;
   runtime::Region region;
   runtime::MemcpyOptions opt;
+  arch::ElemType type = arch::ElemType::kF32;
+  int per_pe = 0;  // elements per PE: --out the exported count, --in what the file holds
+};
+using Output = Transfer;
+
+struct Input : Transfer {
   std::vector<uint8_t> data;
   size_t count = 0;
-  int per_pe = 0;
 };
+
+Transfer PlanTransfer(const runtime::Device& dev, const std::string& text,
+                      const std::string& option, const RunArgs& a) {
+  Transfer t;
+  t.spec = ParseSpec(text, option, true);
+  t.region = RegionOf(dev, t.spec, option);
+  const assembler::SymbolInfo& sym = SymbolAt(dev, t.spec, t.region, option);
+  t.type = *sym.type;
+  t.opt.elem_bits = runtime::ElemBits(t.type);
+  t.opt.order = a.col_major ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
+  t.opt.timing = a.host_port ? runtime::Timing::kHostPort : runtime::Timing::kBackDoor;
+  t.per_pe = static_cast<int>(sym.count);
+  return t;
+}
 
 Input ReadInput(const runtime::Device& dev, const std::string& text, const RunArgs& a) {
   Input in;
-  in.spec = ParseSpec(text, "--in", true);
-  in.region = RegionOf(dev, in.spec, "--in");
-  const assembler::SymbolInfo& sym = SymbolAt(dev, in.spec, in.region, "--in");
-  in.opt.elem_bits = runtime::ElemBits(*sym.type);
-  in.opt.order = a.col_major ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
-  in.opt.timing = a.host_port ? runtime::Timing::kHostPort : runtime::Timing::kBackDoor;
+  static_cast<Transfer&>(in) = PlanTransfer(dev, text, "--in", a);
   const std::string& path = in.spec.value;
   const size_t eb = in.opt.elem_bits / 8;
   if (IsNpy(path)) {
     runtime::NpyArray arr = runtime::ReadNpy(path);
-    if (arr.dtype != Dtype(*sym.type))
-      throw std::invalid_argument(
-          fmt::format("--in {}: {} holds {}, but '{}' is {} ({})", in.spec.name, path, arr.dtype,
-                      in.spec.name, assembler::ElemTypeName(*sym.type), Dtype(*sym.type)));
+    if (arr.dtype != Dtype(in.type))
+      throw std::invalid_argument(fmt::format("--in {}: {} holds {}, but '{}' is {} ({})",
+                                              in.spec.name, path, arr.dtype, in.spec.name,
+                                              assembler::ElemTypeName(in.type), Dtype(in.type)));
     in.opt.order = arr.fortran_order ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
     in.data = std::move(arr.data);
   } else {
@@ -176,27 +191,6 @@ Input ReadInput(const runtime::Device& dev, const std::string& text, const RunAr
                     in.spec.name, path, in.count, pes));
   in.per_pe = static_cast<int>(in.count / pes);
   return in;
-}
-
-struct Output {
-  Spec spec;
-  runtime::Region region;
-  runtime::MemcpyOptions opt;
-  arch::ElemType type = arch::ElemType::kF32;
-  int per_pe = 0;
-};
-
-Output PlanOutput(const runtime::Device& dev, const std::string& text, const RunArgs& a) {
-  Output o;
-  o.spec = ParseSpec(text, "--out", true);
-  o.region = RegionOf(dev, o.spec, "--out");
-  const assembler::SymbolInfo& sym = SymbolAt(dev, o.spec, o.region, "--out");
-  o.type = *sym.type;
-  o.opt.elem_bits = runtime::ElemBits(o.type);
-  o.opt.order = a.col_major ? runtime::Order::kColMajor : runtime::Order::kRowMajor;
-  o.opt.timing = a.host_port ? runtime::Timing::kHostPort : runtime::Timing::kBackDoor;
-  o.per_pe = static_cast<int>(sym.count);
-  return o;
 }
 
 void WriteOutput(runtime::Device& dev, const Output& o) {
@@ -345,7 +339,7 @@ int RunImage(const RunArgs& a) {
     }
     // Everything is read and checked before the first cycle runs.
     for (const std::string& s : a.in) inputs.push_back(ReadInput(*dev, s, a));
-    for (const std::string& s : a.out) outputs.push_back(PlanOutput(*dev, s, a));
+    for (const std::string& s : a.out) outputs.push_back(PlanTransfer(*dev, s, "--out", a));
     for (const std::string& s : a.launch) launches.push_back(ParseSpec(s, "--launch", false));
     for (const std::string& s : a.stream_in) {
       streams_in.push_back(ParseStream(s, "--stream-in", true));

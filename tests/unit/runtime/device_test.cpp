@@ -299,17 +299,20 @@ TEST(Device, AFaultStopsTheRunAndSaysWhere) {
   }
 }
 
+// Makes the RTL's copy of x[i] on PE(0,0) differ: it holds `value` (cosim: machine 1 is the RTL).
+void CorruptRtlX(Rig& rig, int i, float value) {
+  const uint16_t addr = static_cast<uint16_t>(rig.dev.image().Symbol(0, 0, "x")->address + 4 * i);
+  uint32_t word;
+  std::memcpy(&word, &value, 4);
+  rig.dev.machine(1).Write({0, 0}, addr, word);
+}
+
 TEST(Device, CosimReportsTheFirstDifference) {
   const layout::Image img = LinkFile(kTutorial + "/01_loop/loop.tlayout");
   Rig rig(Backend::kCosim, img);
   std::vector<float> x(16, 1.0f);
   rig.dev.MemcpyH2D("x", x.data(), 16, {0, 0, 1, 1}, 16);
-  // Make the RTL's copy differ: its x[3] is 2.0.
-  const uint16_t x3 = rig.dev.image().Symbol(0, 0, "x")->address + 12;
-  uint32_t two;
-  const float f2 = 2.0f;
-  std::memcpy(&two, &f2, 4);
-  rig.dev.machine(1).Write({0, 0}, x3, two);
+  CorruptRtlX(rig, 3, 2.0f);
   rig.dev.Launch("main");
   const RunResult r = rig.dev.Run(100000);
   ASSERT_EQ(r.status, RunResult::Status::kMismatch);
@@ -327,11 +330,7 @@ TEST(Device, CosimFindsTheFirstWaveletThatDiffersOnItsLink) {
   rig.dev.MemcpyH2D("x", x.data(), 32, {0, 0, 1, 1}, 32);
   // The RTL's sender sends 7.0 instead of x[5] = 2.5: the difference shows where the wavelet
   // enters the fabric, long before the receiver's sum differs.
-  const uint16_t x5 = rig.dev.image().Symbol(0, 0, "x")->address + 20;
-  uint32_t seven;
-  const float f7 = 7.0f;
-  std::memcpy(&seven, &f7, 4);
-  rig.dev.machine(1).Write({0, 0}, x5, seven);
+  CorruptRtlX(rig, 5, 7.0f);
   rig.dev.Launch("main");
   const RunResult r = rig.dev.Run(100000);
   ASSERT_EQ(r.status, RunResult::Status::kMismatch);
