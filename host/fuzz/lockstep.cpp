@@ -186,8 +186,8 @@ std::pair<int, Difference> CompareLinkLogs(fabric::Fabric& fa, fabric::Fabric& f
   auto on_link = [&](const std::vector<fabric::LinkEvent>& v) -> std::string {
     for (const fabric::LinkEvent& x : v)
       if (x.pe == e.pe && x.port == e.port && x.into == e.into)
-        return fmt::format("color {} data 0x{:08x}{}", arch::Link::Color(x.word),
-                           arch::Link::Data(x.word), arch::Link::Ctrl(x.word) ? " (control)" : "");
+        return fabric::DescribeWavelet(arch::Link::Color(x.word), arch::Link::Data(x.word),
+                                       arch::Link::Ctrl(x.word));
     return "nothing";
   };
   return {fa.Index(e.pe), Difference{fabric::DescribeLink(e), on_link(la), on_link(lb)}};

@@ -312,42 +312,7 @@ std::vector<fabric::EdgeStream::Wavelet> Device::StreamOut(fabric::Coord pe, int
   Stream& st = StreamAt(pe, side);
   std::vector<fabric::EdgeStream::Wavelet> out = st.ends[0]->TakeReceived();
   for (size_t i = 1; i < st.ends.size(); ++i) st.ends[i]->TakeReceived();
-  st.compared = 0;
   return out;
-}
-
-std::optional<Mismatch> Device::CompareStreams() {
-  for (auto& st : streams_) {
-    const auto& a = st->ends[0]->Received();
-    const auto& b = st->ends[1]->Received();
-    const size_t n = std::min(a.size(), b.size());
-    for (size_t i = st->compared; i < n; ++i) {
-      if (a[i] == b[i]) continue;
-      return Mismatch{
-          std::min(a[i].cycle, b[i].cycle),
-          fmt::format(
-              "cosim: wavelet #{} out of PE({},{}) {} differs: {} has color {} data 0x{:08x}{} at "
-              "cycle {}; {} has color {} data 0x{:08x}{} at cycle {}",
-              i, st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)),
-              machines_[0]->Name(), a[i].color, a[i].data, a[i].ctrl ? " (control)" : "",
-              a[i].cycle, machines_[1]->Name(), b[i].color, b[i].data,
-              b[i].ctrl ? " (control)" : "", b[i].cycle)};
-    }
-    st->compared = n;
-    if (a.size() != b.size()) {
-      const bool a_more = a.size() > b.size();
-      const auto& w = a_more ? a[n] : b[n];
-      return Mismatch{
-          w.cycle,
-          fmt::format("cosim: PE({},{}) {} sent wavelet #{} (color {} data 0x{:08x}) out at cycle "
-                      "{} on {} but not on {}",
-                      st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)), n,
-                      w.color, w.data, w.cycle,
-                      a_more ? machines_[0]->Name() : machines_[1]->Name(),
-                      a_more ? machines_[1]->Name() : machines_[0]->Name())};
-    }
-  }
-  return std::nullopt;
 }
 
 bool Device::Quiescent() {
@@ -386,7 +351,6 @@ void Device::Deliver(RunResult& r) {
         CompareDebug(debug[0], debug[1], na, nb),
         CompareTasks(tasks[0], tasks[1], na, nb),
         CompareFaults(faults[0], faults[1], na, nb),
-        CompareStreams(),
     };
     r.link_wavelets += compared;
     const std::optional<Mismatch>* first = nullptr;

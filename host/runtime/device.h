@@ -169,10 +169,8 @@ class Device {
     fabric::Coord pe;
     int side = 0;
     std::vector<std::unique_ptr<fabric::EdgeStream>> ends;  // per machine
-    size_t compared = 0;  // cosim: received wavelets already compared
   };
   Stream& StreamAt(fabric::Coord pe, int side);
-  std::optional<Mismatch> CompareStreams();  // cosim: new received wavelets of every stream
   std::vector<std::unique_ptr<Stream>> streams_;
   bool stopped_ = false;
 };

@@ -51,6 +51,10 @@ std::string DescribeLink(const LinkEvent& e) {
                 : fmt::format("the link out of {} to the {}", pe, ToString(dir));
 }
 
+std::string DescribeWavelet(uint32_t color, uint32_t data, bool ctrl) {
+  return fmt::format("color {} data 0x{:08x}{}", color, data, ctrl ? " (control)" : "");
+}
+
 void CanonicalLinkLogs(std::vector<LinkEvent>& la, std::vector<LinkEvent>& lb, const Fabric& a,
                        const Fabric& b) {
   auto key = [](const LinkEvent& e) {

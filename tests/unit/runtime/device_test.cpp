@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,18 +25,21 @@ layout::Image LinkFile(const std::string& path) {
   return layout::Link(layout::ParseLayoutFile(path));
 }
 
-DeviceOptions Options(Backend b, const layout::Image& img) {
+DeviceOptions Options(Backend b, const layout::Image& img,
+                      std::optional<fabric::Coord> lockstep = std::nullopt) {
   DeviceOptions o;
   o.backend = b;
   o.width = img.fabric_w;
   o.height = img.fabric_h;
   o.systemc = false;
+  o.lockstep = lockstep;
   return o;
 }
 
 // A device with the image loaded, collecting debug records as text.
 struct Rig {
-  Rig(Backend b, const layout::Image& img) : dev(Options(b, img)) {
+  Rig(Backend b, const layout::Image& img, std::optional<fabric::Coord> lockstep = std::nullopt)
+      : dev(Options(b, img, lockstep)) {
     dev.SetDebugHandler([this](const ce::DebugRecord& d) { debug.push_back(d.ToString()); });
     dev.Load(img);
   }
@@ -344,17 +348,12 @@ TEST(Device, CosimFindsTheFirstWaveletThatDiffersOnItsLink) {
 
 TEST(Device, LockstepFindsTheFirstInstructionThatDiffers) {
   const layout::Image img = LinkFile(kTutorial + "/01_loop/loop.tlayout");
-  DeviceOptions o = Options(Backend::kCosim, img);
-  o.lockstep = fabric::Coord{0, 0};
-  Device dev(o);
-  dev.SetDebugHandler([](const ce::DebugRecord&) {});
-  dev.Load(img);
+  Rig rig(Backend::kCosim, img, fabric::Coord{0, 0});
   std::vector<float> x(16, 1.0f);
-  dev.MemcpyH2D("x", x.data(), 16, {0, 0, 1, 1}, 16);
-  const uint16_t x3 = dev.image().Symbol(0, 0, "x")->address + 12;
-  dev.machine(1).Write({0, 0}, x3, 0x40000000);  // 2.0f on the RTL only
-  dev.Launch("main");
-  const RunResult r = dev.Run(100000);
+  rig.dev.MemcpyH2D("x", x.data(), 16, {0, 0, 1, 1}, 16);
+  CorruptRtlX(rig, 3, 2.0f);  // 0x40000000 on the RTL only
+  rig.dev.Launch("main");
+  const RunResult r = rig.dev.Run(100000);
   ASSERT_EQ(r.status, RunResult::Status::kMismatch);
   EXPECT_NE(r.message.find("cosim lockstep: PE(0,0) after the instruction at pc"),
             std::string::npos)
@@ -365,13 +364,9 @@ TEST(Device, LockstepFindsTheFirstInstructionThatDiffers) {
 
 TEST(Device, LockstepAgreesOnAGoodRun) {
   const layout::Image img = LinkFile(kTutorial + "/03_send/send.tlayout");
-  DeviceOptions o = Options(Backend::kCosim, img);
-  o.lockstep = fabric::Coord{1, 0};
-  Device dev(o);
-  dev.SetDebugHandler([](const ce::DebugRecord&) {});
-  dev.Load(img);
-  dev.Launch("main");
-  const RunResult r = dev.Run(100000);
+  Rig rig(Backend::kCosim, img, fabric::Coord{1, 0});
+  rig.dev.Launch("main");
+  const RunResult r = rig.dev.Run(100000);
   EXPECT_TRUE(r.ok()) << r.message;
 }
 
