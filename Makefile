@@ -42,13 +42,13 @@ synth: setup
 bench: build
 	bash bench/run.sh $(BUILD)
 
-# Regenerate the RTL package and the C++ constants from model/arch/tessera.def.
+# Regenerate the RTL package, the decoders and the C++ constants from model/arch/*.def.
 gen: configure
 	cmake --build $(BUILD) --target tessera_archgen
-	$(BUILD)/bin/tessera_archgen model/arch/tessera.def model/arch/isa.def rtl/pkg/tessera_pkg.sv rtl/pkg/tessera_pkg_use.svh model/arch/arch.h model/arch/isa_table.h rtl/pkg/tessera_isa.svh
+	$(BUILD)/bin/tessera_archgen .
 
 format:
-	git ls-files '*.cpp' '*.h' | grep -v '^model/arch/arch.h$$' | xargs clang-format -i
+	git ls-files '*.cpp' '*.h' | grep -v -e '^model/arch/arch.h$$' -e '^model/arch/isa_table.h$$' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD)

@@ -4,40 +4,14 @@
 
 #include <cstring>
 
-namespace tessera::fuzz {
+#include "ce/mmio.h"
 
-uint32_t ComparedCeStatusMask() {
-  using S = arch::CeStatus;
-  return ~(S::WithStall(0, ~0u) | S::WithStallColor(0, ~0u));
-}
+namespace tessera::fuzz {
 
 EndState CaptureEndState(Backend& b, int pe) {
   EndState s;
-  auto reg = [&](const std::string& name, uint16_t addr, uint32_t mask = ~0u) {
-    s.regs.emplace_back(name, b.ReadReg(pe, addr) & mask);
-  };
-  reg("FaultStatus", arch::FaultStatus::kAddr);
-  reg("FaultPc", arch::FaultPc::kAddr);
-  reg("FaultAddr", arch::FaultAddr::kAddr);
-  reg("FaultInfo", arch::FaultInfo::kAddr);
-  reg("CeStatus", arch::CeStatus::kAddr, ComparedCeStatusMask());
-  reg("CePc", arch::CePc::kAddr);
-  reg("FpFlags", arch::FpFlags::kAddr);
-  reg("CycleHi", arch::CycleHi::kAddr);
-  reg("TaskActive", arch::TaskActive::kAddr);
-  reg("TaskBlocked", arch::TaskBlocked::kAddr);
-  reg("RouterFault", arch::RouterFault::kAddr);
-  for (uint32_t k = 0; k < arch::DebugPort::kCount; ++k)
-    reg(fmt::format("DebugPort[{}]", k), arch::DebugPort::Addr(k));
-  for (uint32_t t = 0; t < arch::kNumTasks; ++t) {
-    reg(fmt::format("TaskCfg[{}]", t), arch::TaskCfg::Addr(t));
-    reg(fmt::format("TaskArg[{}]", t), arch::TaskArg::Addr(t));
-  }
-  for (uint32_t c = 0; c < arch::kNumColors; ++c) {
-    reg(fmt::format("ColorCfg[{}]", c), arch::ColorCfg::Addr(c));
-    reg(fmt::format("SwitchCfg[{}]", c), arch::SwitchCfg::Addr(c));
-    reg(fmt::format("CeColor[{}]", c), arch::CeColor::Addr(c));
-  }
+  for (const ce::ComparedReg& r : ce::ComparedRegs())
+    s.regs.emplace_back(r.name, b.ReadReg(pe, r.addr));
   s.sram.resize(arch::kSramBytes);
   b.ReadSram(pe, 0, s.sram.data(), s.sram.size());
   return s;

@@ -1,6 +1,5 @@
-// The state of one PE that co-simulation compares once a run has ended: every readable register
-// that does not change by itself (fault registers, task table and masks, FpFlags, CePc, CeStatus,
-// the routing registers, CE queues and credits, debug port values) and all of SRAM.
+// The state of one PE that co-simulation compares once a run has ended: every register word that
+// model/arch/tessera.def does not mark no-cosim (ce::ComparedRegs) and all of SRAM.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +21,6 @@ struct EndState {
   std::vector<std::pair<std::string, uint32_t>> regs;  // in a fixed order
   std::vector<uint8_t> sram;                           // arch::kSramBytes
 };
-
-// CeStatus bits compared: all but Stall and StallColor, which the RTL does not report yet.
-uint32_t ComparedCeStatusMask();
 
 EndState CaptureEndState(Backend& b, int pe);
 

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "arch/arch.h"
+#include "ce/mmio.h"
 
 namespace tessera::runtime {
 namespace {
@@ -37,15 +38,6 @@ std::optional<Mismatch> FirstDifference(const std::vector<T>& a, const std::vect
 std::string WaveletText(uint64_t word) {
   using L = arch::Link;
   return fmt::format("data 0x{:08x}{}", L::Data(word), L::Ctrl(word) ? " (control)" : "");
-}
-
-void Add(std::vector<RegName>& v, uint16_t addr, std::string name) {
-  v.push_back({addr, std::move(name)});
-}
-
-template <typename R>
-void AddArray(std::vector<RegName>& v, const char* name, uint32_t count) {
-  for (uint32_t i = 0; i < count; ++i) Add(v, R::Addr(i), fmt::format("{}[{}]", name, i));
 }
 
 }  // namespace
@@ -149,41 +141,13 @@ std::string CompareLockstep(Machine& a, Machine& b, fabric::Coord pe) {
   return "";
 }
 
-const std::vector<RegName>& ArchRegisters() {
-  static const std::vector<RegName> regs = [] {
-    std::vector<RegName> v;
-    Add(v, arch::CeStatus::kAddr, "CeStatus");
-    Add(v, arch::FpFlags::kAddr, "FpFlags");
-    Add(v, arch::FaultStatus::kAddr, "FaultStatus");
-    Add(v, arch::FaultPc::kAddr, "FaultPc");
-    Add(v, arch::FaultAddr::kAddr, "FaultAddr");
-    Add(v, arch::FaultInfo::kAddr, "FaultInfo");
-    AddArray<arch::CeColor>(v, "CeColor", arch::CeColor::kCount);
-    AddArray<arch::ColorCfg>(v, "ColorCfg", arch::ColorCfg::kCount);
-    AddArray<arch::SwitchCfg>(v, "SwitchCfg", arch::SwitchCfg::kCount);
-    Add(v, arch::RouterFault::kAddr, "RouterFault");
-    AddArray<arch::RouterInCount>(v, "RouterInCount", arch::RouterInCount::kCount);
-    AddArray<arch::UtStatus>(v, "UtStatus", arch::UtStatus::kCount);
-    AddArray<arch::UtInfo>(v, "UtInfo", arch::UtInfo::kCount);
-    AddArray<arch::TaskCfg>(v, "TaskCfg", arch::TaskCfg::kCount);
-    AddArray<arch::TaskArg>(v, "TaskArg", arch::TaskArg::kCount);
-    Add(v, arch::TaskActive::kAddr, "TaskActive");
-    Add(v, arch::TaskBlocked::kAddr, "TaskBlocked");
-    AddArray<arch::Gpr>(v, "Gpr", arch::Gpr::kCount);
-    Add(v, arch::CePc::kAddr, "CePc");
-    AddArray<arch::Dsr>(v, "DsrWord", arch::Dsr::kCount);
-    return v;
-  }();
-  return regs;
-}
-
 std::string CompareState(Machine& a, Machine& b) {
   for (int i = 0; i < a.Width() * a.Height(); ++i) {
     const fabric::Coord pe{i % a.Width(), i / a.Width()};
     if (a.Retired(pe) != b.Retired(pe))
       return fmt::format("cosim: by cycle {} {} issued {} instructions on {} but {} on {}",
                          a.Cycle(), PeText(pe), a.Retired(pe), a.Name(), b.Retired(pe), b.Name());
-    for (const RegName& r : ArchRegisters()) {
+    for (const ce::ComparedReg& r : ce::ComparedRegs()) {
       const uint32_t va = a.Read(pe, r.addr), vb = b.Read(pe, r.addr);
       if (va != vb)
         return fmt::format(

@@ -43,16 +43,9 @@ std::optional<Mismatch> CompareLinks(std::vector<fabric::LinkEvent> a,
 // general registers.
 std::string CompareLockstep(Machine& a, Machine& b, fabric::Coord pe);
 
-// The final state of every PE, bit for bit: all SRAM and the architectural registers (general,
-// pc, descriptors, task table, routes and switches, flags, faults, CE queues and microthreads),
-// and the number of instructions each PE issued.
+// The final state of every PE, bit for bit: all SRAM, every register word that
+// model/arch/tessera.def does not mark no-cosim (ce::ComparedRegs), and the number of
+// instructions each PE issued.
 std::string CompareState(Machine& a, Machine& b);
-
-// The registers CompareState reads, as (address, name), e.g. (0xC800, "Gpr[0]").
-struct RegName {
-  uint16_t addr;
-  std::string name;
-};
-const std::vector<RegName>& ArchRegisters();
 
 }  // namespace tessera::runtime

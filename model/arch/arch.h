@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 namespace tessera::arch {
 
@@ -83,6 +84,74 @@ inline const char* ToString(Dir v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, Dir* out) {
+  if (s == "W") {
+    *out = Dir::kW;
+    return true;
+  }
+  if (s == "E") {
+    *out = Dir::kE;
+    return true;
+  }
+  if (s == "S") {
+    *out = Dir::kS;
+    return true;
+  }
+  if (s == "N") {
+    *out = Dir::kN;
+    return true;
+  }
+  if (s == "Ramp") {
+    *out = Dir::kRamp;
+    return true;
+  }
+  return false;
+}
+// How tools, messages and the layout language spell Dir items.
+inline const char* Text(Dir v) {
+  switch (v) {
+    case Dir::kW: return "W";
+    case Dir::kE: return "E";
+    case Dir::kS: return "S";
+    case Dir::kN: return "N";
+    case Dir::kRamp: return "RAMP";
+  }
+  return "?";
+}
+// The item whose Text is `s`, ignoring case; false if there is none.
+inline bool FromText(std::string_view s, Dir* out) {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("W")) {
+    *out = Dir::kW;
+    return true;
+  }
+  if (eq("E")) {
+    *out = Dir::kE;
+    return true;
+  }
+  if (eq("S")) {
+    *out = Dir::kS;
+    return true;
+  }
+  if (eq("N")) {
+    *out = Dir::kN;
+    return true;
+  }
+  if (eq("RAMP")) {
+    *out = Dir::kRamp;
+    return true;
+  }
+  return false;
+}
 
 // router fault causes
 enum class FaultCause : uint8_t {
@@ -102,6 +171,30 @@ inline const char* ToString(FaultCause v) {
     case FaultCause::kNoRoute: return "NoRoute";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, FaultCause* out) {
+  if (s == "None") {
+    *out = FaultCause::kNone;
+    return true;
+  }
+  if (s == "RxMismatch") {
+    *out = FaultCause::kRxMismatch;
+    return true;
+  }
+  if (s == "ReservedColor") {
+    *out = FaultCause::kReservedColor;
+    return true;
+  }
+  if (s == "TiedOffEdge") {
+    *out = FaultCause::kTiedOffEdge;
+    return true;
+  }
+  if (s == "NoRoute") {
+    *out = FaultCause::kNoRoute;
+    return true;
+  }
+  return false;
 }
 
 // FMAC operation
@@ -141,6 +234,95 @@ inline const char* ToString(FpOp v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, FpOp* out) {
+  if (s == "Add") {
+    *out = FpOp::kAdd;
+    return true;
+  }
+  if (s == "Sub") {
+    *out = FpOp::kSub;
+    return true;
+  }
+  if (s == "Mul") {
+    *out = FpOp::kMul;
+    return true;
+  }
+  if (s == "MulAdd") {
+    *out = FpOp::kMulAdd;
+    return true;
+  }
+  if (s == "Min") {
+    *out = FpOp::kMin;
+    return true;
+  }
+  if (s == "Max") {
+    *out = FpOp::kMax;
+    return true;
+  }
+  if (s == "Lt") {
+    *out = FpOp::kLt;
+    return true;
+  }
+  if (s == "Le") {
+    *out = FpOp::kLe;
+    return true;
+  }
+  if (s == "Eq") {
+    *out = FpOp::kEq;
+    return true;
+  }
+  if (s == "Neg") {
+    *out = FpOp::kNeg;
+    return true;
+  }
+  if (s == "Abs") {
+    *out = FpOp::kAbs;
+    return true;
+  }
+  if (s == "CvtF2F") {
+    *out = FpOp::kCvtF2F;
+    return true;
+  }
+  if (s == "CvtF2I") {
+    *out = FpOp::kCvtF2I;
+    return true;
+  }
+  if (s == "CvtI2F") {
+    *out = FpOp::kCvtI2F;
+    return true;
+  }
+  return false;
+}
+// in f16, two independent lanes, each with its flags
+inline constexpr bool IsTwoLaneF16(FpOp v) {
+  switch (v) {
+    case FpOp::kAdd:
+    case FpOp::kSub:
+    case FpOp::kMul:
+    case FpOp::kMulAdd:
+    case FpOp::kMin:
+    case FpOp::kMax:
+    case FpOp::kNeg:
+    case FpOp::kAbs:
+      return true;
+    default:
+      return false;
+  }
+}
+// reads operand a only
+inline constexpr bool IsUnary(FpOp v) {
+  switch (v) {
+    case FpOp::kNeg:
+    case FpOp::kAbs:
+    case FpOp::kCvtF2F:
+    case FpOp::kCvtF2I:
+    case FpOp::kCvtI2F:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // operand format; for CvtF2F the source format
 enum class FpFmt : uint8_t {
@@ -154,6 +336,18 @@ inline const char* ToString(FpFmt v) {
     case FpFmt::kF16: return "F16";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, FpFmt* out) {
+  if (s == "F32") {
+    *out = FpFmt::kF32;
+    return true;
+  }
+  if (s == "F16") {
+    *out = FpFmt::kF16;
+    return true;
+  }
+  return false;
 }
 
 // exception flag bits (TestFloat order)
@@ -175,6 +369,30 @@ inline const char* ToString(FpFlag v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, FpFlag* out) {
+  if (s == "Inexact") {
+    *out = FpFlag::kInexact;
+    return true;
+  }
+  if (s == "Underflow") {
+    *out = FpFlag::kUnderflow;
+    return true;
+  }
+  if (s == "Overflow") {
+    *out = FpFlag::kOverflow;
+    return true;
+  }
+  if (s == "Infinite") {
+    *out = FpFlag::kInfinite;
+    return true;
+  }
+  if (s == "Invalid") {
+    *out = FpFlag::kInvalid;
+    return true;
+  }
+  return false;
+}
 
 enum class TaskKind : uint8_t {
   kNone = 0,
@@ -191,6 +409,26 @@ inline const char* ToString(TaskKind v) {
     case TaskKind::kControl: return "Control";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, TaskKind* out) {
+  if (s == "None") {
+    *out = TaskKind::kNone;
+    return true;
+  }
+  if (s == "Data") {
+    *out = TaskKind::kData;
+    return true;
+  }
+  if (s == "Local") {
+    *out = TaskKind::kLocal;
+    return true;
+  }
+  if (s == "Control") {
+    *out = TaskKind::kControl;
+    return true;
+  }
+  return false;
 }
 
 // 4..7 reserved (4: indexed, planned)
@@ -209,6 +447,26 @@ inline const char* ToString(DsdKind v) {
     case DsdKind::kFabOut: return "FabOut";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsdKind* out) {
+  if (s == "None") {
+    *out = DsdKind::kNone;
+    return true;
+  }
+  if (s == "Mem1d") {
+    *out = DsdKind::kMem1d;
+    return true;
+  }
+  if (s == "FabIn") {
+    *out = DsdKind::kFabIn;
+    return true;
+  }
+  if (s == "FabOut") {
+    *out = DsdKind::kFabOut;
+    return true;
+  }
+  return false;
 }
 
 enum class ElemType : uint8_t {
@@ -231,6 +489,83 @@ inline const char* ToString(ElemType v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, ElemType* out) {
+  if (s == "F32") {
+    *out = ElemType::kF32;
+    return true;
+  }
+  if (s == "F16") {
+    *out = ElemType::kF16;
+    return true;
+  }
+  if (s == "I32") {
+    *out = ElemType::kI32;
+    return true;
+  }
+  if (s == "I16") {
+    *out = ElemType::kI16;
+    return true;
+  }
+  if (s == "U32") {
+    *out = ElemType::kU32;
+    return true;
+  }
+  if (s == "U16") {
+    *out = ElemType::kU16;
+    return true;
+  }
+  return false;
+}
+// How tools, messages and the layout language spell ElemType items.
+inline const char* Text(ElemType v) {
+  switch (v) {
+    case ElemType::kF32: return "f32";
+    case ElemType::kF16: return "f16";
+    case ElemType::kI32: return "i32";
+    case ElemType::kI16: return "i16";
+    case ElemType::kU32: return "u32";
+    case ElemType::kU16: return "u16";
+  }
+  return "?";
+}
+// The item whose Text is `s`, ignoring case; false if there is none.
+inline bool FromText(std::string_view s, ElemType* out) {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("f32")) {
+    *out = ElemType::kF32;
+    return true;
+  }
+  if (eq("f16")) {
+    *out = ElemType::kF16;
+    return true;
+  }
+  if (eq("i32")) {
+    *out = ElemType::kI32;
+    return true;
+  }
+  if (eq("i16")) {
+    *out = ElemType::kI16;
+    return true;
+  }
+  if (eq("u32")) {
+    *out = ElemType::kU32;
+    return true;
+  }
+  if (eq("u16")) {
+    *out = ElemType::kU16;
+    return true;
+  }
+  return false;
+}
 
 enum class DsdRole : uint8_t {
   kNone = 0,
@@ -250,6 +585,30 @@ inline const char* ToString(DsdRole v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsdRole* out) {
+  if (s == "None") {
+    *out = DsdRole::kNone;
+    return true;
+  }
+  if (s == "Dst") {
+    *out = DsdRole::kDst;
+    return true;
+  }
+  if (s == "Src0") {
+    *out = DsdRole::kSrc0;
+    return true;
+  }
+  if (s == "Src1") {
+    *out = DsdRole::kSrc1;
+    return true;
+  }
+  if (s == "Scalar") {
+    *out = DsdRole::kScalar;
+    return true;
+  }
+  return false;
+}
 
 enum class AccSize : uint8_t {
   kByte = 0,
@@ -266,6 +625,26 @@ inline const char* ToString(AccSize v) {
     case AccSize::kDsd: return "Dsd";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, AccSize* out) {
+  if (s == "Byte") {
+    *out = AccSize::kByte;
+    return true;
+  }
+  if (s == "Half") {
+    *out = AccSize::kHalf;
+    return true;
+  }
+  if (s == "Word") {
+    *out = AccSize::kWord;
+    return true;
+  }
+  if (s == "Dsd") {
+    *out = AccSize::kDsd;
+    return true;
+  }
+  return false;
 }
 
 enum class DebugFmt : uint8_t {
@@ -287,6 +666,34 @@ inline const char* ToString(DebugFmt v) {
     case DebugFmt::kChar: return "Char";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DebugFmt* out) {
+  if (s == "Hex") {
+    *out = DebugFmt::kHex;
+    return true;
+  }
+  if (s == "U32") {
+    *out = DebugFmt::kU32;
+    return true;
+  }
+  if (s == "I32") {
+    *out = DebugFmt::kI32;
+    return true;
+  }
+  if (s == "F32") {
+    *out = DebugFmt::kF32;
+    return true;
+  }
+  if (s == "F16") {
+    *out = DebugFmt::kF16;
+    return true;
+  }
+  if (s == "Char") {
+    *out = DebugFmt::kChar;
+    return true;
+  }
+  return false;
 }
 
 enum class CeStall : uint8_t {
@@ -311,6 +718,38 @@ inline const char* ToString(CeStall v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, CeStall* out) {
+  if (s == "None") {
+    *out = CeStall::kNone;
+    return true;
+  }
+  if (s == "Ut") {
+    *out = CeStall::kUt;
+    return true;
+  }
+  if (s == "Sync") {
+    *out = CeStall::kSync;
+    return true;
+  }
+  if (s == "Send") {
+    *out = CeStall::kSend;
+    return true;
+  }
+  if (s == "UtWait") {
+    *out = CeStall::kUtWait;
+    return true;
+  }
+  if (s == "Port") {
+    *out = CeStall::kPort;
+    return true;
+  }
+  if (s == "Fmac") {
+    *out = CeStall::kFmac;
+    return true;
+  }
+  return false;
+}
 
 enum class UtWait : uint8_t {
   kReady = 0,
@@ -333,6 +772,38 @@ inline const char* ToString(UtWait v) {
     case UtWait::kDrain: return "Drain";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, UtWait* out) {
+  if (s == "Ready") {
+    *out = UtWait::kReady;
+    return true;
+  }
+  if (s == "FabIn") {
+    *out = UtWait::kFabIn;
+    return true;
+  }
+  if (s == "FabOut") {
+    *out = UtWait::kFabOut;
+    return true;
+  }
+  if (s == "Port") {
+    *out = UtWait::kPort;
+    return true;
+  }
+  if (s == "Fmac") {
+    *out = UtWait::kFmac;
+    return true;
+  }
+  if (s == "Turn") {
+    *out = UtWait::kTurn;
+    return true;
+  }
+  if (s == "Drain") {
+    *out = UtWait::kDrain;
+    return true;
+  }
+  return false;
 }
 
 enum class CeFault : uint8_t {
@@ -374,6 +845,74 @@ inline const char* ToString(CeFault v) {
     case CeFault::kTrap: return "Trap";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, CeFault* out) {
+  if (s == "None") {
+    *out = CeFault::kNone;
+    return true;
+  }
+  if (s == "Illegal") {
+    *out = CeFault::kIllegal;
+    return true;
+  }
+  if (s == "Misaligned") {
+    *out = CeFault::kMisaligned;
+    return true;
+  }
+  if (s == "OutOfRange") {
+    *out = CeFault::kOutOfRange;
+    return true;
+  }
+  if (s == "MmioAccess") {
+    *out = CeFault::kMmioAccess;
+    return true;
+  }
+  if (s == "ReadOnly") {
+    *out = CeFault::kReadOnly;
+    return true;
+  }
+  if (s == "PcRange") {
+    *out = CeFault::kPcRange;
+    return true;
+  }
+  if (s == "TaskId") {
+    *out = CeFault::kTaskId;
+    return true;
+  }
+  if (s == "TaskKind") {
+    *out = CeFault::kTaskKind;
+    return true;
+  }
+  if (s == "TaskEntry") {
+    *out = CeFault::kTaskEntry;
+    return true;
+  }
+  if (s == "DsdInvalid") {
+    *out = CeFault::kDsdInvalid;
+    return true;
+  }
+  if (s == "DsdType") {
+    *out = CeFault::kDsdType;
+    return true;
+  }
+  if (s == "DsdRange") {
+    *out = CeFault::kDsdRange;
+    return true;
+  }
+  if (s == "DsdMisaligned") {
+    *out = CeFault::kDsdMisaligned;
+    return true;
+  }
+  if (s == "BadColor") {
+    *out = CeFault::kBadColor;
+    return true;
+  }
+  if (s == "Trap") {
+    *out = CeFault::kTrap;
+    return true;
+  }
+  return false;
 }
 
 // a wavelet on a link, with its valid bit
@@ -1191,5 +1730,94 @@ struct Dsr {
     return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
   }
 };
+
+// ---- The register table (docs/isa.md 3.2) ----
+enum class RegId : uint8_t {
+  kPeCoord,
+  kColorCfg,
+  kSwitchCfg,
+  kRouterFault,
+  kRouterInCount,
+  kFabricDim,
+  kCeStatus,
+  kCycleLo,
+  kCycleHi,
+  kFpFlags,
+  kFaultStatus,
+  kFaultPc,
+  kFaultAddr,
+  kFaultInfo,
+  kDebugPort,
+  kCeColor,
+  kUtStatus,
+  kUtInfo,
+  kTaskCfg,
+  kTaskArg,
+  kTaskActive,
+  kTaskActiveSet,
+  kTaskActiveClr,
+  kTaskBlocked,
+  kTaskBlockSet,
+  kTaskBlockClr,
+  kGpr,
+  kCePc,
+  kDsr,
+};
+inline constexpr unsigned kNumRegIds = 29;
+
+// What a CE access may do with a register.
+enum class RegAccess : uint8_t {
+  kRO,  // a CE store faults (ReadOnly); host writes go to the owner
+  kRW,  // the CE and the host read and write it
+  kW1S,  // a write sets the bits written as 1; reads return the target register
+  kW1C,  // a write clears the bits written as 1; reads return the target register
+  kHost,  // host only: any CE access faults (MmioAccess)
+};
+
+struct RegInfo {
+  RegId id;
+  const char* name;
+  uint16_t addr;
+  uint32_t count, stride;  // count 1: a single register
+  RegAccess access;
+  bool router;    // held by the router, not the CE
+  bool compared;  // co-simulation compares it at the end of a run
+  bool last_ro;   // the last element of the array reads zero and is read only
+};
+
+inline constexpr RegInfo kRegisters[kNumRegIds] = {
+    {RegId::kPeCoord, "PeCoord", 0xC000, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kColorCfg, "ColorCfg", 0xC100, 24, 4, RegAccess::kRW, true, true, false},
+    {RegId::kSwitchCfg, "SwitchCfg", 0xC180, 24, 4, RegAccess::kRW, true, true, false},
+    {RegId::kRouterFault, "RouterFault", 0xC200, 1, 4, RegAccess::kRW, true, true, false},
+    {RegId::kRouterInCount, "RouterInCount", 0xC220, 15, 4, RegAccess::kHost, true, true, false},
+    {RegId::kFabricDim, "FabricDim", 0xC004, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kCeStatus, "CeStatus", 0xC008, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kCycleLo, "CycleLo", 0xC010, 1, 4, RegAccess::kRO, false, false, false},
+    {RegId::kCycleHi, "CycleHi", 0xC014, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kFpFlags, "FpFlags", 0xC018, 1, 4, RegAccess::kRW, false, true, false},
+    {RegId::kFaultStatus, "FaultStatus", 0xC020, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kFaultPc, "FaultPc", 0xC024, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kFaultAddr, "FaultAddr", 0xC028, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kFaultInfo, "FaultInfo", 0xC02C, 1, 4, RegAccess::kRO, false, true, false},
+    {RegId::kDebugPort, "DebugPort", 0xC040, 6, 4, RegAccess::kRW, false, true, false},
+    {RegId::kCeColor, "CeColor", 0xC080, 24, 4, RegAccess::kRO, false, true, false},
+    {RegId::kUtStatus, "UtStatus", 0xC280, 8, 4, RegAccess::kRO, false, true, false},
+    {RegId::kUtInfo, "UtInfo", 0xC2A0, 8, 4, RegAccess::kRO, false, true, false},
+    {RegId::kTaskCfg, "TaskCfg", 0xC300, 32, 4, RegAccess::kRW, false, true, true},
+    {RegId::kTaskArg, "TaskArg", 0xC380, 32, 4, RegAccess::kRW, false, true, true},
+    {RegId::kTaskActive, "TaskActive", 0xC400, 1, 4, RegAccess::kRW, false, true, false},
+    {RegId::kTaskActiveSet, "TaskActiveSet", 0xC404, 1, 4, RegAccess::kW1S, false, false, false},
+    {RegId::kTaskActiveClr, "TaskActiveClr", 0xC408, 1, 4, RegAccess::kW1C, false, false, false},
+    {RegId::kTaskBlocked, "TaskBlocked", 0xC40C, 1, 4, RegAccess::kRW, false, true, false},
+    {RegId::kTaskBlockSet, "TaskBlockSet", 0xC410, 1, 4, RegAccess::kW1S, false, false, false},
+    {RegId::kTaskBlockClr, "TaskBlockClr", 0xC414, 1, 4, RegAccess::kW1C, false, false, false},
+    {RegId::kGpr, "Gpr", 0xC800, 16, 4, RegAccess::kHost, false, true, false},
+    {RegId::kCePc, "CePc", 0xC840, 1, 4, RegAccess::kHost, false, true, false},
+    {RegId::kDsr, "Dsr", 0xC880, 32, 4, RegAccess::kHost, false, true, false},
+};
+
+inline const RegInfo& Info(RegId id) { return kRegisters[static_cast<unsigned>(id)]; }
+inline const char* ToString(RegId id) { return Info(id).name; }
 
 }  // namespace tessera::arch

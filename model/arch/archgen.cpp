@@ -1,9 +1,10 @@
-// tessera_archgen: reads the architecture description (model/arch/tessera.def) and writes the
-// SystemVerilog package, its module-scope aliases and the C++ header generated from it, so RTL
-// and model never drift.
+// tessera_archgen: reads the architecture description (model/arch/tessera.def) and the instruction
+// table (model/arch/isa.def) and writes what is generated from them, so RTL, model and docs never
+// drift: the SystemVerilog package and its module-scope aliases, the instruction and register
+// decoders' bodies, and the C++ headers (constants, register table, instruction table).
 //
-//   tessera_archgen DEF SV_PKG SV_USE HPP           write the three outputs
-//   tessera_archgen --check DEF SV_PKG SV_USE HPP   exit 1 (naming the file) if any is stale
+//   tessera_archgen ROOT           write every output under the repository root ROOT
+//   tessera_archgen --check ROOT   exit 1 (naming the file) if any output is stale
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -24,7 +25,19 @@ std::string EmitSvEnum(const Enum& e) {
     o << "    " << e.name << e.items[i].name << " = " << e.width << "'d" << e.items[i].value
       << (i + 1 < e.items.size() ? "," : "") << "\n";
   }
-  o << "  } " << Snake(e.name) << "_e;\n\n";
+  o << "  } " << Snake(e.name) << "_e;\n";
+  for (const auto& s : e.sets) {
+    // Bit v is 1 when the item of value v is in the set: index it with the enum.
+    const unsigned n = 1u << e.width;
+    std::string bits(n, '0');
+    for (const auto& it : e.items)
+      for (const auto& m : s.items)
+        if (m == it.name) bits[n - 1 - it.value] = '1';
+    if (!s.doc.empty()) o << "  // " << s.doc << "\n";
+    o << "  localparam logic [" << n - 1 << ":0] " << e.name << s.name << " = " << n << "'b" << bits
+      << ";\n";
+  }
+  o << "\n";
   return o.str();
 }
 
@@ -34,6 +47,9 @@ std::string EmitSvEnumUse(const Enum& e) {
   for (const auto& it : e.items)
     o << "localparam " << Snake(e.name) << "_e " << e.name << it.name
       << " = tessera_pkg::" << e.name << it.name << ";\n";
+  for (const auto& s : e.sets)
+    o << "localparam logic [" << (1u << e.width) - 1 << ":0] " << e.name << s.name
+      << " = tessera_pkg::" << e.name << s.name << ";\n";
   return o.str();
 }
 
@@ -47,7 +63,44 @@ std::string EmitHppEnum(const Enum& e) {
   o << "inline const char* ToString(" << e.name << " v) {\n  switch (v) {\n";
   for (const auto& it : e.items)
     o << "    case " << e.name << "::k" << it.name << ": return \"" << it.name << "\";\n";
-  o << "  }\n  return \"?\";\n}\n\n";
+  o << "  }\n  return \"?\";\n}\n";
+  o << "// The item named `s` (as ToString spells it); false if there is none.\n";
+  o << "inline bool FromString(std::string_view s, " << e.name << "* out) {\n";
+  for (const auto& it : e.items)
+    o << "  if (s == \"" << it.name << "\") {\n    *out = " << e.name << "::k" << it.name
+      << ";\n    return true;\n  }\n";
+  o << "  return false;\n}\n";
+  for (const auto& s : e.sets) {
+    if (!s.doc.empty()) o << "// " << s.doc << "\n";
+    o << "inline constexpr bool " << s.name << "(" << e.name << " v) {\n  switch (v) {\n";
+    for (const auto& m : s.items) o << "    case " << e.name << "::k" << m << ":\n";
+    if (!s.items.empty()) o << "      return true;\n";
+    o << "    default:\n      return false;\n  }\n}\n";
+  }
+  if (!e.texts.empty()) {
+    o << "// How tools, messages and the layout language spell " << e.name << " items.\n";
+    o << "inline const char* Text(" << e.name << " v) {\n  switch (v) {\n";
+    for (size_t i = 0; i < e.items.size(); ++i)
+      o << "    case " << e.name << "::k" << e.items[i].name << ": return \"" << e.texts[i]
+        << "\";\n";
+    o << "  }\n  return \"?\";\n}\n";
+    o << "// The item whose Text is `s`, ignoring case; false if there is none.\n";
+    o << "inline bool FromText(std::string_view s, " << e.name << "* out) {\n";
+    o << "  auto eq = [s](std::string_view t) {\n"
+         "    if (s.size() != t.size()) return false;\n"
+         "    for (size_t i = 0; i < s.size(); ++i) {\n"
+         "      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];\n"
+         "      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];\n"
+         "      if (a != b) return false;\n"
+         "    }\n"
+         "    return true;\n"
+         "  };\n";
+    for (size_t i = 0; i < e.items.size(); ++i)
+      o << "  if (eq(\"" << e.texts[i] << "\")) {\n    *out = " << e.name << "::k"
+        << e.items[i].name << ";\n    return true;\n  }\n";
+    o << "  return false;\n}\n";
+  }
+  o << "\n";
   return o.str();
 }
 
@@ -71,7 +124,32 @@ struct Reg {
   std::vector<Field> fields;
   unsigned width = 32;  // structs: their width; registers: 32
   int line = 0;         // where it is declared
+  // Registers only (docs/isa.md 3.2):
+  std::string access = "rw";  // ro, rw, w1s, w1c, host
+  bool router = false;        // the router holds it (ColorCfg, ...)
+  bool compared = true;       // co-simulation compares it at the end of a run
+  bool last_ro = false;       // its last element reads zero and is read only
 };
+
+// The access words of a `reg` line and the names the C++ enum gives them.
+struct AccessWord {
+  const char* word;
+  const char* cpp;
+  const char* doc;
+};
+constexpr AccessWord kAccessWords[] = {
+    {"ro", "kRO", "a CE store faults (ReadOnly); host writes go to the owner"},
+    {"rw", "kRW", "the CE and the host read and write it"},
+    {"w1s", "kW1S", "a write sets the bits written as 1; reads return the target register"},
+    {"w1c", "kW1C", "a write clears the bits written as 1; reads return the target register"},
+    {"host", "kHost", "host only: any CE access faults (MmioAccess)"},
+};
+
+const AccessWord* FindAccess(const std::string& w) {
+  for (const AccessWord& a : kAccessWords)
+    if (w == a.word) return &a;
+  return nullptr;
+}
 struct Desc {
   std::vector<Const> consts;
   std::vector<Enum> enums;
@@ -96,13 +174,56 @@ Desc Parse(const std::string& file) {
       d.consts.push_back({tok[1], doc, ParseNum(tok[2], file, line)});
     } else if (kind == "enum") {
       d.enums.push_back(ParseEnum(tok, doc, file, line));
+    } else if (kind == "set") {
+      ParseSet(tok, doc, d.enums, file, line);
+    } else if (kind == "names") {
+      Enum* e = nullptr;
+      for (auto& x : d.enums)
+        if (tok.size() > 1 && x.name == tok[1]) e = &x;
+      if (!e) Fail(file, line, "expected: names ENUM TEXT... after `enum ENUM`");
+      if (tok.size() - 2 != e->items.size())
+        Fail(file, line,
+             "names " + e->name + ": " + std::to_string(e->items.size()) +
+                 " items need as many texts");
+      e->texts.assign(tok.begin() + 2, tok.end());
     } else if (kind == "reg") {
-      if (tok.size() != 3 && tok.size() != 5)
-        Fail(file, line, "expected: reg NAME ADDR [COUNT STRIDE]");
+      const char* usage =
+          "expected: reg NAME ADDR [COUNT STRIDE] ro|rw|w1s|w1c|host "
+          "[router] [no-cosim] [last-ro]";
+      if (tok.size() < 4) Fail(file, line, usage);
       Reg r{tok[1], doc, ParseNum(tok[2], file, line)};
-      if (tok.size() == 5) {
+      r.line = line;
+      size_t k = 3;
+      if (std::isdigit(static_cast<unsigned char>(tok[3][0]))) {
+        if (tok.size() < 6) Fail(file, line, usage);
         r.count = ParseNum(tok[3], file, line);
         r.stride = ParseNum(tok[4], file, line);
+        if (r.count < 2 || r.count > 32) Fail(file, line, "a register array has 2..32 elements");
+        if (r.stride != 4) Fail(file, line, "a register array's stride must be 4");
+        k = 5;
+      }
+      if (r.addr % 4 != 0 || r.addr < 0xC000 || r.addr + r.count * r.stride > 0x10000)
+        Fail(file, line, "a register lies word aligned in 0xC000..0xFFFF");
+      if (!FindAccess(tok[k]))
+        Fail(file, line, "unknown access '" + tok[k] + "' (ro, rw, w1s, w1c, host)");
+      r.access = tok[k];
+      for (++k; k < tok.size(); ++k) {
+        if (tok[k] == "router") {
+          r.router = true;
+        } else if (tok[k] == "no-cosim") {
+          r.compared = false;
+        } else if (tok[k] == "last-ro") {
+          if (r.count < 2) Fail(file, line, "last-ro needs a register array");
+          r.last_ro = true;
+        } else {
+          Fail(file, line,
+               "unknown register attribute '" + tok[k] + "' (router, no-cosim, last-ro)");
+        }
+      }
+      for (const Reg& o : d.regs) {
+        if (o.name == r.name) Fail(file, line, "register " + r.name + " is declared twice");
+        if (r.addr < o.addr + o.count * o.stride && o.addr < r.addr + r.count * r.stride)
+          Fail(file, line, "register " + r.name + " overlaps " + o.name);
       }
       d.regs.push_back(r);
     } else if (kind == "struct") {
@@ -127,7 +248,7 @@ Desc Parse(const std::string& file) {
       if (msb < lsb || msb >= reg->width) Fail(file, line, "bad bit range '" + tok[3] + "'");
       reg->fields.push_back({tok[2], doc, msb, lsb});
     } else {
-      Fail(file, line, "unknown line kind '" + kind + "' (const, enum, struct, reg, field)");
+      Fail(file, line, "unknown line kind '" + kind + "' (const, enum, names, struct, reg, field)");
     }
   }
   for (const auto& st : d.structs) {  // fields must tile [WIDTH-1:0], MSB first
@@ -142,6 +263,12 @@ Desc Parse(const std::string& file) {
     if (next != 0) Fail(file, st.line, "struct " + st.name + ": fields do not reach bit 0");
   }
   return d;
+}
+
+unsigned RegIdBits(const Desc& d) {
+  unsigned b = 1;
+  while ((1u << b) < d.regs.size()) ++b;
+  return b;
 }
 
 const char* kBanner = "Generated by tessera_archgen from model/arch/tessera.def. Do not edit.";
@@ -193,8 +320,43 @@ std::string EmitSv(const Desc& d, const std::string& isa) {
     }
     o << "\n";
   }
+  o << "  // The memory-mapped registers (docs/isa.md 3.2), as tessera_ce_mmio names them.\n";
+  o << "  typedef enum logic [" << RegIdBits(d) - 1 << ":0] {\n";
+  for (size_t i = 0; i < d.regs.size(); ++i)
+    o << "    Mmio" << d.regs[i].name << " = " << RegIdBits(d) << "'d" << i
+      << (i + 1 < d.regs.size() ? "," : "") << "\n";
+  o << "  } mmio_reg_e;\n\n";
   o << isa;
   o << "endpackage\n";
+  return o.str();
+}
+
+// The body of tessera_ce_mmio's always_comb: which register addr_i names and what a CE access may
+// do with it, from the register lines.
+std::string EmitMmioSvh(const Desc& d) {
+  std::ostringstream o;
+  o << "// " << kBanner << "\n";
+  o << "// The body of tessera_ce_mmio's always_comb: reads addr_i, writes every output and off.\n";
+  o << "valid_o     = 1'b0;\nro_o        = 1'b0;\nhost_only_o = 1'b0;\nrouter_o    = 1'b0;\n";
+  o << "reg_o       = Mmio" << d.regs.front().name << ";\noff         = '0;\n";
+  o << "if (addr_i[1:0] == 2'b00) begin\n";
+  for (const auto& r : d.regs) {
+    const std::string base = "16'h" + Hex(r.addr);
+    if (r.count == 1) {
+      o << "  if (addr_i == " << base << ") begin  // " << r.name << "\n";
+    } else {
+      o << "  if (addr_i >= " << base << " && addr_i < 16'h" << Hex(r.addr + r.count * r.stride)
+        << ") begin  // " << r.name << "[" << r.count << "]\n";
+      o << "    off = addr_i - " << base << ";\n";
+    }
+    o << "    valid_o = 1'b1;\n    reg_o = Mmio" << r.name << ";\n";
+    if (r.access == "ro") o << "    ro_o = 1'b1;\n";
+    if (r.last_ro) o << "    ro_o = off[6:2] == 5'd" << r.count - 1 << ";\n";
+    if (r.access == "host") o << "    host_only_o = 1'b1;\n";
+    if (r.router) o << "    router_o = 1'b1;\n";
+    o << "  end\n";
+  }
+  o << "end\n";
   return o.str();
 }
 
@@ -231,8 +393,47 @@ std::string EmitSvUse(const Desc& d, const std::string& isa) {
           << f.name << suf << ";\n";
     }
   }
+  o << "typedef tessera_pkg::mmio_reg_e mmio_reg_e;\n";
+  for (const auto& r : d.regs)
+    o << "localparam mmio_reg_e Mmio" << r.name << " = tessera_pkg::Mmio" << r.name << ";\n";
   o << isa;
   o << "/* verilator lint_on UNUSEDPARAM */\n";
+  return o.str();
+}
+
+// The memory-mapped registers as data: which address is which register, who may access it, and
+// whether co-simulation compares it (docs/isa.md 3.2).
+std::string EmitHppRegTable(const Desc& d) {
+  std::ostringstream o;
+  o << "// ---- The register table (docs/isa.md 3.2) ----\n";
+  o << "enum class RegId : uint8_t {\n";
+  for (const auto& r : d.regs) o << "  k" << r.name << ",\n";
+  o << "};\n";
+  o << "inline constexpr unsigned kNumRegIds = " << d.regs.size() << ";\n\n";
+  o << "// What a CE access may do with a register.\n";
+  o << "enum class RegAccess : uint8_t {\n";
+  for (const AccessWord& a : kAccessWords) o << "  " << a.cpp << ",  // " << a.doc << "\n";
+  o << "};\n\n";
+  o << "struct RegInfo {\n"
+       "  RegId id;\n"
+       "  const char* name;\n"
+       "  uint16_t addr;\n"
+       "  uint32_t count, stride;  // count 1: a single register\n"
+       "  RegAccess access;\n"
+       "  bool router;    // held by the router, not the CE\n"
+       "  bool compared;  // co-simulation compares it at the end of a run\n"
+       "  bool last_ro;   // the last element of the array reads zero and is read only\n"
+       "};\n\n";
+  o << "inline constexpr RegInfo kRegisters[kNumRegIds] = {\n";
+  for (const auto& r : d.regs) {
+    o << "    {RegId::k" << r.name << ", \"" << r.name << "\", 0x" << Hex(r.addr) << ", " << r.count
+      << ", " << r.stride << ", RegAccess::" << FindAccess(r.access)->cpp << ", "
+      << (r.router ? "true" : "false") << ", " << (r.compared ? "true" : "false") << ", "
+      << (r.last_ro ? "true" : "false") << "},\n";
+  }
+  o << "};\n\n";
+  o << "inline const RegInfo& Info(RegId id) { return kRegisters[static_cast<unsigned>(id)]; }\n";
+  o << "inline const char* ToString(RegId id) { return Info(id).name; }\n\n";
   return o.str();
 }
 
@@ -240,7 +441,8 @@ std::string EmitHpp(const Desc& d) {
   std::ostringstream o;
   o << "// " << kBanner << "\n";
   o << "// Shared constants of the Tessera PE; see docs/architecture-constants.md.\n";
-  o << "#pragma once\n\n#include <cstdint>\n\nnamespace tessera::arch {\n\n";
+  o << "#pragma once\n\n#include <cstdint>\n#include <string_view>\n\nnamespace tessera::arch "
+       "{\n\n";
   for (const auto& c : d.consts) {
     if (!c.doc.empty()) o << "// " << c.doc << "\n";
     o << "inline constexpr uint32_t k" << c.name << " = "
@@ -287,6 +489,7 @@ std::string EmitHpp(const Desc& d) {
     }
     o << "};\n\n";
   }
+  o << EmitHppRegTable(d);
   o << "}  // namespace tessera::arch\n";
   return o.str();
 }
@@ -301,29 +504,56 @@ std::string Slurp(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  constexpr int kIns = 2, kOuts = 5;
-  bool check = argc == 2 + kIns + kOuts && std::string(argv[1]) == "--check";
-  if (!check && argc != 1 + kIns + kOuts) {
+  const bool check = argc == 3 && std::string(argv[1]) == "--check";
+  if (!check && argc != 2) {
     std::fprintf(stderr,
-                 "usage: tessera_archgen [--check] DEF_FILE ISA_FILE SV_PKG_OUT SV_USE_OUT HPP_OUT "
-                 "ISA_HPP_OUT ISA_SVH_OUT\n");
+                 "usage: tessera_archgen [--check] ROOT\n"
+                 "  reads ROOT/model/arch/{tessera,isa}.def and writes (or with --check compares)\n"
+                 "  the generated RTL package, decoders and C++ headers under ROOT\n");
     return 2;
   }
-  int a = check ? 2 : 1;
-  Desc d = Parse(argv[a]);
-  IsaDesc isa = ParseIsa(argv[a + 1], d.enums);
-  const std::string outs[kOuts] = {EmitSv(d, EmitIsaSvPkg(isa)), EmitSvUse(d, EmitIsaSvUse(isa)),
-                                   EmitHpp(d), EmitIsaHpp(isa), EmitIsaDecodeSvh(isa)};
+  const std::string root = std::string(argv[check ? 2 : 1]) + "/";
+  Desc d = Parse(root + "model/arch/tessera.def");
+  IsaDesc isa = ParseIsa(root + "model/arch/isa.def", d.enums);
+  const std::pair<const char*, std::string> outs[] = {
+      {"rtl/pkg/tessera_pkg.sv", EmitSv(d, EmitIsaSvPkg(isa))},
+      {"rtl/pkg/tessera_pkg_use.svh", EmitSvUse(d, EmitIsaSvUse(isa))},
+      {"rtl/pkg/tessera_isa.svh", EmitIsaDecodeSvh(isa)},
+      {"rtl/pkg/tessera_mmio.svh", EmitMmioSvh(d)},
+      {"model/arch/arch.h", EmitHpp(d)},
+      {"model/arch/isa_table.h", EmitIsaHpp(isa)},
+  };
   int stale = 0;
-  for (int i = 0; i < kOuts; ++i) {
-    const char* path = argv[a + kIns + i];
+  // docs/isa.md section 9.2: the text between the generated block's marker lines.
+  {
+    const std::string path = root + "docs/isa.md";
+    const std::string doc = Slurp(path);
+    const std::string table = EmitIsaDocTable(isa);
+    const size_t begin = doc.find("<!-- generated by tessera_archgen");
+    const std::string end_mark = "<!-- end generated -->\n";
+    const size_t end = doc.find(end_mark, begin == std::string::npos ? 0 : begin);
+    if (begin == std::string::npos || end == std::string::npos) {
+      std::fprintf(stderr, "%s: the generated instruction table's marker lines are missing\n",
+                   path.c_str());
+      return 2;
+    }
+    const std::string updated = doc.substr(0, begin) + table + doc.substr(end + end_mark.size());
+    if (check && updated != doc) {
+      std::fprintf(stderr, "%s (section 9.2) is stale: run `make gen`\n", path.c_str());
+      stale = 1;
+    } else if (!check && updated != doc) {
+      std::ofstream(path) << updated;
+    }
+  }
+  for (const auto& [rel, text] : outs) {
+    const std::string path = root + rel;
     if (check) {
-      if (Slurp(path) != outs[i]) {
-        std::fprintf(stderr, "%s is stale: run `make gen`\n", path);
+      if (Slurp(path) != text) {
+        std::fprintf(stderr, "%s is stale: run `make gen`\n", path.c_str());
         stale = 1;
       }
     } else {
-      std::ofstream(path) << outs[i];
+      std::ofstream(path) << text;
     }
   }
   return stale;

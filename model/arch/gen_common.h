@@ -68,10 +68,18 @@ struct EnumItem {
   std::string name;
   uint64_t value;
 };
+// A named subset of an enumeration's items (a `set` line): a fact about them that the RTL and the
+// C++ code both need, such as which FP operations compute two f16 lanes.
+struct EnumSet {
+  std::string name, doc;
+  std::vector<std::string> items;
+};
 struct Enum {
   std::string name, doc;
   unsigned width;
   std::vector<EnumItem> items;
+  std::vector<std::string> texts;  // display names of the items (a `names` line), or none
+  std::vector<EnumSet> sets;
 };
 
 // Parses `enum NAME WIDTH A=0 B=1 ...` (tokens already split).
@@ -87,6 +95,24 @@ inline Enum ParseEnum(const std::vector<std::string>& tok, const std::string& do
     e.items.push_back({tok[i].substr(0, eq), v});
   }
   return e;
+}
+
+// Parses `set ENUM NAME ITEM...` into the enumeration ENUM (one of `enums`).
+inline void ParseSet(const std::vector<std::string>& tok, const std::string& doc,
+                     std::vector<Enum>& enums, const std::string& file, int line) {
+  if (tok.size() < 3) Fail(file, line, "expected: set ENUM NAME ITEM...");
+  Enum* e = nullptr;
+  for (auto& x : enums)
+    if (x.name == tok[1]) e = &x;
+  if (!e) Fail(file, line, "set of unknown enumeration '" + tok[1] + "' (declare it first)");
+  EnumSet s{tok[2], doc, {}};
+  for (size_t i = 3; i < tok.size(); ++i) {
+    bool known = false;
+    for (const auto& it : e->items) known |= it.name == tok[i];
+    if (!known) Fail(file, line, e->name + " has no item '" + tok[i] + "'");
+    s.items.push_back(tok[i]);
+  }
+  e->sets.push_back(s);
 }
 
 // The SystemVerilog typedef and the C++ enum class of an enumeration.

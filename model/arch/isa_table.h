@@ -43,6 +43,62 @@ inline const char* ToString(AluOp v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, AluOp* out) {
+  if (s == "Add") {
+    *out = AluOp::kAdd;
+    return true;
+  }
+  if (s == "Sub") {
+    *out = AluOp::kSub;
+    return true;
+  }
+  if (s == "And") {
+    *out = AluOp::kAnd;
+    return true;
+  }
+  if (s == "Or") {
+    *out = AluOp::kOr;
+    return true;
+  }
+  if (s == "Xor") {
+    *out = AluOp::kXor;
+    return true;
+  }
+  if (s == "Shl") {
+    *out = AluOp::kShl;
+    return true;
+  }
+  if (s == "Shr") {
+    *out = AluOp::kShr;
+    return true;
+  }
+  if (s == "Sra") {
+    *out = AluOp::kSra;
+    return true;
+  }
+  if (s == "Slt") {
+    *out = AluOp::kSlt;
+    return true;
+  }
+  if (s == "Sltu") {
+    *out = AluOp::kSltu;
+    return true;
+  }
+  if (s == "Mul") {
+    *out = AluOp::kMul;
+    return true;
+  }
+  if (s == "Mulu") {
+    *out = AluOp::kMulu;
+    return true;
+  }
+  if (s == "Lui") {
+    *out = AluOp::kLui;
+    return true;
+  }
+  return false;
+}
 
 // load/store size and sign
 enum class MemOp : uint8_t {
@@ -62,6 +118,30 @@ inline const char* ToString(MemOp v) {
     case MemOp::kW: return "W";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, MemOp* out) {
+  if (s == "B") {
+    *out = MemOp::kB;
+    return true;
+  }
+  if (s == "Bu") {
+    *out = MemOp::kBu;
+    return true;
+  }
+  if (s == "H") {
+    *out = MemOp::kH;
+    return true;
+  }
+  if (s == "Hu") {
+    *out = MemOp::kHu;
+    return true;
+  }
+  if (s == "W") {
+    *out = MemOp::kW;
+    return true;
+  }
+  return false;
 }
 
 enum class BrOp : uint8_t {
@@ -84,6 +164,34 @@ inline const char* ToString(BrOp v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, BrOp* out) {
+  if (s == "Eq") {
+    *out = BrOp::kEq;
+    return true;
+  }
+  if (s == "Ne") {
+    *out = BrOp::kNe;
+    return true;
+  }
+  if (s == "Lt") {
+    *out = BrOp::kLt;
+    return true;
+  }
+  if (s == "Ge") {
+    *out = BrOp::kGe;
+    return true;
+  }
+  if (s == "Ltu") {
+    *out = BrOp::kLtu;
+    return true;
+  }
+  if (s == "Geu") {
+    *out = BrOp::kGeu;
+    return true;
+  }
+  return false;
+}
 
 enum class JumpOp : uint8_t {
   kJ = 0,
@@ -100,6 +208,26 @@ inline const char* ToString(JumpOp v) {
     case JumpOp::kJalr: return "Jalr";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, JumpOp* out) {
+  if (s == "J") {
+    *out = JumpOp::kJ;
+    return true;
+  }
+  if (s == "Jal") {
+    *out = JumpOp::kJal;
+    return true;
+  }
+  if (s == "Jr") {
+    *out = JumpOp::kJr;
+    return true;
+  }
+  if (s == "Jalr") {
+    *out = JumpOp::kJalr;
+    return true;
+  }
+  return false;
 }
 
 enum class SysOp : uint8_t {
@@ -118,6 +246,26 @@ inline const char* ToString(SysOp v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, SysOp* out) {
+  if (s == "Nop") {
+    *out = SysOp::kNop;
+    return true;
+  }
+  if (s == "Tend") {
+    *out = SysOp::kTend;
+    return true;
+  }
+  if (s == "Trap") {
+    *out = SysOp::kTrap;
+    return true;
+  }
+  if (s == "UtWait") {
+    *out = SysOp::kUtWait;
+    return true;
+  }
+  return false;
+}
 
 enum class TaskOp : uint8_t {
   kActivate = 0,
@@ -135,6 +283,26 @@ inline const char* ToString(TaskOp v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, TaskOp* out) {
+  if (s == "Activate") {
+    *out = TaskOp::kActivate;
+    return true;
+  }
+  if (s == "ActivateArg") {
+    *out = TaskOp::kActivateArg;
+    return true;
+  }
+  if (s == "Block") {
+    *out = TaskOp::kBlock;
+    return true;
+  }
+  if (s == "Unblock") {
+    *out = TaskOp::kUnblock;
+    return true;
+  }
+  return false;
+}
 
 enum class SendOp : uint8_t {
   kData = 0,
@@ -147,6 +315,18 @@ inline const char* ToString(SendOp v) {
     case SendOp::kCtrl: return "Ctrl";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, SendOp* out) {
+  if (s == "Data") {
+    *out = SendOp::kData;
+    return true;
+  }
+  if (s == "Ctrl") {
+    *out = SendOp::kCtrl;
+    return true;
+  }
+  return false;
 }
 
 enum class DsrOp : uint8_t {
@@ -172,6 +352,42 @@ inline const char* ToString(DsrOp v) {
     case DsrOp::kSetLen: return "SetLen";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsrOp* out) {
+  if (s == "Ldd") {
+    *out = DsrOp::kLdd;
+    return true;
+  }
+  if (s == "Std") {
+    *out = DsrOp::kStd;
+    return true;
+  }
+  if (s == "Dmov") {
+    *out = DsrOp::kDmov;
+    return true;
+  }
+  if (s == "Drd") {
+    *out = DsrOp::kDrd;
+    return true;
+  }
+  if (s == "Dwr") {
+    *out = DsrOp::kDwr;
+    return true;
+  }
+  if (s == "SetBase") {
+    *out = DsrOp::kSetBase;
+    return true;
+  }
+  if (s == "IncBase") {
+    *out = DsrOp::kIncBase;
+    return true;
+  }
+  if (s == "SetLen") {
+    *out = DsrOp::kSetLen;
+    return true;
+  }
+  return false;
 }
 
 enum class DsdOp : uint8_t {
@@ -218,6 +434,82 @@ inline const char* ToString(DsdOp v) {
   }
   return "?";
 }
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsdOp* out) {
+  if (s == "Add") {
+    *out = DsdOp::kAdd;
+    return true;
+  }
+  if (s == "Sub") {
+    *out = DsdOp::kSub;
+    return true;
+  }
+  if (s == "Mul") {
+    *out = DsdOp::kMul;
+    return true;
+  }
+  if (s == "Max") {
+    *out = DsdOp::kMax;
+    return true;
+  }
+  if (s == "Min") {
+    *out = DsdOp::kMin;
+    return true;
+  }
+  if (s == "Neg") {
+    *out = DsdOp::kNeg;
+    return true;
+  }
+  if (s == "Abs") {
+    *out = DsdOp::kAbs;
+    return true;
+  }
+  if (s == "Cvt") {
+    *out = DsdOp::kCvt;
+    return true;
+  }
+  if (s == "MulAdd") {
+    *out = DsdOp::kMulAdd;
+    return true;
+  }
+  if (s == "Dot") {
+    *out = DsdOp::kDot;
+    return true;
+  }
+  if (s == "IAdd") {
+    *out = DsdOp::kIAdd;
+    return true;
+  }
+  if (s == "ISub") {
+    *out = DsdOp::kISub;
+    return true;
+  }
+  if (s == "IAnd") {
+    *out = DsdOp::kIAnd;
+    return true;
+  }
+  if (s == "IOr") {
+    *out = DsdOp::kIOr;
+    return true;
+  }
+  if (s == "IXor") {
+    *out = DsdOp::kIXor;
+    return true;
+  }
+  if (s == "IShl") {
+    *out = DsdOp::kIShl;
+    return true;
+  }
+  if (s == "IShr") {
+    *out = DsdOp::kIShr;
+    return true;
+  }
+  if (s == "IMov") {
+    *out = DsdOp::kIMov;
+    return true;
+  }
+  return false;
+}
 
 // element format of a DSD operation
 enum class DsdFmt : uint8_t {
@@ -237,6 +529,30 @@ inline const char* ToString(DsdFmt v) {
     case DsdFmt::kMix: return "Mix";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsdFmt* out) {
+  if (s == "F32") {
+    *out = DsdFmt::kF32;
+    return true;
+  }
+  if (s == "F16") {
+    *out = DsdFmt::kF16;
+    return true;
+  }
+  if (s == "W32") {
+    *out = DsdFmt::kW32;
+    return true;
+  }
+  if (s == "W16") {
+    *out = DsdFmt::kW16;
+    return true;
+  }
+  if (s == "Mix") {
+    *out = DsdFmt::kMix;
+    return true;
+  }
+  return false;
 }
 
 enum class DsdForm : uint8_t {
@@ -258,6 +574,83 @@ inline const char* ToString(DsdForm v) {
     case DsdForm::kDot: return "Dot";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsdForm* out) {
+  if (s == "V3") {
+    *out = DsdForm::kV3;
+    return true;
+  }
+  if (s == "VS") {
+    *out = DsdForm::kVS;
+    return true;
+  }
+  if (s == "V2") {
+    *out = DsdForm::kV2;
+    return true;
+  }
+  if (s == "Fill") {
+    *out = DsdForm::kFill;
+    return true;
+  }
+  if (s == "V4") {
+    *out = DsdForm::kV4;
+    return true;
+  }
+  if (s == "Dot") {
+    *out = DsdForm::kDot;
+    return true;
+  }
+  return false;
+}
+// writes a destination descriptor
+inline constexpr bool HasDst(DsdForm v) {
+  switch (v) {
+    case DsdForm::kV3:
+    case DsdForm::kVS:
+    case DsdForm::kV2:
+    case DsdForm::kFill:
+    case DsdForm::kV4:
+      return true;
+    default:
+      return false;
+  }
+}
+// reads a first source descriptor
+inline constexpr bool HasSrc0(DsdForm v) {
+  switch (v) {
+    case DsdForm::kV3:
+    case DsdForm::kVS:
+    case DsdForm::kV2:
+    case DsdForm::kV4:
+    case DsdForm::kDot:
+      return true;
+    default:
+      return false;
+  }
+}
+// reads a second source descriptor
+inline constexpr bool HasSrc1(DsdForm v) {
+  switch (v) {
+    case DsdForm::kV3:
+    case DsdForm::kV4:
+    case DsdForm::kDot:
+      return true;
+    default:
+      return false;
+  }
+}
+// reads (Dot: accumulates into) the scalar register S
+inline constexpr bool HasScalar(DsdForm v) {
+  switch (v) {
+    case DsdForm::kVS:
+    case DsdForm::kFill:
+    case DsdForm::kV4:
+    case DsdForm::kDot:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // element types a DSD role accepts
@@ -282,6 +675,38 @@ inline const char* ToString(ElemClass v) {
     case ElemClass::kX16: return "X16";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, ElemClass* out) {
+  if (s == "None") {
+    *out = ElemClass::kNone;
+    return true;
+  }
+  if (s == "F32") {
+    *out = ElemClass::kF32;
+    return true;
+  }
+  if (s == "F16") {
+    *out = ElemClass::kF16;
+    return true;
+  }
+  if (s == "I32") {
+    *out = ElemClass::kI32;
+    return true;
+  }
+  if (s == "I16") {
+    *out = ElemClass::kI16;
+    return true;
+  }
+  if (s == "X32") {
+    *out = ElemClass::kX32;
+    return true;
+  }
+  if (s == "X16") {
+    *out = ElemClass::kX16;
+    return true;
+  }
+  return false;
 }
 
 // instruction class (model/arch/isa.def)
@@ -314,6 +739,54 @@ inline const char* ToString(InsnClass v) {
     case InsnClass::kDsd: return "Dsd";
   }
   return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, InsnClass* out) {
+  if (s == "Alu") {
+    *out = InsnClass::kAlu;
+    return true;
+  }
+  if (s == "Fp") {
+    *out = InsnClass::kFp;
+    return true;
+  }
+  if (s == "Load") {
+    *out = InsnClass::kLoad;
+    return true;
+  }
+  if (s == "Store") {
+    *out = InsnClass::kStore;
+    return true;
+  }
+  if (s == "Br") {
+    *out = InsnClass::kBr;
+    return true;
+  }
+  if (s == "Jump") {
+    *out = InsnClass::kJump;
+    return true;
+  }
+  if (s == "Sys") {
+    *out = InsnClass::kSys;
+    return true;
+  }
+  if (s == "Task") {
+    *out = InsnClass::kTask;
+    return true;
+  }
+  if (s == "Send") {
+    *out = InsnClass::kSend;
+    return true;
+  }
+  if (s == "Dsr") {
+    *out = InsnClass::kDsr;
+    return true;
+  }
+  if (s == "Dsd") {
+    *out = InsnClass::kDsd;
+    return true;
+  }
+  return false;
 }
 
 enum class InsnFormat : uint8_t { kR = 0, kI = 1, kD = 2 };

@@ -12,66 +12,17 @@
 namespace tessera::ce {
 namespace {
 
-struct RegDef {
-  RegId id;
-  const char* name;
-  uint16_t addr;
-  uint32_t count;
-  uint32_t stride;
-  RegAccess access;
-};
-
-template <class R>
-constexpr RegDef Def(RegId id, const char* name, RegAccess access) {
-  return {id, name, R::kAddr, R::kCount, R::kStride, access};
-}
-
-constexpr RegDef kRegs[] = {
-    Def<arch::PeCoord>(RegId::kPeCoord, "PeCoord", RegAccess::kRO),
-    Def<arch::FabricDim>(RegId::kFabricDim, "FabricDim", RegAccess::kRO),
-    Def<arch::CeStatus>(RegId::kCeStatus, "CeStatus", RegAccess::kRO),
-    Def<arch::CycleLo>(RegId::kCycleLo, "CycleLo", RegAccess::kRO),
-    Def<arch::CycleHi>(RegId::kCycleHi, "CycleHi", RegAccess::kRO),
-    Def<arch::FpFlags>(RegId::kFpFlags, "FpFlags", RegAccess::kRW),
-    Def<arch::FaultStatus>(RegId::kFaultStatus, "FaultStatus", RegAccess::kRO),
-    Def<arch::FaultPc>(RegId::kFaultPc, "FaultPc", RegAccess::kRO),
-    Def<arch::FaultAddr>(RegId::kFaultAddr, "FaultAddr", RegAccess::kRO),
-    Def<arch::FaultInfo>(RegId::kFaultInfo, "FaultInfo", RegAccess::kRO),
-    Def<arch::DebugPort>(RegId::kDebugPort, "DebugPort", RegAccess::kRW),
-    Def<arch::CeColor>(RegId::kCeColor, "CeColor", RegAccess::kRO),
-    Def<arch::ColorCfg>(RegId::kColorCfg, "ColorCfg", RegAccess::kRW),
-    Def<arch::SwitchCfg>(RegId::kSwitchCfg, "SwitchCfg", RegAccess::kRW),
-    Def<arch::RouterFault>(RegId::kRouterFault, "RouterFault", RegAccess::kRW),
-    Def<arch::RouterInCount>(RegId::kRouterInCount, "RouterInCount", RegAccess::kHost),
-    Def<arch::UtStatus>(RegId::kUtStatus, "UtStatus", RegAccess::kRO),
-    Def<arch::UtInfo>(RegId::kUtInfo, "UtInfo", RegAccess::kRO),
-    Def<arch::TaskCfg>(RegId::kTaskCfg, "TaskCfg", RegAccess::kRW),
-    Def<arch::TaskArg>(RegId::kTaskArg, "TaskArg", RegAccess::kRW),
-    Def<arch::TaskActive>(RegId::kTaskActive, "TaskActive", RegAccess::kRW),
-    Def<arch::TaskActiveSet>(RegId::kTaskActiveSet, "TaskActiveSet", RegAccess::kW1S),
-    Def<arch::TaskActiveClr>(RegId::kTaskActiveClr, "TaskActiveClr", RegAccess::kW1C),
-    Def<arch::TaskBlocked>(RegId::kTaskBlocked, "TaskBlocked", RegAccess::kRW),
-    Def<arch::TaskBlockSet>(RegId::kTaskBlockSet, "TaskBlockSet", RegAccess::kW1S),
-    Def<arch::TaskBlockClr>(RegId::kTaskBlockClr, "TaskBlockClr", RegAccess::kW1C),
-    Def<arch::Gpr>(RegId::kGpr, "Gpr", RegAccess::kHost),
-    Def<arch::CePc>(RegId::kCePc, "CePc", RegAccess::kHost),
-    Def<arch::Dsr>(RegId::kDsr, "Dsr", RegAccess::kHost),
-};
-
 // One entry per word of 0xC000..0xFFFF.
 struct Map {
   std::array<RegRef, 0x4000 / 4> at{};
   Map() {
-    for (const RegDef& d : kRegs) {
+    for (const arch::RegInfo& d : arch::kRegisters) {
       for (uint32_t i = 0; i < d.count; ++i) {
         RegRef& r = at[(d.addr + i * d.stride - arch::kMmioBase) / 4];
         r.id = d.id;
         r.index = static_cast<uint8_t>(i);
-        r.access = d.access;
+        r.access = d.last_ro && i + 1 == d.count ? RegAccess::kRO : d.access;
         r.name = d.name;
-        // Task 31 does not exist: its TaskCfg and TaskArg read zero and are read only.
-        if ((d.id == RegId::kTaskCfg || d.id == RegId::kTaskArg) && i == arch::kNoTask)
-          r.access = RegAccess::kRO;
       }
     }
   }
@@ -80,12 +31,6 @@ struct Map {
 const Map& TheMap() {
   static const Map m;
   return m;
-}
-
-bool IsArray(RegId id) {
-  for (const RegDef& d : kRegs)
-    if (d.id == id) return d.count > 1;
-  return false;
 }
 
 }  // namespace
@@ -97,7 +42,22 @@ RegRef FindReg(uint16_t addr) {
 
 std::string RegName(const RegRef& r) {
   if (!r.valid()) return "?";
-  return IsArray(r.id) ? fmt::format("{}[{}]", r.name, r.index) : std::string(r.name);
+  return arch::Info(r.id).count > 1 ? fmt::format("{}[{}]", r.name, r.index) : std::string(r.name);
+}
+
+const std::vector<ComparedReg>& ComparedRegs() {
+  static const std::vector<ComparedReg> regs = [] {
+    std::vector<ComparedReg> v;
+    for (const arch::RegInfo& d : arch::kRegisters) {
+      if (!d.compared) continue;
+      for (uint32_t i = 0; i < d.count; ++i) {
+        const auto addr = static_cast<uint16_t>(d.addr + i * d.stride);
+        v.push_back({addr, RegName(FindReg(addr))});
+      }
+    }
+    return v;
+  }();
+  return regs;
 }
 
 // ---------------------------------------------------------------------------------------------

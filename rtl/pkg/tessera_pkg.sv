@@ -95,6 +95,10 @@ package tessera_pkg;
     FpOpCvtF2I = 4'd12,
     FpOpCvtI2F = 4'd13
   } fp_op_e;
+  // in f16, two independent lanes, each with its flags
+  localparam logic [15:0] FpOpIsTwoLaneF16 = 16'b0000011000111111;
+  // reads operand a only
+  localparam logic [15:0] FpOpIsUnary = 16'b0011111000000000;
 
   // operand format; for CvtF2F the source format
   typedef enum logic [0:0] {
@@ -472,6 +476,39 @@ package tessera_pkg;
   localparam int unsigned DsrStride = 4;
   localparam int unsigned DsrValueLsb = 0;  localparam int unsigned DsrValueWidth = 32;
 
+  // The memory-mapped registers (docs/isa.md 3.2), as tessera_ce_mmio names them.
+  typedef enum logic [4:0] {
+    MmioPeCoord = 5'd0,
+    MmioColorCfg = 5'd1,
+    MmioSwitchCfg = 5'd2,
+    MmioRouterFault = 5'd3,
+    MmioRouterInCount = 5'd4,
+    MmioFabricDim = 5'd5,
+    MmioCeStatus = 5'd6,
+    MmioCycleLo = 5'd7,
+    MmioCycleHi = 5'd8,
+    MmioFpFlags = 5'd9,
+    MmioFaultStatus = 5'd10,
+    MmioFaultPc = 5'd11,
+    MmioFaultAddr = 5'd12,
+    MmioFaultInfo = 5'd13,
+    MmioDebugPort = 5'd14,
+    MmioCeColor = 5'd15,
+    MmioUtStatus = 5'd16,
+    MmioUtInfo = 5'd17,
+    MmioTaskCfg = 5'd18,
+    MmioTaskArg = 5'd19,
+    MmioTaskActive = 5'd20,
+    MmioTaskActiveSet = 5'd21,
+    MmioTaskActiveClr = 5'd22,
+    MmioTaskBlocked = 5'd23,
+    MmioTaskBlockSet = 5'd24,
+    MmioTaskBlockClr = 5'd25,
+    MmioGpr = 5'd26,
+    MmioCePc = 5'd27,
+    MmioDsr = 5'd28
+  } mmio_reg_e;
+
   // ---- Instruction set (generated from model/arch/isa.def; docs/isa.md) ----
 
   typedef enum logic [3:0] {
@@ -583,6 +620,14 @@ package tessera_pkg;
     DsdFormV4 = 3'd4,
     DsdFormDot = 3'd5
   } dsd_form_e;
+  // writes a destination descriptor
+  localparam logic [7:0] DsdFormHasDst = 8'b00011111;
+  // reads a first source descriptor
+  localparam logic [7:0] DsdFormHasSrc0 = 8'b00110111;
+  // reads a second source descriptor
+  localparam logic [7:0] DsdFormHasSrc1 = 8'b00110001;
+  // reads (Dot: accumulates into) the scalar register S
+  localparam logic [7:0] DsdFormHasScalar = 8'b00111010;
 
   // element types a DSD role accepts
   typedef enum logic [2:0] {
@@ -610,7 +655,7 @@ package tessera_pkg;
     InsnClassDsd = 4'd10
   } insn_class_e;
 
-  // One decoded instruction (isa_decode in tessera_isa.svh).
+  // One decoded instruction (the decoder tessera_ce_decode, tessera_isa.svh).
   typedef struct packed {
     logic legal;         // a valid encoding: known opcode/funct, unused fields zero
     insn_class_e cls;
