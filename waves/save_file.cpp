@@ -71,7 +71,7 @@ std::string PeScope(int x, int y, int tile_w, int tile_h) {
 // A vector's range as GTKWave names it: x[7:0]; a one-bit vector declared [0:0] is x[0].
 std::string Bits(unsigned n) { return n == 1 ? "[0]" : fmt::format("[{}:0]", n - 1); }
 
-const char* const kDirNames[] = {"W", "E", "S", "N", "RAMP"};
+const char* DirName(unsigned d) { return arch::Text(static_cast<arch::Dir>(d)); }
 
 // PE(x,y) router: links, credits and input-queue state per port, then allocation and faults.
 std::vector<Sig> RouterSignals(const std::string& pe) {
@@ -82,22 +82,21 @@ std::vector<Sig> RouterSignals(const std::string& pe) {
   const int dirs = static_cast<int>(arch::kNumDirs);
   for (int d = 0; d < dirs; ++d)
     v.push_back(
-        {kHex, fmt::format("{}.in_link[{}]{}", r, d, lb), fmt::format("{} in", kDirNames[d])});
+        {kHex, fmt::format("{}.in_link[{}]{}", r, d, lb), fmt::format("{} in", DirName(d))});
+  for (int d = 0; d < dirs; ++d)
+    v.push_back({kHex, fmt::format("{}.out_q[{}]{}", r, d, lb), fmt::format("{} out", DirName(d))});
   for (int d = 0; d < dirs; ++d)
     v.push_back(
-        {kHex, fmt::format("{}.out_q[{}]{}", r, d, lb), fmt::format("{} out", kDirNames[d])});
+        {kHex, fmt::format("{}.cred_in[{}]{}", r, d, cb), fmt::format("{} credit in", DirName(d))});
   for (int d = 0; d < dirs; ++d)
-    v.push_back({kHex, fmt::format("{}.cred_in[{}]{}", r, d, cb),
-                 fmt::format("{} credit in", kDirNames[d])});
-  for (int d = 0; d < dirs; ++d)
-    v.push_back({kHex, fmt::format("{}.cred_q[{}]{}", r, d, cb),
-                 fmt::format("{} credit out", kDirNames[d])});
+    v.push_back(
+        {kHex, fmt::format("{}.cred_q[{}]{}", r, d, cb), fmt::format("{} credit out", DirName(d))});
   for (int d = 0; d < dirs; ++d)
     v.push_back({kBin, fmt::format("{}.g_inq[{}].u_inq.nonempty_q{}", r, d, colors),
-                 fmt::format("{} queued colors", kDirNames[d])});
+                 fmt::format("{} queued colors", DirName(d))});
   for (int d = 0; d < dirs; ++d)
     v.push_back({kBin, fmt::format("{}.g_credit[{}].u_credits.ok_q{}", r, d, colors),
-                 fmt::format("{} credit ok colors", kDirNames[d])});
+                 fmt::format("{} credit ok colors", DirName(d))});
   v.push_back({kDec, r + ".prio_q[2:0]", "prio"});
   v.push_back({kBin, r + ".adv" + colors, "switch advance colors"});
   v.push_back({kHex, r + ".fault_q[31:0]", "RouterFault"});
@@ -205,7 +204,7 @@ void WriteRouterSaveFile(const std::string& save_path, const std::string& fst_pa
   for (int d = 0; d < static_cast<int>(arch::kNumDirs); ++d) {
     std::string q = fmt::format("{}.g_inq[{}].u_inq", r, d);
     std::string c = fmt::format("{}.g_credit[{}].u_credits", r, d);
-    w.Group(fmt::format("PE({},{}) {} port", x, y, kDirNames[d]),
+    w.Group(fmt::format("PE({},{}) {} port", x, y, DirName(d)),
             {{kHex, fmt::format("{}.in_link[{}]{}", r, d, lb)},
              {kHex, fmt::format("{}.cred_q[{}]{}", r, d, cb)},
              {kBin, fmt::format("{}.nonempty_q{}", q, colors)},

@@ -374,14 +374,11 @@ std::optional<RelocKind> ParseRelocKind(const std::string& name) {
   return std::nullopt;
 }
 
-std::string ElemTypeName(arch::ElemType t) { return ToLower(arch::ToString(t)); }
+std::string ElemTypeName(arch::ElemType t) { return arch::Text(t); }
 
 std::optional<arch::ElemType> ParseElemType(const std::string& name) {
-  const std::string l = ToLower(name);
-  for (uint32_t v = 0; v < (1u << arch::kElemTypeWidth); ++v) {
-    const auto t = static_cast<arch::ElemType>(v);
-    if (std::string(arch::ToString(t)) != "?" && l == ElemTypeName(t)) return t;
-  }
+  arch::ElemType t;
+  if (arch::FromText(name, &t)) return t;
   return std::nullopt;
 }
 

@@ -22,22 +22,15 @@ enum Role { kDst = 0, kSrc0 = 1, kSrc1 = 2 };
 bool HasRole(DsdForm f, int role) {
   switch (role) {
     case kDst:
-      return f != DsdForm::kDot;
+      return arch::HasDst(f);
     case kSrc0:
-      return f != DsdForm::kFill;
+      return arch::HasSrc0(f);
     default:
-      return f == DsdForm::kV3 || f == DsdForm::kV4 || f == DsdForm::kDot;
+      return arch::HasSrc1(f);
   }
 }
 
-bool HasScalar(DsdForm f) {
-  return f == DsdForm::kVS || f == DsdForm::kFill || f == DsdForm::kV4 || f == DsdForm::kDot;
-}
-
-const char* TypeName(ElemType t) {
-  static const char* kNames[] = {"f32", "f16", "i32", "i16", "u32", "u16"};
-  return kNames[static_cast<int>(t)];
-}
+const char* TypeName(ElemType t) { return arch::Text(t); }
 
 int Bytes(ElemType t) {
   return t == ElemType::kF16 || t == ElemType::kI16 || t == ElemType::kU16 ? 2 : 4;
@@ -243,7 +236,7 @@ static void EmitOp(Gen& g, const arch::InsnInfo& n, const std::array<Opnd, 3>& o
     }
   }
   std::string s;
-  if (HasScalar(n.form)) {
+  if (arch::HasScalar(n.form)) {
     // An asynchronous fdot writes its accumulator when it completes, at a time no code here
     // predicts: only kAsyncAcc, which no other code writes or relies on.
     const bool async = std::count(done.begin(), done.end(), ' ') > 1;

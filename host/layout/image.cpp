@@ -10,6 +10,7 @@
 
 #include "asm/diagnostics.h"
 #include "asm/object.h"
+#include "fabric/fabric.h"
 
 namespace tessera::layout {
 
@@ -420,14 +421,7 @@ uint32_t ColorCfgValue(uint32_t rx_mask, uint32_t tx_mask) {
   return arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, tx_mask), rx_mask);
 }
 
-std::string DirMaskName(uint32_t mask) {
-  static const char* const kNames[] = {"W", "E", "S", "N", "RAMP"};
-  std::string s;
-  for (unsigned k = 0; k < arch::kNumDirs; ++k) {
-    if (mask >> k & 1) s += (s.empty() ? "" : ",") + std::string(kNames[k]);
-  }
-  return s.empty() ? "none" : s;
-}
+std::string DirMaskName(uint32_t mask) { return fabric::DirMaskText(mask, ",", "none"); }
 
 const ImagePe* Image::Pe(int x, int y) const {
   auto it = std::lower_bound(

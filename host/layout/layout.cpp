@@ -52,13 +52,8 @@ std::string DirOf(const std::string& path) {
 }
 
 std::optional<arch::Dir> ParseDir(const std::string& word) {
-  std::string up;
-  for (char c : word) up += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (up == "W") return arch::Dir::kW;
-  if (up == "E") return arch::Dir::kE;
-  if (up == "S") return arch::Dir::kS;
-  if (up == "N") return arch::Dir::kN;
-  if (up == "RAMP") return arch::Dir::kRamp;
+  arch::Dir d;
+  if (arch::FromText(word, &d)) return d;
   return std::nullopt;
 }
 

@@ -59,9 +59,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
     return false;
   }
   const arch::DsdForm form = n.form;
-  const std::array<bool, 3> has = {
-      form != arch::DsdForm::kDot, form != arch::DsdForm::kFill,
-      form == arch::DsdForm::kV3 || form == arch::DsdForm::kV4 || form == arch::DsdForm::kDot};
+  const std::array<bool, 3> has = {arch::HasDst(form), arch::HasSrc0(form), arch::HasSrc1(form)};
   const std::array<uint8_t, 3> reg = {f.dst, f.src0, f.src1};
   std::array<DsdOperand, 3> o;
   for (int r = 0; r < 3; ++r)

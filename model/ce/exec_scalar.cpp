@@ -123,9 +123,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         return;
       }
       const auto op = static_cast<arch::FpOp>(n.subop);
-      const bool binary = op != arch::FpOp::kNeg && op != arch::FpOp::kAbs &&
-                          op != arch::FpOp::kCvtF2F && op != arch::FpOp::kCvtF2I &&
-                          op != arch::FpOp::kCvtI2F;
+      const bool binary = !arch::IsUnary(op);
       uint8_t fl = 0;
       const uint32_t v = ScalarFp(op, static_cast<arch::FpFmt>(n.fmt), bv, binary ? R[f.c] : 0,
                                   op == arch::FpOp::kMulAdd ? R[f.d] : 0, fl);

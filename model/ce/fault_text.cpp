@@ -52,9 +52,10 @@ const char* RoleText(unsigned role) {
   }
 }
 
-const char* ElemText(unsigned elem) {
-  static const char* kText[] = {"f32", "f16", "i32", "i16", "u32", "u16", "type 6", "type 7"};
-  return kText[elem & 7];
+std::string ElemText(unsigned elem) {
+  const auto t = static_cast<arch::ElemType>(elem & 7);
+  const std::string text = arch::Text(t);
+  return text == "?" ? fmt::format("type {}", elem & 7) : text;
 }
 
 const char* ClassText(arch::ElemClass c) {

@@ -41,6 +41,15 @@ void Fabric::CheckEdgePort(Coord c, int dir) const {
                     c.y, ToString(static_cast<arch::Dir>(dir)), Width(), Height()));
 }
 
+std::string DirMaskText(uint32_t mask, const char* sep, const char* none) {
+  std::string s;
+  for (unsigned d = 0; d < arch::kNumDirs; ++d) {
+    if (mask >> d & 1)
+      s += (s.empty() ? "" : sep) + std::string(arch::Text(static_cast<arch::Dir>(d)));
+  }
+  return s.empty() ? none : s;
+}
+
 std::string DescribeLink(const LinkEvent& e) {
   const auto dir = static_cast<arch::Dir>(e.port);
   const std::string pe = fmt::format("PE({},{})", e.pe.x, e.pe.y);

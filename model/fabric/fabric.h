@@ -53,6 +53,9 @@ struct LinkEvent {
 // PE(1,0)'s router down to its CE", "the ramp from PE(1,0)'s CE up to its router", "the edge link
 // into PE(0,0) from the W".
 std::string DescribeLink(const LinkEvent& e);
+// The directions of a mask (bit d: arch::Dir d) by their names, e.g. "W,RAMP" with sep ",";
+// `none` for an empty mask.
+std::string DirMaskText(uint32_t mask, const char* sep, const char* none);
 // A wavelet in words: "color 3 data 0x3f800000", with " (control)" for a control wavelet.
 std::string DescribeWavelet(uint32_t color, uint32_t data, bool ctrl);
 

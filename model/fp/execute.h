@@ -14,22 +14,10 @@
 
 namespace tessera::fp {
 
-// True when (op, fmt) computes two f16 lanes, each with its own flags.
+// True when (op, fmt) computes two f16 lanes, each with its own flags (the ops of the
+// IsTwoLaneF16 set in model/arch/tessera.def).
 constexpr bool IsTwoLane(arch::FpOp op, arch::FpFmt fmt) {
-  if (fmt != arch::FpFmt::kF16) return false;
-  switch (op) {
-    case arch::FpOp::kAdd:
-    case arch::FpOp::kSub:
-    case arch::FpOp::kMul:
-    case arch::FpOp::kMulAdd:
-    case arch::FpOp::kMin:
-    case arch::FpOp::kMax:
-    case arch::FpOp::kNeg:
-    case arch::FpOp::kAbs:
-      return true;
-    default:
-      return false;
-  }
+  return fmt == arch::FpFmt::kF16 && arch::IsTwoLaneF16(op);
 }
 
 // Sets flags[0] and flags[1] (0 for lane 1 of a one-lane operation) and returns the result word.

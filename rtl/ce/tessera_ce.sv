@@ -185,17 +185,27 @@ module tessera_ce (
     dec_z_abs = dec.z_abs;
   end
 
+  // The instruction register in the views of its formats (model/arch/isa.def).
+  insn_r_t     ir_r;
+  insn_i_t     ir_i;
+  insn_d_t     ir_dsd;
+  assign ir_r   = ir_q;
+  assign ir_i   = ir_q;
+  assign ir_dsd = ir_q;
+  logic unused_views;  // the opcode and the fields the decoder reads from ir_q itself
+  assign unused_views = ^{ir_r.funct, ir_r.op, ir_i.b, ir_i.a, ir_i.z, ir_i.op, ir_dsd.op};
+
   logic [3:0]  fa, fb, fc, fd;
   logic        fz;
   logic [15:0] imm;
   logic [31:0] ra_v, rb_v, rc_v, rd_v, imm32, ea;
   always_comb begin
-    fa    = ir_q[11:8];
-    fb    = ir_q[15:12];
-    fc    = ir_q[19:16];
-    fd    = ir_q[23:20];
-    fz    = ir_q[7];
-    imm   = ir_q[31:16];
+    fa    = ir_r.a;
+    fb    = ir_r.b;
+    fc    = ir_r.c;
+    fd    = ir_r.d;
+    fz    = ir_r.z;
+    imm   = ir_i.imm;
     ra_v  = gpr_q[fa];
     rb_v  = fz ? 32'h0 : gpr_q[fb];
     rc_v  = gpr_q[fc];
@@ -207,18 +217,20 @@ module tessera_ce (
 
   // MMIO decode of the scalar access
   logic       mm_valid, mm_ro, mm_host, mm_router;
+  mmio_reg_e  mm_reg;
   logic [4:0] mm_idx;
   tessera_ce_mmio u_mmio (
-    .addr_i(ea[15:0]), .valid_o(mm_valid), .ro_o(mm_ro), .host_only_o(mm_host),
-    .router_o(mm_router), .index_o(mm_idx)
+    .addr_i(ea[15:0]), .valid_o(mm_valid), .reg_o(mm_reg), .index_o(mm_idx), .ro_o(mm_ro),
+    .host_only_o(mm_host), .router_o(mm_router)
   );
 
   // Host back door decode
   logic       hm_valid, hm_ro, hm_host, hm_router;
+  mmio_reg_e  hm_reg;
   logic [4:0] hm_idx;
   tessera_ce_mmio u_host_mmio (
-    .addr_i(host_addr_i), .valid_o(hm_valid), .ro_o(hm_ro), .host_only_o(hm_host),
-    .router_o(hm_router), .index_o(hm_idx)
+    .addr_i(host_addr_i), .valid_o(hm_valid), .reg_o(hm_reg), .index_o(hm_idx), .ro_o(hm_ro),
+    .host_only_o(hm_host), .router_o(hm_router)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -238,40 +250,36 @@ module tessera_ce (
     assign task_cfg_word[t] = {14'h0, tkind_q[t], tentry_q[t]};
   end
 
-  function automatic logic [31:0] reg_read(input logic [15:0] a, input logic [4:0] i,
+  // The value of register r, element i (r as tessera_ce_mmio decodes it, valid).
+  function automatic logic [31:0] reg_read(input mmio_reg_e r, input logic [4:0] i,
                                            input logic [31:0] router_data);
     logic [31:0] v;
     v = '0;
-    unique case (a)
-      PeCoordAddr:      v = {y_i, x_i};
-      FabricDimAddr:    v = fabric_dim_q;
-      CeStatusAddr:     v = ce_status;
-      CycleLoAddr:      v = cycle_q[31:0];
-      CycleHiAddr:      v = {16'h0, cyc_hi_q};
-      FpFlagsAddr:      v = {27'h0, fpflags_q};
-      FaultStatusAddr:  v = {27'h0, fcause_q};
-      FaultPcAddr:      v = {16'h0, fpc_q};
-      FaultAddrAddr:    v = faddr_q;
-      FaultInfoAddr:    v = finfo_q;
-      TaskActiveAddr, TaskActiveSetAddr, TaskActiveClrAddr:    v = active_q & 32'h7FFF_FFFF;
-      TaskBlockedAddr, TaskBlockSetAddr, TaskBlockClrAddr:     v = blocked_q;
-      CePcAddr:         v = {16'h0, pc_q};
-      RouterFaultAddr:  v = router_data;
-      default: begin
-        if (a >= DebugPortAddr && a < CeColorAddr)        v = dbg_q[i[2:0]];
-        else if (a >= CeColorAddr && a < ColorCfgAddr)
-          v = {20'h0, ocred_q[i], 1'b0, ut_reads[i], in_ctrl[i] & in_valid[i],
-               in_count_flat[i*5 +: 5]};
-        else if (a >= ColorCfgAddr && a < RouterFaultAddr) v = router_data;
-        else if (a >= RouterInCountAddr && a < UtStatusAddr) v = router_data;
-        else if (a >= UtStatusAddr && a < UtInfoAddr)      v = ut_status[32*i[2:0] +: 32];
-        else if (a >= UtInfoAddr && a < TaskCfgAddr)       v = ut_info[32*i[2:0] +: 32];
-        else if (a >= TaskCfgAddr && a < TaskArgAddr)      v = task_cfg_word[i];
-        else if (a >= TaskArgAddr && a < TaskActiveAddr)   v = {16'h0, targ_q[i]};
-        else if (a >= GprAddr && a < CePcAddr)             v = gpr_q[i[3:0]];
-        else if (a >= DsrAddr)                             v = i[0] ? dsr_q[i[4:1]][63:32]
-                                                                    : dsr_q[i[4:1]][31:0];
-      end
+    unique case (r)
+      MmioPeCoord:     v = {y_i, x_i};
+      MmioFabricDim:   v = fabric_dim_q;
+      MmioCeStatus:    v = ce_status;
+      MmioCycleLo:     v = cycle_q[31:0];
+      MmioCycleHi:     v = {16'h0, cyc_hi_q};
+      MmioFpFlags:     v = {27'h0, fpflags_q};
+      MmioFaultStatus: v = {27'h0, fcause_q};
+      MmioFaultPc:     v = {16'h0, fpc_q};
+      MmioFaultAddr:   v = faddr_q;
+      MmioFaultInfo:   v = finfo_q;
+      MmioDebugPort:   v = dbg_q[i[2:0]];
+      MmioCeColor:     v = {20'h0, ocred_q[i], 1'b0, ut_reads[i], in_ctrl[i] & in_valid[i],
+                            in_count_flat[i*5 +: 5]};
+      MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = router_data;
+      MmioUtStatus:    v = ut_status[32*i[2:0] +: 32];
+      MmioUtInfo:      v = ut_info[32*i[2:0] +: 32];
+      MmioTaskCfg:     v = task_cfg_word[i];
+      MmioTaskArg:     v = {16'h0, targ_q[i]};
+      MmioTaskActive, MmioTaskActiveSet, MmioTaskActiveClr: v = active_q & 32'h7FFF_FFFF;
+      MmioTaskBlocked, MmioTaskBlockSet, MmioTaskBlockClr:  v = blocked_q;
+      MmioGpr:         v = gpr_q[i[3:0]];
+      MmioCePc:        v = {16'h0, pc_q};
+      MmioDsr:         v = i[0] ? dsr_q[i[4:1]][63:32] : dsr_q[i[4:1]][31:0];
+      default: ;
     endcase
     reg_read = v;
   endfunction
@@ -293,7 +301,7 @@ module tessera_ce (
   logic [3:0]  s_mem_be;
   logic [31:0] s_mem_wdata;
   logic        s_reg_we;            // CE store to a register (end of cycle)
-  logic [15:0] s_reg_addr;
+  mmio_reg_e   s_reg;
   logic [4:0]  s_reg_idx;
   logic [31:0] s_reg_wdata;
   logic        s_send;
@@ -363,7 +371,7 @@ module tessera_ce (
     s_mem_be    = 4'h0;
     s_mem_wdata = '0;
     s_reg_we    = 1'b0;
-    s_reg_addr  = ea[15:0];
+    s_reg       = mm_reg;
     s_reg_idx   = mm_idx;
     s_reg_wdata = ra_v;
     s_send      = 1'b0;
@@ -452,10 +460,7 @@ module tessera_ce (
               fpa_d      = rb_v;
               fpb_d      = rc_v;
               fpc_in_d   = rd_v;
-              fp_half_d  = dec_fp_fmt == FpFmtF16 &&
-                           (dec_fp_op == FpOpAdd || dec_fp_op == FpOpSub || dec_fp_op == FpOpMul ||
-                            dec_fp_op == FpOpMulAdd || dec_fp_op == FpOpMin ||
-                            dec_fp_op == FpOpMax || dec_fp_op == FpOpNeg || dec_fp_op == FpOpAbs);
+              fp_half_d  = dec_fp_fmt == FpFmtF16 && FpOpIsTwoLaneF16[dec_fp_op];
             end
           end
 
@@ -487,11 +492,11 @@ module tessera_ce (
                 s_addr  = ea;
               end else if (acc_write) begin
                 s_reg_we = 1'b1;
-                s_dbg    = ea[15:0] >= DebugPortAddr && ea[15:0] < CeColorAddr;
+                s_dbg    = mm_reg == MmioDebugPort;
               end else begin
                 gpr_we      = 1'b1;
-                gpr_wdata   = reg_read(ea[15:0], mm_idx, rt_rdata_i);
-                s_cyc_latch = ea[15:0] == CycleLoAddr;
+                gpr_wdata   = reg_read(mm_reg, mm_idx, rt_rdata_i);
+                s_cyc_latch = mm_reg == MmioCycleLo;
               end
             end else if (acc_write) begin
               // SRAM store: the write port of this cycle (a DSD result due takes it first)
@@ -872,7 +877,7 @@ module tessera_ce (
         finfo_d[FaultInfoIndexLsb +: 15] = 15'(p_task);
       end
     end
-    if (!en_i && host_we_i && host_addr_i == FaultStatusAddr) begin
+    if (!en_i && host_we_i && hm_valid && hm_reg == MmioFaultStatus) begin
       fcause_d = '0;
       fpc_d    = '0;
       faddr_d  = '0;
@@ -985,7 +990,7 @@ module tessera_ce (
     end
   end
   assign host_rdata_o = host_addr_i < SramBytes[15:0] ? rd0_data_i
-                      : hm_valid ? reg_read(host_addr_i, hm_idx, rt_rdata_i) : 32'h0;
+                      : hm_valid ? reg_read(hm_reg, hm_idx, rt_rdata_i) : 32'h0;
 
   // std: the second word is written in the next cycle with a free write port; the CE waits for it
   always_comb begin
@@ -1032,13 +1037,13 @@ module tessera_ce (
 
   // One register write per cycle: a CE store while running, the host's back door while frozen
   // (the two never overlap). Host-only windows (Gpr, Dsr, CePc, FabricDim) are written below.
-  logic        rw_we;
-  logic [15:0] rw_addr;
+  logic        rw_we;    // a write to a register (not SRAM)
+  mmio_reg_e   rw_reg;
   logic [4:0]  rw_idx;
   logic [31:0] rw_data;
   always_comb begin
-    rw_we   = en_i ? do_issue && s_reg_we : host_we_i;
-    rw_addr = en_i ? s_reg_addr : host_addr_i;
+    rw_we   = en_i ? do_issue && s_reg_we : host_we_i && hm_valid;
+    rw_reg  = en_i ? s_reg : hm_reg;
     rw_idx  = en_i ? s_reg_idx : hm_idx;
     rw_data = en_i ? s_reg_wdata : host_wdata_i;
   end
@@ -1051,14 +1056,14 @@ module tessera_ce (
     cyc_hi_d  = cyc_hi_q;
     // register writes first (CE store or host back door) ...
     if (rw_we) begin
-      unique case (rw_addr)
-        TaskActiveAddr:    active_d  = rw_data;
-        TaskActiveSetAddr: active_d  = active_q | rw_data;
-        TaskActiveClrAddr: active_d  = active_q & ~rw_data;
-        TaskBlockedAddr:   blocked_d = rw_data;
-        TaskBlockSetAddr:  blocked_d = blocked_q | rw_data;
-        TaskBlockClrAddr:  blocked_d = blocked_q & ~rw_data;
-        FpFlagsAddr:       fpflags_d = rw_data[4:0];
+      unique case (rw_reg)
+        MmioTaskActive:    active_d  = rw_data;
+        MmioTaskActiveSet: active_d  = active_q | rw_data;
+        MmioTaskActiveClr: active_d  = active_q & ~rw_data;
+        MmioTaskBlocked:   blocked_d = rw_data;
+        MmioTaskBlockSet:  blocked_d = blocked_q | rw_data;
+        MmioTaskBlockClr:  blocked_d = blocked_q & ~rw_data;
+        MmioFpFlags:       fpflags_d = rw_data[4:0];
         default: ;
       endcase
     end
@@ -1096,25 +1101,24 @@ module tessera_ce (
       if (do_issue && dsr_we) dsr_q[dsr_waddr] <= dsr_wval;
       // TaskArg: the register write, then activate with an argument, then the dispatcher
       // (docs/isa.md 3.2; the last write below wins)
-      if (rw_we && rw_addr >= TaskArgAddr && rw_addr < TaskActiveAddr && rw_idx != 5'(NoTask))
+      if (rw_we && rw_reg == MmioTaskArg && rw_idx != 5'(NoTask))
         targ_q[rw_idx] <= rw_data[15:0];
       if (do_issue && s_arg_we) targ_q[s_arg_task] <= s_arg;
       if (do_disp && d_set) targ_q[d_task] <= in_data[d_color][15:0];
       // entry 31 of the task table is read-only zero (a CE store to it faults ReadOnly)
-      if (rw_we && rw_addr >= TaskCfgAddr && rw_addr < TaskArgAddr && rw_idx != 5'(NoTask)) begin
+      if (rw_we && rw_reg == MmioTaskCfg && rw_idx != 5'(NoTask)) begin
         tentry_q[rw_idx] <= rw_data[15:0];
         tkind_q[rw_idx]  <= rw_data[TaskCfgKindLsb +: 2];
       end
-      if (rw_we && rw_addr >= DebugPortAddr && rw_addr < CeColorAddr && rw_idx < 5'(NumDebugFmts))
+      if (rw_we && rw_reg == MmioDebugPort && rw_idx < 5'(NumDebugFmts))
         dbg_q[rw_idx[2:0]] <= rw_data;
-      if (!en_i && host_we_i) begin
-        if (host_addr_i >= GprAddr && host_addr_i < CePcAddr && hm_valid)
-          gpr_q[hm_idx[3:0]] <= host_wdata_i;
-        if (host_addr_i >= DsrAddr && hm_valid) begin
+      if (!en_i && host_we_i && hm_valid) begin
+        if (hm_reg == MmioGpr) gpr_q[hm_idx[3:0]] <= host_wdata_i;
+        if (hm_reg == MmioDsr) begin
           if (hm_idx[0]) dsr_q[hm_idx[4:1]][63:32] <= host_wdata_i;
           else           dsr_q[hm_idx[4:1]][31:0]  <= host_wdata_i;
         end
-        if (host_addr_i == FabricDimAddr) fabric_dim_q <= host_wdata_i;
+        if (hm_reg == MmioFabricDim) fabric_dim_q <= host_wdata_i;
       end
     end
   end
@@ -1143,8 +1147,8 @@ module tessera_ce (
     stall_d     = stall_q;
     stall_col_d = stall_col_q;
     if (do_issue) begin
-      sync_d      = dec_cls == InsnClassDsd && ir_q[7] && ir_q[28:24] == 5'(NoTask);
-      sync_ut_d   = ir_q[31:29];
+      sync_d      = dec_cls == InsnClassDsd && ir_dsd.u && ir_dsd.tid == 5'(NoTask);
+      sync_ut_d   = ir_dsd.ut;
       stall_d     = 3'(CeStallNone);
       stall_col_d = '0;
     end
@@ -1203,7 +1207,7 @@ module tessera_ce (
       std_addr_q <= '0;
       std_data_q <= '0;
     end else begin
-      pc_q       <= !en_i && host_we_i && host_addr_i == CePcAddr ? host_wdata_i[15:0] : pc_d;
+      pc_q       <= !en_i && host_we_i && hm_valid && hm_reg == MmioCePc ? host_wdata_i[15:0] : pc_d;
       ir_q       <= ir_d;
       ir_valid_q <= ir_valid_d;
       ir_past_q  <= ir_past_d;
@@ -1247,10 +1251,10 @@ module tessera_ce (
     .iss_dec_i     (dec),
     .iss_go_i      (do_issue && dec_cls == InsnClassDsd),
     .iss_pc_i      (pc_q),
-    .iss_dsr_dst_i (dsr_q[ir_q[11:8]]),
-    .iss_dsr_src0_i(dsr_q[ir_q[15:12]]),
-    .iss_dsr_src1_i(dsr_q[ir_q[19:16]]),
-    .iss_scalar_i  (gpr_q[ir_q[23:20]]),
+    .iss_dsr_dst_i (dsr_q[ir_dsd.dst]),
+    .iss_dsr_src0_i(dsr_q[ir_dsd.src0]),
+    .iss_dsr_src1_i(dsr_q[ir_dsd.src1]),
+    .iss_scalar_i  (gpr_q[ir_dsd.s]),
     .can_send_i,
     .can_recv_i,
     .iss_busy_o    (iss_busy),

@@ -420,27 +420,28 @@ module tessera_ce_dsd (
     iss_ty_src0 = iss_dec_i.ty_src0;
     iss_ty_src1 = iss_dec_i.ty_src1;
   end
+  insn_d_t     iss_d;  // the issuing instruction's fields (model/arch/isa.def, format D)
+  assign iss_d = iss_insn_i;
   logic [2:0]  iss_ut;
   logic [2:0]  iss_has;
   logic [63:0] iss_raw [3];
   always_comb begin
-    iss_ut     = iss_insn_i[31:29];
+    iss_ut     = iss_d.ut;
     iss_raw[0] = iss_dsr_dst_i;
     iss_raw[1] = iss_dsr_src0_i;
     iss_raw[2] = iss_dsr_src1_i;
-    iss_has[0] = iss_dsd_form != DsdFormDot;
-    iss_has[1] = iss_dsd_form != DsdFormFill;
-    iss_has[2] = iss_dsd_form == DsdFormV3 || iss_dsd_form == DsdFormV4 ||
-                 iss_dsd_form == DsdFormDot;
+    iss_has[0] = DsdFormHasDst[iss_dsd_form];
+    iss_has[1] = DsdFormHasSrc0[iss_dsd_form];
+    iss_has[2] = DsdFormHasSrc1[iss_dsd_form];
   end
 
   always_comb begin
     logic [3:0]  regs [3];
     elem_class_e cls [3];
     logic        found;
-    regs[0] = iss_insn_i[11:8];
-    regs[1] = iss_insn_i[15:12];
-    regs[2] = iss_insn_i[19:16];
+    regs[0] = iss_d.dst;
+    regs[1] = iss_d.src0;
+    regs[2] = iss_d.src1;
     cls[0]  = iss_ty_dst;
     cls[1]  = iss_ty_src0;
     cls[2]  = iss_ty_src1;
@@ -589,8 +590,8 @@ module tessera_ce_dsd (
     iss_n0  = iss_len == 15'd0;
     if (iss_go_i && iss_n0 && iss_dsd_op != DsdOpDot) begin
       comp[iss_ut]   = 1'b1;
-      c_tid[iss_ut]  = iss_insn_i[28:24];
-      c_unbl[iss_ut] = iss_insn_i[7] && iss_insn_i[28:24] != 5'(NoTask);
+      c_tid[iss_ut]  = iss_d.tid;
+      c_unbl[iss_ut] = iss_d.u && iss_d.tid != 5'(NoTask);
       c_pc[iss_ut]   = iss_pc_i;
     end
     // 4. the engine
@@ -977,11 +978,11 @@ module tessera_ce_dsd (
       logic [31:0] u;
       u = 32'(iss_ut);
       busy_d[u]  = !(iss_n0 && iss_dsd_op != DsdOpDot);
-      sync_d[u]  = iss_insn_i[7] && iss_insn_i[28:24] == 5'(NoTask);
-      unbl_d[u]  = iss_insn_i[7] && iss_insn_i[28:24] != 5'(NoTask);
-      tid_d[u]   = iss_insn_i[28:24];
+      sync_d[u]  = iss_d.u && iss_d.tid == 5'(NoTask);
+      unbl_d[u]  = iss_d.u && iss_d.tid != 5'(NoTask);
+      tid_d[u]   = iss_d.tid;
       upc_d[u]   = iss_pc_i;
-      opc_d[u]   = iss_insn_i[6:0];
+      opc_d[u]   = iss_d.op;
       op_d[u]    = iss_dsd_op;
       fmt_d[u]   = iss_dsd_fmt;
       form_d[u]  = iss_dsd_form;
@@ -999,7 +1000,7 @@ module tessera_ce_dsd (
       pairs_d[u] = (iss_dsd_fmt == DsdFmtF16 || iss_dsd_fmt == DsdFmtW16) &&
                    iss_dsd_op != DsdOpCvt;
       scal_d[u]  = iss_scalar_i;
-      sreg_d[u]  = iss_insn_i[23:20];
+      sreg_d[u]  = iss_d.s;
       stage_d[u] = '0;
       fabin_d[u] = '0;
       dctrl_d[u] = iss_dsr_dst_i[DsdCtrlLsb];
@@ -1014,8 +1015,7 @@ module tessera_ce_dsd (
         okind_d[u*3 + r] = iss_raw[r][DsdKindLsb +: 2];
         ohalf_d[u*3 + r] = half;
         ocol_d[u*3 + r]  = iss_raw[r][DsdColorLsb +: 5];
-        odsr_d[u*3 + r]  = r == 0 ? iss_insn_i[11:8] : r == 1 ? iss_insn_i[15:12]
-                                                               : iss_insn_i[19:16];
+        odsr_d[u*3 + r]  = r == 0 ? iss_d.dst : r == 1 ? iss_d.src0 : iss_d.src1;
         oaddr_d[u*3 + r] = AW'(iss_raw[r][DsdBaseLsb +: 16]);
         oinc_d[u*3 + r]  = {inc[17], inc};
         if (iss_has[r] && (iss_raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||

@@ -4,7 +4,7 @@
 // the same latency tessera_pkg::FmacLatency (valid_o is valid_i delayed by exactly that many
 // cycles); no stalls, no hazards. See docs/fmac.md, "RTL datapath".
 //
-// Operands (ARCHITECTURE.md section 7, model/fp/fp_backend.h):
+// Operands (docs/fmac.md, "The word-level interface (FpCase)"; model/fp/fp_backend.h):
 //   f32: the word. f16 Add, Sub, Mul, MulAdd, Min, Max, Neg, Abs: two independent lanes, lane 0
 //   in bits 15:0 and lane 1 in bits 31:16, flags of lane l in flags_o[5*l +: 5]. f16 compares
 //   and conversions use lane 0 only; their result is zero-extended and lane 1 flags are zero.
@@ -111,20 +111,18 @@ module tessera_fmac (
 
   always_comb begin
     is_fma      = 1'b0;
-    is_two_lane = 1'b0;
+    is_two_lane = tessera_pkg::FpOpIsTwoLaneF16[in_op];  // model/arch/tessera.def
     fma_b       = in_b;
     fma_c       = in_c;
     unique case (in_op)
       tessera_pkg::FpOpAdd: begin
         is_fma = 1'b1;
-        is_two_lane = 1'b1;
         fma_c = in_b;
         if (in_fmt == tessera_pkg::FpFmtF16) fma_b = {One16, One16};
         else                                fma_b = One32;
       end
       tessera_pkg::FpOpSub: begin
         is_fma = 1'b1;
-        is_two_lane = 1'b1;
         if (in_fmt == tessera_pkg::FpFmtF16) begin
           fma_b = {One16, One16};
           fma_c = in_b ^ {NegZero16, NegZero16};
@@ -135,17 +133,11 @@ module tessera_fmac (
       end
       tessera_pkg::FpOpMul: begin
         is_fma = 1'b1;
-        is_two_lane = 1'b1;
         if (in_fmt == tessera_pkg::FpFmtF16) fma_c = {NegZero16, NegZero16};
         else                                fma_c = NegZero32;
       end
       tessera_pkg::FpOpMulAdd: begin
         is_fma = 1'b1;
-        is_two_lane = 1'b1;
-      end
-      tessera_pkg::FpOpMin, tessera_pkg::FpOpMax,
-      tessera_pkg::FpOpNeg, tessera_pkg::FpOpAbs: begin
-        is_two_lane = 1'b1;
       end
       default: ;
     endcase

@@ -11,16 +11,7 @@ using arch::ColorCfg;
 using arch::kNumColors;
 using arch::SwitchCfg;
 
-std::string MaskToString(uint32_t mask) {
-  static const char* const kNames[] = {"W", "E", "S", "N", "RAMP"};
-  std::string s;
-  for (unsigned d = 0; d < arch::kNumDirs; ++d) {
-    if (!(mask & (1u << d))) continue;
-    if (!s.empty()) s += '|';
-    s += kNames[d];
-  }
-  return s.empty() ? "-" : s;
-}
+std::string MaskToString(uint32_t mask) { return fabric::DirMaskText(mask, "|", "-"); }
 
 RouteTable::RouteTable(int width, int height) : width_(width), height_(height) {
   if (width < 1 || height < 1) {
