@@ -5,11 +5,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 
-tile_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/prim/tessera_link_pipe.sv
-  rtl/router/tessera_router_inq.sv
-  rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv
-  rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
-fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"
+. scripts/rtl_sources.sh
+rtl_sources_check || fail=1
+tile_srcs=$(rtl_sources pkg pipe link router pe tile)
+fmac_srcs=$(rtl_sources pkg pipe fmac)
+pe_srcs=$(rtl_sources pkg pipe link router pe fmac ce mem)
 
 lint() {  # name, args...
   local name=$1; shift
@@ -27,12 +27,10 @@ for shape in "1 1" "2 2" "4 4" "3 2"; do
     -GTileW=$1 -GTileH=$2
 done
 lint "tessera_fmac" rtl/fmac/fmac.vlt -Irtl/fmac $fmac_srcs --top-module tessera_fmac
-ce_srcs="$(ls rtl/ce/*.sv rtl/mem/*.sv)"
-lint "tessera_pe with CE" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac \
-  $(echo $tile_srcs | tr ' ' '\n' | grep -v tessera_tile.sv) $(ls rtl/fmac/*.sv) $ce_srcs \
+lint "tessera_pe with CE" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac $pe_srcs \
   --top-module tessera_pe -GHasCe=1
 lint "tessera_tile 2x2 with CEs" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac \
-  $tile_srcs $(ls rtl/fmac/*.sv) $ce_srcs --top-module tessera_tile -GTileW=2 -GTileH=2 -GHasCe=1
+  $pe_srcs rtl/tile/tessera_tile.sv --top-module tessera_tile -GTileW=2 -GTileH=2 -GHasCe=1
 
 cxx=$(git ls-files '*.cpp' '*.h' | grep -v -e '^model/arch/arch.h$' -e '^model/arch/isa_table.h$')
 bad=$(clang-format --dry-run --Werror $cxx 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: error' | cut -d: -f1 | sort -u)

@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 out=build/synth
 mkdir -p "$out"
 
-router_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv rtl/router/tessera_router_inq.sv
-  rtl/router/tessera_router_credits.sv rtl/router/tessera_router_cfg.sv rtl/router/tessera_router.sv"
-tile_srcs="$router_srcs rtl/prim/tessera_link_pipe.sv rtl/pe/tessera_pe.sv rtl/tile/tessera_tile.sv"
-fmac_srcs="rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/fmac/*.sv)"
+. scripts/rtl_sources.sh
+rtl_sources_check
+router_srcs=$(rtl_sources pkg pipe router)
+tile_srcs=$(rtl_sources pkg pipe link router pe tile)
+fmac_srcs=$(rtl_sources pkg pipe fmac)
+ce_srcs=$(rtl_sources pkg pipe ce)
 
 # Blocks are synthesized hierarchically: each module once (the PEs of a tile are identical, their
 # coordinates are constant ports), totals counted over the hierarchy. chparam derives a renamed
@@ -39,7 +41,7 @@ synth router tessera_router "$router_srcs" >> "$results"
 synth tile_2x2 tessera_tile "$tile_srcs" TileW=2 TileH=2 >> "$results"
 synth fmac tessera_fmac "$fmac_srcs" >> "$results"
 # The CE without its SRAM (a memory macro in silicon; 48 KiB of flip-flops would swamp Yosys).
-synth ce tessera_ce "rtl/pkg/tessera_pkg.sv rtl/prim/tessera_pipe.sv $(ls rtl/ce/*.sv)" >> "$results"
+synth ce tessera_ce "$ce_srcs" >> "$results"
 
 printf "%-22s %10s %12s %12s %8s\n" block cells flip-flops "per router" seconds
 while read -r name cells ffs secs; do
