@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "asm/diagnostics.h"
+#include "asm/floor_div.h"
 
 namespace tessera::assembler {
 namespace {
@@ -124,10 +125,10 @@ class Parser {
     if (o == "+") return int64_t(ua + ub);
     if (o == "-") return int64_t(ua - ub);
     if (o == "*") return int64_t(ua * ub);
-    if (o == "/" || o == "%") {
+    if (o == "/" || o == "%") {  // rounded toward minus infinity (asm/floor_div.h)
       if (b == 0) throw LineError(op.pos, "division by zero");
-      if (a == INT64_MIN && b == -1) return o == "/" ? a : 0;
-      return o == "/" ? a / b : a % b;
+      if (a == INT64_MIN && b == -1) return o == "/" ? a : 0;  // wraps, like + - *
+      return o == "/" ? *FloorDiv(a, b) : *FloorMod(a, b);
     }
     if (o == "<<" || o == ">>") {
       if (b < 0 || b > 63) {

@@ -432,21 +432,6 @@ std::vector<std::string> Scope::Names() const {
   return names;
 }
 
-std::optional<int64_t> FloorDiv(int64_t a, int64_t b) {
-  if (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)) return std::nullopt;
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-std::optional<int64_t> FloorMod(int64_t a, int64_t b) {
-  if (b == 0) return std::nullopt;
-  if (b == -1) return 0;
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
 Expr::Expr(int64_t value) : text_(std::to_string(value)) {
   auto n = std::make_shared<ExprNode>();
   n->value = value;

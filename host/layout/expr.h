@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "asm/diagnostics.h"
+#include "asm/floor_div.h"
 
 namespace tessera::layout {
 
@@ -61,8 +62,8 @@ class Expr {
 // expression, so that `param A=x+ param B=1` is an error at the second `param`.
 bool IsKeyword(const std::string& name);
 
-// Floor division and modulo as layouts define them; nullopt on division by zero or overflow.
-std::optional<int64_t> FloorDiv(int64_t a, int64_t b);
-std::optional<int64_t> FloorMod(int64_t a, int64_t b);
+// `/` and `%` round toward minus infinity, as in assembly (asm/floor_div.h).
+using assembler::FloorDiv;
+using assembler::FloorMod;
 
 }  // namespace tessera::layout

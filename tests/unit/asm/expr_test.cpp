@@ -50,9 +50,20 @@ TEST(Expr, PrecedenceIsC) {
   EXPECT_EQ(Eval("0 ? 2 : 1 + 2"), 3);
 }
 
+// The same rule as layouts (docs/layout.md): `/` and `%` round toward minus infinity.
+TEST(Expr, DivisionRoundsTowardMinusInfinity) {
+  EXPECT_EQ(Eval("-7 / 2"), -4);
+  EXPECT_EQ(Eval("-7 % 2"), 1);
+  EXPECT_EQ(Eval("-1 % 8"), 7);
+  EXPECT_EQ(Eval("7 / -2"), -4);
+  EXPECT_EQ(Eval("7 % -2"), -1);
+  EXPECT_EQ(Eval("-7 / -2"), 3);
+  EXPECT_EQ(Eval("7 / 2"), 3);
+  EXPECT_EQ(Eval("(-0x7FFFFFFFFFFFFFFF - 1) / -1"), INT64_MIN);  // wraps, like + - *
+  EXPECT_EQ(Eval("(-0x7FFFFFFFFFFFFFFF - 1) % -1"), 0);
+}
+
 TEST(Expr, SixtyFourBitArithmetic) {
-  EXPECT_EQ(Eval("-7 / 2"), -3);  // truncates toward zero, as C
-  EXPECT_EQ(Eval("-7 % 2"), -1);
   EXPECT_EQ(Eval("-16 >> 2"), -4);  // arithmetic shift
   EXPECT_EQ(Eval("1 << 40"), int64_t(1) << 40);
   EXPECT_EQ(Eval("(1 << 40) >> 36"), 16);
