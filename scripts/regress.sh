@@ -86,8 +86,15 @@ esac
 
 echo "regress: every shared TestFloat vector file on the RTL FMAC"
 shared=${TESSERA_SHARED_DIR:-../shared}
+ops=$("$tessera" fpcheck --list-ops)
 for f in "$shared"/testfloat/*.tv.gz; do
-  run "fpcheck_rtl_$(basename "$f" .tv.gz)" "$tessera" fpcheck --backend rtl "$f"
+  stem=$(basename "$f" .tv.gz)
+  if grep -qx "$stem" <<< "$ops"; then
+    run "fpcheck_rtl_$stem" "$tessera" fpcheck --backend rtl "$f"
+  else
+    # Division and square root are the next issue's work: listed, not run, until they exist.
+    echo "regress: PENDING fpcheck_rtl_$stem: the FMAC has no $stem yet"
+  fi
 done
 
 echo "regress ($mode, $((SECONDS - t_start)) s): $passed passed, $failed failed"

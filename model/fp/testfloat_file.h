@@ -1,5 +1,5 @@
-// Berkeley TestFloat vector files (testfloat_gen output, plain or gzip): one case a line, hex
-// operands then the expected result and flags (shared/testfloat/README.md). ReadTestFloatFile
+// Berkeley TestFloat vector files (testfloat_gen output, plain or gzip): one case a line, the
+// operands then the expected result and flags, every field in hex. ReadTestFloatFile
 // turns a file into FpCases with their expected results, for `tessera fpcheck` and the tests.
 #pragma once
 
