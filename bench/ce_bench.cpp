@@ -4,7 +4,8 @@
 // the functional model is FuncFabric with one Ce per PE. Figures are ratios measured in the same
 // process; absolute rates are printed for the note, not asserted. At 8x8 the RTL runs with 1x1
 // and with 2x2 tiles (a bigger tile's code falls out of the instruction cache sooner). Also: what
-// idle PEs cost the functional model, and the resident memory of a 64x64 RTL fabric.
+// idle PEs cost the functional model, what tracing and a fabric around one CE cost the
+// interpreter, and the resident memory of a 64x64 RTL fabric.
 //
 //   tessera_bench_ce [--quick] [--big]   (--big: also build the 64x64 RTL fabric)
 #include <fmt/format.h>
@@ -21,6 +22,7 @@
 #include "asm/link.h"
 #include "ce/ce.h"
 #include "ce/ce_endpoint.h"
+#include "ce/trace.h"
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
 
@@ -89,6 +91,30 @@ Result RunFunc(const Kernel& k, int n, uint64_t cycles, const std::vector<Coord>
   for (Coord c : running) iters += ces[c.y * n + c.x]->HostRead(arch::Gpr::Addr(1));
   if (!fab.Faults().empty()) throw std::runtime_error("func: a PE faulted");
   return {static_cast<double>(n) * n * cycles / dt, iters * k.work_per_iter / dt};
+}
+
+// One CE of the functional model alone (no fabric), stepped until it is quiet, with or without a
+// trace sink: simulated cycles per second. The kernel's loop count r1 is set to `iters`.
+class CountingSink final : public tessera::ce::TraceSink {
+ public:
+  void Record(const tessera::ce::TraceRecord& r) override { n += r.num_writes + 1; }
+  uint64_t n = 0;
+};
+
+double RunCeAlone(const Kernel& k, bool traced, uint64_t cycles) {
+  tessera::ce::Ce ce(0, 0, nullptr);
+  CountingSink sink;
+  if (traced) ce.SetTraceSink(&sink);
+  std::vector<tessera::ce::TaskBinding> tasks;
+  for (const auto& t : k.prog.tasks) tasks.push_back({static_cast<uint8_t>(t.id), t.kind, t.entry});
+  ce.Load(k.prog.sram, tasks);
+  ce.Activate(0);
+  tessera::fabric::RampPort port;
+  const double t0 = Now();
+  for (uint64_t c = 0; c < cycles; ++c) ce.Tick(c, port);
+  const double dt = Now() - t0;
+  if (ce.Faulted()) throw std::runtime_error("func: the CE faulted: " + ce.FaultMessage());
+  return cycles / dt;
 }
 
 Result RunRtl(const Kernel& k, int n, int tile, uint64_t cycles) {
@@ -163,6 +189,17 @@ int main(int argc, char** argv) {
             k.name, n, n, sh.tile, sh.tile, r.pe_cycles_per_s, f.pe_cycles_per_s,
             f.pe_cycles_per_s / r.pe_cycles_per_s, r.work_per_s, k.unit, f.work_per_s, k.unit);
       }
+    }
+    // The interpreter alone: the fast path against the traced path and against the same CE as
+    // the endpoint of a 1x1 FuncFabric.
+    for (const Kernel& k : kernels) {
+      const uint64_t c = func_cycles * 8;
+      const double alone = RunCeAlone(k, false, c), traced = RunCeAlone(k, true, c);
+      const double fabric = RunFunc(k, 1, c).pe_cycles_per_s;
+      fmt::print(
+          "func CE alone, {} kernel: {:.3e} cycles/s; traced {:.2f}x, in a 1x1 FuncFabric {:.2f}x "
+          "of that\n",
+          k.name, alone, traced / alone, fabric / alone);
     }
     // Idle PEs: one busy PE on an 8x8 fabric against the same PE alone on 1x1.
     const Kernel& s = kernels[0];

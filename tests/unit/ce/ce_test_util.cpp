@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "arch/isa_table.h"
+#include "ce/mmio.h"
 #include "isa/decode.h"
 
 namespace tessera::ce::test {
@@ -203,29 +204,57 @@ void FakeRouter::OpenAll() {
 
 Bench::Bench() : ce(3, 2, &router) { ce.SetTraceSink(&sink); }
 
-#ifdef TESSERA_BENCH_RTL
 namespace {
-// How many benches were compared with their RTL twin, printed when the tests end.
-int compared = 0, skipped = 0;
+// Benches compared with their RTL twin, and those that said why they cannot be (with the test's
+// name), printed when the tests end.
+[[maybe_unused]] int compared = 0;
+std::vector<std::string> not_mirrored;
 struct Tally : ::testing::Environment {
   void TearDown() override {
-    fmt::print(
-        "RTL twin compared at the end of {} of {} benches ({} used scripted wavelets, "
-        "sends or the fake router)\n",
-        compared, compared + skipped, skipped);
+#ifdef TESSERA_BENCH_RTL
+    fmt::print("RTL twin compared at the end of {} of {} benches; not mirrored:\n", compared,
+               compared + not_mirrored.size());
+    for (const std::string& n : not_mirrored) fmt::print("  {}\n", n);
+#endif
   }
 };
 const auto* const kTally = ::testing::AddGlobalTestEnvironment(new Tally);
+
+std::string TestName() {
+  const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
+  return t ? fmt::format("{}.{}", t->test_suite_name(), t->name()) : "?";
+}
 }  // namespace
-#endif
+
+std::string Bench::Unmirrorable() const {
+  std::vector<std::string> uses;
+  if (scripted_) uses.push_back("scripted wavelets");
+  if (!sent.empty()) uses.push_back("sends (the bench returns their credits)");
+  if (!router.regs.empty()) uses.push_back("the fake router's registers");
+  std::string out;
+  for (size_t i = 0; i < uses.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == uses.size() ? " and " : ", ") + uses[i];
+  return out;
+}
 
 Bench::~Bench() {
-#ifdef TESSERA_BENCH_RTL
-  // The RTL cannot mirror scripted wavelets, the credits of sent ones or the fake router.
-  if (scripted_ || !sent.empty() || !router.regs.empty()) {
-    ++skipped;
+  const std::string uses = Unmirrorable();
+  if (!uses.empty() && not_mirrored_.empty()) {
+    ADD_FAILURE() << "this bench uses " << uses
+                  << ", which its RTL twin cannot mirror: say why with Bench::NotMirrored";
     return;
   }
+  if (uses.empty() && !not_mirrored_.empty()) {
+    ADD_FAILURE() << "this bench says it cannot be mirrored (\"" << not_mirrored_
+                  << "\") but uses nothing its RTL twin cannot mirror: remove NotMirrored so "
+                     "the RTL is compared";
+    return;
+  }
+  if (!uses.empty()) {
+    not_mirrored.push_back(fmt::format("{}: {}", TestName(), not_mirrored_));
+    return;
+  }
+#ifdef TESSERA_BENCH_RTL
   ++compared;
   const std::string diff = ce.Compare();
   if (!diff.empty())
@@ -263,35 +292,7 @@ std::string MirroredCe::Compare() {
   };
   for (uint32_t a = 0; a < kSram; a += 4)
     diff(fmt::format("SRAM[0x{:04x}]", a), HostRead(a), rtl->Read(a));
-  struct Reg {
-    const char* name;
-    uint16_t addr;
-    int count;
-  };
-  const Reg regs[] = {
-      {"Gpr", arch::Gpr::Addr(0), arch::kNumGprs},
-      {"Dsr", arch::Dsr::Addr(0), 2 * arch::kNumDsrs},
-      {"CePc", arch::CePc::kAddr, 1},
-      {"CeStatus", arch::CeStatus::kAddr, 1},
-      {"CycleLo", arch::CycleLo::kAddr, 1},
-      {"FpFlags", arch::FpFlags::kAddr, 1},
-      {"FaultStatus", arch::FaultStatus::kAddr, 1},
-      {"FaultPc", arch::FaultPc::kAddr, 1},
-      {"FaultAddr", arch::FaultAddr::kAddr, 1},
-      {"FaultInfo", arch::FaultInfo::kAddr, 1},
-      {"TaskActive", arch::TaskActive::kAddr, 1},
-      {"TaskBlocked", arch::TaskBlocked::kAddr, 1},
-      {"TaskArg", arch::TaskArg::Addr(0), arch::kNumTasks},
-      {"CeColor", arch::CeColor::Addr(0), arch::kNumColors},
-      {"UtStatus", arch::UtStatus::Addr(0), arch::kNumMicrothreads},
-      {"UtInfo", arch::UtInfo::Addr(0), arch::kNumMicrothreads},
-  };
-  for (const Reg& r : regs) {
-    for (int k = 0; k < r.count; ++k) {
-      const auto a = static_cast<uint16_t>(r.addr + 4 * k);
-      diff(r.count > 1 ? fmt::format("{}[{}]", r.name, k) : r.name, HostRead(a), rtl->Read(a));
-    }
-  }
+  for (const ComparedReg& r : ComparedRegs()) diff(r.name, HostRead(r.addr), rtl->Read(r.addr));
   // Debug records (Char records are whole lines in the model, single stores in the RTL).
   std::vector<std::string> f, r;
   const int kChar = static_cast<int>(arch::DebugFmt::kChar);

@@ -150,8 +150,8 @@ class FakeRouter final : public fabric::RouterRegs {
 #ifdef TESSERA_BENCH_RTL
 // The co-simulation build of these tests (tessera_unit_ce_cosim): the bench's CE has a twin in
 // RTL (one verilated PE) that gets the same program, host writes and cycles. At the end of the
-// test the two must agree on SRAM, registers and debug records, unless the test used what the
-// RTL PE cannot mirror (scripted wavelets, sends, the fake router's registers).
+// test the two must agree on SRAM, registers and debug records, unless the test said it cannot
+// be mirrored (Bench::NotMirrored).
 class MirroredCe : public Ce {
  public:
   MirroredCe(uint16_t x, uint16_t y, fabric::RouterRegs* router);
@@ -198,6 +198,12 @@ class Bench {
   // Steps until the CE is quiet (or faulted) and nothing is scheduled; returns the cycle count.
   uint64_t RunToQuiet(uint64_t max = 100000);
 
+  // Says that this bench's CE cannot be compared with its RTL twin, and why: it scripts
+  // wavelets (Deliver), sends wavelets whose credits the bench returns, or sets the fake
+  // router's registers. A bench that does one of these without saying so fails, and so does one
+  // that says so but does none of them (it can be mirrored: remove the call).
+  void NotMirrored(const char* why) { not_mirrored_ = why; }
+
   std::vector<TraceRecord> Records(TraceRecord::Kind k) const;
   // Cycle of the retire record of the instruction at pc (the n-th one).
   uint64_t RetireCycle(uint16_t pc, int nth = 0) const;
@@ -209,7 +215,10 @@ class Bench {
   }
 
  private:
-  bool scripted_ = false;  // Deliver was used
+  bool scripted_ = false;     // Deliver was used
+  std::string not_mirrored_;  // NotMirrored's reason
+  // What of the above this bench used, e.g. "scripted wavelets and sends" ("" if none).
+  std::string Unmirrorable() const;
   std::multimap<uint64_t, uint64_t> deliveries_;
   std::multimap<uint64_t, int> credits_;
 };

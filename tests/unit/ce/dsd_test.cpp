@@ -528,12 +528,14 @@ TEST(CeDsd, ResultsDueTakeTheWritePortAndTheRampFirst) {
   };
   {
     Bench b;
+    b.NotMirrored("the fake router's registers");
     run(Mem1d(ElemType::kU32, 0x1000, 1), {"nop", "nop", "nop", "nop", "nop", "sw"}, b);
     EXPECT_EQ(b.RetireCycle(0x20), 10u);  // the store waits for the write port
     EXPECT_EQ(b.RetireCycle(0x24), 11u);
   }
   {
     Bench b;
+    b.NotMirrored("the fake router's registers");
     run(Mem1d(ElemType::kU32, 0x1000, 1), {"nop", "nop", "nop", "nop", "std"}, b);
     EXPECT_EQ(b.RetireCycle(0x1C), 8u);  // first word at 8, the second waits from 9 to 10
     EXPECT_EQ(b.RetireCycle(0x20), 11u);
@@ -541,6 +543,7 @@ TEST(CeDsd, ResultsDueTakeTheWritePortAndTheRampFirst) {
   }
   {
     Bench b;
+    b.NotMirrored("the fake router's registers");
     run(FabOut(ElemType::kU32, 6, 1), {"nop", "nop", "nop", "nop", "nop", "send"}, b);
     EXPECT_EQ(b.RetireCycle(0x20), 10u);  // the send waits for the ramp slot
     ASSERT_EQ(b.sent.size(), 2u);

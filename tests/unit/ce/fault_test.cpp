@@ -173,6 +173,7 @@ TEST(CeFault, TaskIdAndTaskKind) {
   {  // the dispatcher
     Prog p;
     Bench b;
+    b.NotMirrored("wavelets scripted to reach the CE at chosen cycles");
     b.Deliver(3, true, 4, 7u << 16);
     EXPECT_EQ(RunFault(b, p, {{7, TaskKind::kLocal, 0x100}}, -1),
               "PE(3,2) fault: control wavelet on color 4 names task 7, which is a local task");

@@ -1,10 +1,7 @@
-// How fast the interpreter runs, in simulated cycles per second: a tight scalar loop and a long
-// DSD operation, alone, traced, and as the endpoint of a 1x1 FuncFabric. Printed for the record;
-// the bounds only catch a gross slowdown.
+// Long runs of the interpreter: a tight scalar loop and long DSD operations take exactly the
+// cycles docs/isa.md 6.8 gives, alone, traced and as the endpoint of a 1x1 FuncFabric. (How fast
+// they run is measured by bench/ce_bench.cpp, not asserted here.)
 #include <gtest/gtest.h>
-
-#include <chrono>
-#include <cstdio>
 
 #include "ce/ce_endpoint.h"
 #include "ce_test_util.h"
@@ -44,77 +41,52 @@ Prog LongDsd(int repeats) {
   return p;
 }
 
-double Seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Runs a loaded CE alone until it is quiet; returns simulated cycles per second.
-double RunAlone(Ce& ce, uint64_t& cycles) {
+// Runs a loaded CE alone until it is quiet; returns the cycles it took.
+uint64_t RunAlone(Ce& ce) {
   fabric::RampPort port;
-  const auto t0 = std::chrono::steady_clock::now();
   uint64_t c = 0;
-  while (ce.NextWake() != fabric::kNever) {
-    ce.Tick(c++, port);
-  }
-  cycles = c;
-  return c / Seconds(t0);
+  while (ce.NextWake() != fabric::kNever) ce.Tick(c++, port);
+  return c;
 }
 
-TEST(CeSpeed, ScalarLoop) {
+TEST(CeLongRun, ScalarLoop) {
   FakeRouter router;
-  uint64_t cycles = 0;
-  {
-    Ce ce(0, 0, &router);
-    ce.Load(ScalarLoop(1000000).Image(), {{0, TaskKind::kLocal, 0}});
-    ce.Activate(0);
-    const double rate = RunAlone(ce, cycles);
-    std::printf("[ speed    ] scalar loop, fast path:  %.1f M cycles/s (%llu cycles)\n", rate / 1e6,
-                static_cast<unsigned long long>(cycles));
-    EXPECT_EQ(cycles, 5000000u + 3);
-    EXPECT_GT(rate, 2e6);
-  }
-  {
-    Ce ce(0, 0, &router);
-    CountingSink sink;
-    ce.SetTraceSink(&sink);
-    ce.Load(ScalarLoop(300000).Image(), {{0, TaskKind::kLocal, 0}});
-    ce.Activate(0);
-    const double rate = RunAlone(ce, cycles);
-    std::printf("[ speed    ] scalar loop, traced:     %.1f M cycles/s\n", rate / 1e6);
-  }
+  Ce fast(0, 0, &router);
+  fast.Load(ScalarLoop(100000).Image(), {{0, TaskKind::kLocal, 0}});
+  fast.Activate(0);
+  EXPECT_EQ(RunAlone(fast), 500000u + 3);  // lui, ori, 5 per iteration, tend
+  // The traced path runs the same cycles and records every retired instruction.
+  Ce traced(0, 0, &router);
+  CountingSink sink;
+  traced.SetTraceSink(&sink);
+  traced.Load(ScalarLoop(1000).Image(), {{0, TaskKind::kLocal, 0}});
+  traced.Activate(0);
+  EXPECT_EQ(RunAlone(traced), 5000u + 3);
+  EXPECT_EQ(traced.Retired(), 2u + 4 * 1000 + 1);
+  EXPECT_GE(sink.n, traced.Retired());
 }
 
-TEST(CeSpeed, LongDsdOperation) {
+TEST(CeLongRun, LongDsdOperation) {
   FakeRouter router;
-  uint64_t cycles = 0;
-  {
-    Ce ce(0, 0, &router);
-    ce.Load(LongDsd(200).Image(), {{0, TaskKind::kLocal, 0}});
-    ce.Activate(0);
-    const double rate = RunAlone(ce, cycles);
-    std::printf("[ speed    ] fmacs of 4096 f32:       %.1f M cycles/s (%llu cycles)\n", rate / 1e6,
-                static_cast<unsigned long long>(cycles));
-    EXPECT_FALSE(ce.Faulted()) << ce.FaultMessage();
-    // Per repeat: fmacs n + 6, addi 1, taken bne 2; the last bne falls through, then tend.
-    EXPECT_EQ(cycles, 200u * (kLongN + 9) + 5);
-    EXPECT_GT(rate, 1e6);
-  }
+  Ce ce(0, 0, &router);
+  ce.Load(LongDsd(20).Image(), {{0, TaskKind::kLocal, 0}});
+  ce.Activate(0);
+  // Per repeat: fmacs n + 6, addi 1, taken bne 2; the last bne falls through, then tend.
+  EXPECT_EQ(RunAlone(ce), 20u * (kLongN + 9) + 5);
+  EXPECT_FALSE(ce.Faulted()) << ce.FaultMessage();
 }
 
-TEST(CeSpeed, ScalarLoopInAFabric) {
-  {
-    func::FuncFabric fab(1, 1);
-    Ce ce(0, 0, &fab.RouterRegsOf({0, 0}));
-    CeEndpoint ep(ce);
-    fab.SetEndpoint({0, 0}, &ep);
-    ce.Load(ScalarLoop(1000000).Image(), {{0, TaskKind::kLocal, 0}});
-    ce.Activate(0);
-    const auto t0 = std::chrono::steady_clock::now();
-    fab.Run(5000005);
-    const double rate = 5000005 / Seconds(t0);
-    std::printf("[ speed    ] scalar loop in a 1x1 FuncFabric: %.1f M cycles/s\n", rate / 1e6);
-    EXPECT_TRUE(ce.Quiet());
-  }
+TEST(CeLongRun, ScalarLoopInAFabricEndsWhenAlone) {
+  func::FuncFabric fab(1, 1);
+  Ce ce(0, 0, &fab.RouterRegsOf({0, 0}));
+  CeEndpoint ep(ce);
+  fab.SetEndpoint({0, 0}, &ep);
+  ce.Load(ScalarLoop(100000).Image(), {{0, TaskKind::kLocal, 0}});
+  ce.Activate(0);
+  fab.Run(500002);
+  EXPECT_FALSE(ce.Quiet());  // the tend issues in cycle 500002
+  fab.Run(1);
+  EXPECT_TRUE(ce.Quiet());
 }
 
 }  // namespace

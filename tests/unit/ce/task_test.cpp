@@ -40,6 +40,7 @@ TEST(CeTasks, DataTaskGetsThePayloadInR0AndItsCreditGoesBack) {
   Prog p;
   p.Org(0x40)("sw", {R(0), A(0x200)})("tend");
   Bench b;
+  b.NotMirrored("wavelets scripted to reach the CE at chosen cycles");
   b.Load(p, {{5, TaskKind::kData, 0x40}}, -1);
   b.Deliver(10, false, 5, 0xDEADBEEF);
   b.RunToQuiet();
@@ -55,6 +56,7 @@ TEST(CeTasks, LowestIdWhateverItsKind) {
   p.Org(0x40)("addi", {R(1), R(1), I(1)})("tend");
   p.Org(0x80)("addi", {R(2), R(1), I(10)})("tend");
   Bench b;
+  b.NotMirrored("wavelets scripted to reach the CE at chosen cycles");
   b.Load(p, {{2, TaskKind::kData, 0x40}, {4, TaskKind::kLocal, 0x80}}, -1);
   b.Deliver(0, false, 2, 7);
   b.Run(1);
@@ -69,6 +71,7 @@ TEST(CeTasks, ControlWaveletsGoThroughTheDispatcher) {
   p.Org(0x40)("addi", {R(9), R(9), I(1)})("tend");                            // data task 6
   p.Org(0x80)("sw", {R(0), M(0, 10)})("addi", {R(10), R(10), I(4)})("tend");  // control task 7
   Bench b;
+  b.NotMirrored("wavelets scripted to reach the CE at chosen cycles");
   b.Load(p, {{6, TaskKind::kData, 0x40}, {7, TaskKind::kControl, 0x80}}, -1);
   b.ce.HostWrite(arch::Gpr::Addr(10), 0x300);
   b.Deliver(5, true, 6, 7u << 16 | 0x1234);
@@ -95,6 +98,7 @@ TEST(CeTasks, BlockedDataTaskHoldsItsWavelets) {
           "unblock", {I(4)})("tend");
   p.Org(0x40)("addi", {R(1), R(1), I(1)})("tend");
   Bench b;
+  b.NotMirrored("wavelets scripted to reach the CE at chosen cycles");
   b.Load(p, {{0, TaskKind::kLocal, 0x00}, {4, TaskKind::kData, 0x40}});
   for (int k = 0; k < 3; ++k) b.Deliver(2 + k, false, 4, k);
   b.RunToQuiet();
@@ -263,6 +267,8 @@ TEST(CeFabricOps, FabinToMemoryOneWaveletPerCycle) {
   const uint16_t op = p.Here();
   p("mov32", {D(0), D(1), Sync()})("tend");
   Bench b;
+  b.NotMirrored(
+      "wavelets scripted to reach the CE at chosen cycles and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}});
   for (int k = 0; k < 4; ++k) b.Deliver(20 + k, false, 3, 0xA0 + k);
@@ -286,6 +292,7 @@ TEST(CeFabricOps, FaboutSendsDsdLatencyAfterEachStep) {
   for (int k = 0; k < 4; ++k) p.Word(static_cast<uint16_t>(0x1000 + 4 * k), 0x1F0000u + k);
   for (int k = 0; k < 3; ++k) p.Half(static_cast<uint16_t>(0x1100 + 2 * k), 0xBEE0 + k);
   Bench b;
+  b.NotMirrored("sent wavelets whose credits the bench returns and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}});
   b.RunToQuiet();
@@ -315,6 +322,8 @@ TEST(CeFabricOps, ControlWaveletEndsAnUnboundedRead) {
   const uint16_t op = p.Here();
   p("mov32", {D(0), D(1), Sync()})("lw", {R(1), A(arch::CeColor::Addr(3))})("tend");
   Bench b;
+  b.NotMirrored(
+      "wavelets scripted to reach the CE at chosen cycles and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}});
   for (int k = 0; k < 3; ++k) b.Deliver(30 + k, false, 3, 7 + k);
@@ -337,6 +346,8 @@ TEST(CeFabricOps, TwoFabinOperandsTakeHalfARate) {
   const uint16_t op = p.Here();
   p("add32", {D(2), D(0), D(1), Sync()})("tend");
   Bench b;
+  b.NotMirrored(
+      "wavelets scripted to reach the CE at chosen cycles and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}});
   for (int k = 0; k < 3; ++k) {  // the ramp brings one wavelet per cycle
@@ -353,6 +364,8 @@ TEST(CeFabricOps, DataTaskWaitsWhileAnOperationReadsItsColor) {
   p("mov32", {D(0), D(1), Sync()})("tend");
   p.Org(0x40)("sw", {R(0), A(0x1100)})("tend");
   Bench b;
+  b.NotMirrored(
+      "wavelets scripted to reach the CE at chosen cycles and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}, {3, TaskKind::kData, 0x40}});
   for (int k = 0; k < 3; ++k) b.Deliver(1 + k, false, 3, 50 + k);
@@ -378,6 +391,8 @@ TEST(CeFabricOps, FdothWithAFabinOperandStepsOneLaneAtATime) {
   }
   p("ori", {R(6), Z(), I(h(2.0f))})("fdoth", {R(6), D(0), D(1), Sync()})("tend");
   Bench b;
+  b.NotMirrored(
+      "wavelets scripted to reach the CE at chosen cycles and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}});
   for (int i = 0; i < n; ++i) b.Deliver(10 + i, false, 2, 0xABCD0000u | a[i]);  // 31:16 ignored
@@ -397,6 +412,8 @@ TEST(CeFabricOps, QuietAfterEverything) {
   Prog p = TwoDescriptors(Mem1d(ElemType::kU32, 0x1000, 2), FabIn(ElemType::kU32, 3, 2));
   p("mov32", {D(0), D(1), Async(4)})("tend");
   Bench b;
+  b.NotMirrored(
+      "wavelets scripted to reach the CE at chosen cycles and the fake router's registers");
   b.router.OpenAll();
   b.Load(p, {{0, TaskKind::kLocal, 0}});
   b.Run(20);
