@@ -1,6 +1,6 @@
 // The single-PE linker: places the sections of one PE's objects in its SRAM, resolves their
-// relocations and binds their tasks, giving what a backend loads into one PE. The full layout
-// linker (many PEs, routes, per-PE params) comes later and will reuse these rules:
+// relocations and binds their tasks, giving what a backend loads into one PE. The layout linker
+// (host/layout/link_layout.cpp: many PEs, routes, per-PE params) links each program with it. Rules:
 //
 // - all .text sections first from address 0, in object order, then all .data, then all .bss,
 //   each at its section's alignment; the program must end at or below 0xC000;

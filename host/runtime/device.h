@@ -2,12 +2,14 @@
 // fabric. Its calls mirror the public SDK runtime: open a device, load, symbol, memcpy_h2d and
 // memcpy_d2h, launch, run, stop. The same calls run on every backend:
 //   - func:  the functional model;
-//   - rtl:   verilated tiles of full PEs in the SystemC fabric, reached through its TLM socket;
-//   - cosim: both, on the same inputs, compared (final SRAM and registers of every PE, the task
-//            sequence per PE, debug records and faults; per instruction for one PE with lockstep).
+//   - rtl:   verilated tiles of full PEs, in the SystemC fabric (reached through its TLM socket)
+//            or, with DeviceOptions::systemc = false, in the plain-loop glue;
+//   - cosim: both, on the same inputs, compared (the wavelets on every link both observe, debug
+//            records, the task sequence per PE and faults as they run; final SRAM and registers of
+//            every PE; per instruction for one PE with lockstep).
 //
 //   Device dev({.backend = Backend::kCosim, .width = 4, .height = 1});
-//   dev.Load(layout::ReadImageFile("axpy.img"));
+//   dev.Load(layout::ReadImageFile("axpy.timg"));
 //   dev.MemcpyH2D("x", x.data(), x.size(), {0, 0, 4, 1}, 16);
 //   dev.Launch("main");
 //   RunResult r = dev.Run(1'000'000);   // to quiescence; r.message says why it stopped otherwise

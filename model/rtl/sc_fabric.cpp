@@ -9,7 +9,8 @@
 #include <ostream>
 #include <stdexcept>
 
-// Verilator headers before SystemC (toolchain note 7).
+// Verilator headers before SystemC: the models are built with VM_SC=0, and verilated.h read after
+// <systemc> takes its time from SystemC's sc_time_stamp() and does not compile.
 // clang-format off
 #include "verilated.h"
 #include <systemc>

@@ -1,6 +1,6 @@
-// Predicts where a wavelet goes: follows it through a configured fabric exactly as the router
-// contract (ARCHITECTURE.md section 3) says, from a RouteTable, with no timing. The traffic
-// endpoints trace every wavelet they create to tell the scoreboard where it must arrive.
+// Predicts where a wavelet goes: follows it through a configured fabric exactly as the routing
+// rules (docs/router.md, "Switches" and "Faults") say, from a RouteTable, with no timing. The
+// traffic endpoints trace every wavelet they create to tell the scoreboard where it must arrive.
 //
 // Per router, for a wavelet of color c arriving from direction d: a color >= kNumColors is a
 // ReservedColor fault; the effective route is the base route with the current switch position
