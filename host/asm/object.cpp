@@ -382,35 +382,19 @@ std::optional<arch::ElemType> ParseElemType(const std::string& name) {
   return std::nullopt;
 }
 
-std::string DsdKindName(arch::DsdKind k) { return ToLower(arch::ToString(k)); }
+std::string DsdKindName(arch::DsdKind k) { return arch::Text(k); }
 
 std::optional<arch::DsdKind> ParseDsdKind(const std::string& name) {
-  const std::string l = ToLower(name);
-  for (const auto k : {arch::DsdKind::kMem1d, arch::DsdKind::kFabIn, arch::DsdKind::kFabOut}) {
-    if (l == DsdKindName(k)) return k;
-  }
+  arch::DsdKind k;
+  if (arch::FromText(name, &k) && k != arch::DsdKind::kNone) return k;
   return std::nullopt;
 }
 
-const char* TaskKindName(arch::TaskKind k) {
-  switch (k) {
-    case arch::TaskKind::kNone:
-      return "none";
-    case arch::TaskKind::kData:
-      return "data";
-    case arch::TaskKind::kLocal:
-      return "local";
-    case arch::TaskKind::kControl:
-      return "control";
-  }
-  return "?";
-}
+const char* TaskKindName(arch::TaskKind k) { return arch::Text(k); }
 
 std::optional<arch::TaskKind> ParseTaskKind(const std::string& name) {
-  const std::string l = ToLower(name);
-  for (const auto k : {arch::TaskKind::kData, arch::TaskKind::kLocal, arch::TaskKind::kControl}) {
-    if (l == TaskKindName(k)) return k;
-  }
+  arch::TaskKind k;
+  if (arch::FromText(name, &k) && k != arch::TaskKind::kNone) return k;
   return std::nullopt;
 }
 

@@ -430,6 +430,45 @@ inline bool FromString(std::string_view s, TaskKind* out) {
   }
   return false;
 }
+// How tools, messages and the layout language spell TaskKind items.
+inline const char* Text(TaskKind v) {
+  switch (v) {
+    case TaskKind::kNone: return "none";
+    case TaskKind::kData: return "data";
+    case TaskKind::kLocal: return "local";
+    case TaskKind::kControl: return "control";
+  }
+  return "?";
+}
+// The item whose Text is `s`, ignoring case; false if there is none.
+inline bool FromText(std::string_view s, TaskKind* out) {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("none")) {
+    *out = TaskKind::kNone;
+    return true;
+  }
+  if (eq("data")) {
+    *out = TaskKind::kData;
+    return true;
+  }
+  if (eq("local")) {
+    *out = TaskKind::kLocal;
+    return true;
+  }
+  if (eq("control")) {
+    *out = TaskKind::kControl;
+    return true;
+  }
+  return false;
+}
 
 // 4..7 reserved (4: indexed, planned)
 enum class DsdKind : uint8_t {
@@ -463,6 +502,45 @@ inline bool FromString(std::string_view s, DsdKind* out) {
     return true;
   }
   if (s == "FabOut") {
+    *out = DsdKind::kFabOut;
+    return true;
+  }
+  return false;
+}
+// How tools, messages and the layout language spell DsdKind items.
+inline const char* Text(DsdKind v) {
+  switch (v) {
+    case DsdKind::kNone: return "none";
+    case DsdKind::kMem1d: return "mem1d";
+    case DsdKind::kFabIn: return "fabin";
+    case DsdKind::kFabOut: return "fabout";
+  }
+  return "?";
+}
+// The item whose Text is `s`, ignoring case; false if there is none.
+inline bool FromText(std::string_view s, DsdKind* out) {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("none")) {
+    *out = DsdKind::kNone;
+    return true;
+  }
+  if (eq("mem1d")) {
+    *out = DsdKind::kMem1d;
+    return true;
+  }
+  if (eq("fabin")) {
+    *out = DsdKind::kFabIn;
+    return true;
+  }
+  if (eq("fabout")) {
     *out = DsdKind::kFabOut;
     return true;
   }

@@ -25,16 +25,8 @@ const char* SizeText(unsigned size) {
 }
 
 const char* KindText(uint8_t kind) {
-  switch (static_cast<arch::TaskKind>(kind)) {
-    case arch::TaskKind::kData:
-      return "data";
-    case arch::TaskKind::kLocal:
-      return "local";
-    case arch::TaskKind::kControl:
-      return "control";
-    default:
-      return "unbound";
-  }
+  const auto k = static_cast<arch::TaskKind>(kind & 3);
+  return k == arch::TaskKind::kNone ? "unbound" : arch::Text(k);
 }
 
 const char* RoleText(unsigned role) {
@@ -77,10 +69,9 @@ const char* ClassText(arch::ElemClass c) {
   }
 }
 
-const char* DsdKindText(unsigned kind) {
-  static const char* kText[] = {"none",   "mem1d",  "fabin",  "fabout",
-                                "kind 4", "kind 5", "kind 6", "kind 7"};
-  return kText[kind & 7];
+std::string DsdKindText(unsigned kind) {
+  const std::string text = arch::Text(static_cast<arch::DsdKind>(kind & 7));
+  return text == "?" ? fmt::format("kind {}", kind & 7) : text;
 }
 
 struct Info {
