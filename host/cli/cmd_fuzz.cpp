@@ -17,9 +17,8 @@
 #include "commands.h"
 #include "fuzz/campaign.h"
 #include "fuzz/fabric_gen.h"
-#include "fuzz/func_backend.h"
-#include "fuzz/rtl_backend.h"
-#include "fuzz/rtl_fabric_backend.h"
+#include "rtl/rtl_fabric.h"
+#include "runtime/machine.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -91,10 +90,16 @@ void RunFuzzCommand(const FuzzArgs& a) {
                          : std::pair<int, int>{1, 1};
   const bool fabric = width * height > 1;
   std::pair<int, int> tile{1, 1};
-  if (fabric && a.backend == "cosim") {
-    tile = a.tile == "auto" ? fuzz::RtlFabricBackend::TileFor(width, height)
-                            : ParseShape("--tile", a.tile);
-    fuzz::RtlFabricBackend::Options(width, height, tile);  // throws on a shape not built
+  if (a.backend == "cosim") {  // one PE too: a 1x1 fabric
+    tile =
+        a.tile == "auto" ? rtl::LargestTileFor(width, height, true) : ParseShape("--tile", a.tile);
+    rtl::RtlFabricOptions check;
+    check.width = width;
+    check.height = height;
+    check.tile_w = tile.first;
+    check.tile_h = tile.second;
+    check.ce = true;
+    rtl::ValidateRtlOptions(check);  // throws on a shape not built
   }
 
   fuzz::CampaignOptions o;
@@ -108,18 +113,22 @@ void RunFuzzCommand(const FuzzArgs& a) {
   o.gen.units = a.units;
   o.run.max_cycles = a.max_cycles;
   o.run.history = a.history;
-  o.run.regs_on_retire = fabric;  // registers read through the RTL fabric's back door are slow
+  // On a fabric, registers are compared after retires (and at the end), not after every cycle.
+  o.run.regs_on_retire = fabric;
   o.dump_dir = a.dump;
-  fuzz::BackendFactory func = [w = width, h = height] {
-    return std::make_unique<fuzz::FuncBackend>(w, h);
+  fuzz::MachineFactory func = [w = width, h = height] {
+    return runtime::MakeFuncMachine(w, h, {1, 1});
   };
-  fuzz::BackendFactory rtl;
-  if (a.backend == "cosim" && fabric) {
+  fuzz::MachineFactory rtl;
+  if (a.backend == "cosim") {
     rtl = [w = width, h = height, tile] {
-      return std::make_unique<fuzz::RtlFabricBackend>(w, h, tile);
+      runtime::RtlMachineOptions m;
+      m.width = w;
+      m.height = h;
+      m.tile = tile;
+      m.systemc = false;  // a machine per program: the plain loop
+      return runtime::MakeRtlMachine(m);
     };
-  } else if (a.backend == "cosim") {
-    rtl = [] { return std::make_unique<fuzz::RtlBackend>(); };
   }
 
   auto report = [&](const fuzz::Failure& f) {

@@ -10,59 +10,59 @@
 #include "asm/diagnostics.h"
 #include "asm/link.h"
 #include "ce/fault_text.h"
+#include "cosim/faults.h"
+#include "runtime/pe_load.h"
 
 namespace tessera::fuzz {
 namespace {
 
 // A PE's CE fault in words, from its registers (the same text for every backend).
-std::string DescribeFault(Backend& b, int pe) {
+std::string DescribeFault(runtime::Machine& b, fabric::Coord c) {
   ce::FaultContext f;
-  const fabric::Coord c = b.Coord(pe);
   f.x = static_cast<uint16_t>(c.x);
   f.y = static_cast<uint16_t>(c.y);
-  f.status = b.ReadReg(pe, arch::FaultStatus::kAddr);
-  f.pc = b.ReadReg(pe, arch::FaultPc::kAddr);
-  f.addr = b.ReadReg(pe, arch::FaultAddr::kAddr);
-  f.info = b.ReadReg(pe, arch::FaultInfo::kAddr);
+  f.status = b.Read(c, arch::FaultStatus::kAddr);
+  f.pc = b.Read(c, arch::FaultPc::kAddr);
+  f.addr = b.Read(c, arch::FaultAddr::kAddr);
+  f.info = b.Read(c, arch::FaultInfo::kAddr);
   if (f.pc % 4 == 0 && f.pc + 4 <= arch::kSramBytes) {
     uint8_t w[4];
-    b.ReadSram(pe, static_cast<uint16_t>(f.pc), w, 4);
+    b.ReadSram(c, static_cast<uint16_t>(f.pc), w, 4);
     f.word = w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
   }
   for (uint32_t t = 0; t < arch::kNumTasks; ++t)
-    f.task_kind[t] =
-        static_cast<uint8_t>(arch::TaskCfg::Kind(b.ReadReg(pe, arch::TaskCfg::Addr(t))));
+    f.task_kind[t] = static_cast<uint8_t>(arch::TaskCfg::Kind(b.Read(c, arch::TaskCfg::Addr(t))));
   std::string s = ce::DescribeCeFault(f);
-  const uint32_t router = b.ReadReg(pe, arch::RouterFault::kAddr);
+  const uint32_t router = b.Read(c, arch::RouterFault::kAddr);
   if (router) s += fmt::format("{}RouterFault 0x{:08x}", s.empty() ? "" : "; ", router);
   return s;
 }
 
 // What a PE is doing, for a run that does not end: the running task and pc, busy microthreads
 // and what they wait for, CE queues holding wavelets, and the task masks.
-std::string DescribeActivity(Backend& b, int pe) {
+std::string DescribeActivity(runtime::Machine& b, fabric::Coord c) {
   using S = arch::CeStatus;
-  const uint32_t st = b.ReadReg(pe, arch::CeStatus::kAddr);
+  const uint32_t st = b.Read(c, arch::CeStatus::kAddr);
   std::string s = S::Running(st) ? fmt::format("task {} runs at pc 0x{:04x}", S::Task(st),
-                                               b.ReadReg(pe, arch::CePc::kAddr))
+                                               b.Read(c, arch::CePc::kAddr))
                                  : std::string("no task runs");
   for (uint32_t u = 0; u < arch::kNumMicrothreads; ++u) {
-    const uint32_t us = b.ReadReg(pe, arch::UtStatus::Addr(u));
+    const uint32_t us = b.Read(c, arch::UtStatus::Addr(u));
     if (!arch::UtStatus::Busy(us)) continue;
-    const uint32_t ui = b.ReadReg(pe, arch::UtInfo::Addr(u));
+    const uint32_t ui = b.Read(c, arch::UtInfo::Addr(u));
     s += fmt::format("; ut{} busy with the operation at pc 0x{:04x} (wait {}, color {}, {} done)",
                      u, arch::UtInfo::Pc(ui), arch::UtStatus::Wait(us), arch::UtInfo::Color(ui),
                      arch::UtStatus::Done(us));
   }
-  for (uint32_t c = 0; c < arch::kNumColors; ++c) {
-    const uint32_t q = b.ReadReg(pe, arch::CeColor::Addr(c));
+  for (uint32_t color = 0; color < arch::kNumColors; ++color) {
+    const uint32_t q = b.Read(c, arch::CeColor::Addr(color));
     if (arch::CeColor::InCount(q)) {
-      s += fmt::format("; color {}: {} wavelets queued{}", c, arch::CeColor::InCount(q),
+      s += fmt::format("; color {}: {} wavelets queued{}", color, arch::CeColor::InCount(q),
                        arch::CeColor::HeadCtrl(q) ? ", a control wavelet first" : "");
     }
   }
   s += fmt::format("; TaskActive 0x{:08x}, TaskBlocked 0x{:08x}",
-                   b.ReadReg(pe, arch::TaskActive::kAddr), b.ReadReg(pe, arch::TaskBlocked::kAddr));
+                   b.Read(c, arch::TaskActive::kAddr), b.Read(c, arch::TaskBlocked::kAddr));
   return s;
 }
 
@@ -88,9 +88,9 @@ std::optional<std::string> Build(const Program& p, const std::string& name, Imag
 }
 
 // Whether PE pe's run ended as its program intended; the reason if not.
-std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram& image, Backend& b,
-                                   int pe) {
-  const bool faulted = b.Faulted(pe);
+std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram& image,
+                                   runtime::Machine& b, fabric::Coord pe) {
+  const bool faulted = cosim::Faulted(b, pe);
   if (p.expect_fault == arch::CeFault::kNone) {
     if (faulted) return "unexpected fault: " + DescribeFault(b, pe);
     return std::nullopt;
@@ -99,8 +99,8 @@ std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram&
       fmt::format("the deliberate {} fault at fault_site", FaultName(p.expect_fault));
   if (!faulted) return fmt::format("the program ended quiet, without {}", want);
   const auto site = image.symbols.find("fault_site");
-  const uint32_t cause = b.ReadReg(pe, arch::FaultStatus::kAddr);
-  const uint32_t pc = b.ReadReg(pe, arch::FaultPc::kAddr);
+  const uint32_t cause = b.Read(pe, arch::FaultStatus::kAddr);
+  const uint32_t pc = b.Read(pe, arch::FaultPc::kAddr);
   if (cause != static_cast<uint32_t>(p.expect_fault) ||
       (site != image.symbols.end() && pc != site->second.address)) {
     return fmt::format("expected {} (pc 0x{:04x}), got: {}", want,
@@ -112,23 +112,25 @@ std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram&
 
 // Whether the run ended as the generator intended; the reason if not. PE i ran pes[i].
 std::optional<std::string> CheckOutcome(const std::vector<Program>& pes,
-                                        const std::vector<Image>& images, Backend& b, RunEnd end,
-                                        const RunOptions& options) {
+                                        const std::vector<Image>& images, runtime::Machine& b,
+                                        RunEnd end, const RunOptions& options) {
   const bool alone = pes.size() == 1;
+  const fabric::Fabric& fab = b.Fabric();
   auto name = [&](int pe) {
-    const fabric::Coord c = b.Coord(pe);
+    const fabric::Coord c = fab.At(pe);
     return alone ? std::string() : fmt::format("PE({},{}): ", c.x, c.y);
   };
   if (end == RunEnd::kTimeout) {
     std::string busy;
-    for (int pe = 0; pe < b.NumPes(); ++pe) {
-      if (alone || !b.Quiet(pe))
-        busy += (busy.empty() ? "" : "; ") + name(pe) + DescribeActivity(b, pe);
+    for (int pe = 0; pe < fab.NumPes(); ++pe) {
+      const fabric::Coord c = fab.At(pe);
+      if (alone || !arch::CeStatus::Quiet(b.Read(c, arch::CeStatus::kAddr)))
+        busy += (busy.empty() ? "" : "; ") + name(pe) + DescribeActivity(b, c);
     }
     return fmt::format("the program did not end within {} cycles: {}", options.max_cycles, busy);
   }
-  for (int pe = 0; pe < b.NumPes(); ++pe) {
-    if (auto why = CheckPe(pes[pe], images[pe].image, b, pe)) return name(pe) + *why;
+  for (int pe = 0; pe < fab.NumPes(); ++pe) {
+    if (auto why = CheckPe(pes[pe], images[pe].image, b, fab.At(pe))) return name(pe) + *why;
   }
   return std::nullopt;
 }
@@ -136,40 +138,42 @@ std::optional<std::string> CheckOutcome(const std::vector<Program>& pes,
 // Runs PE i's program pes[i] on `a`, in lockstep with `b` unless b is empty; `fabric`: the host
 // sets FabricDim on every PE.
 ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
-                  const BackendFactory& a, const BackendFactory& b, const RunOptions& options) {
+                  const MachineFactory& a, const MachineFactory& b, const RunOptions& options) {
   ProgramRun run;
   auto fail = [&](const std::string& kind, const std::string& message) {
     run.failure = Failure{seed, kind, message, ""};
     return run;
   };
-  std::unique_ptr<Backend> ba = a(), bb = b ? b() : nullptr;
-  if (ba->NumPes() != static_cast<int>(pes.size()))
-    throw std::invalid_argument(fmt::format("{} programs for the {} PEs of backend {}", pes.size(),
-                                            ba->NumPes(), ba->Name()));
+  std::unique_ptr<runtime::Machine> ba = a(), bb = b ? b() : nullptr;
+  const int n = ba->Fabric().NumPes();
+  if (n != static_cast<int>(pes.size()))
+    throw std::invalid_argument(
+        fmt::format("{} programs for the {} PEs of backend {}", pes.size(), n, ba->Name()));
   std::vector<Image> images(pes.size());
-  for (int pe = 0; pe < ba->NumPes(); ++pe) {
-    const fabric::Coord c = ba->Coord(pe);
+  for (int pe = 0; pe < n; ++pe) {
+    const fabric::Coord c = ba->Fabric().At(pe);
     const std::string file = fabric ? fmt::format("fuzz-{}-PE{}_{}.s", seed, c.x, c.y)
                                     : fmt::format("fuzz-{}.s", pes[pe].seed);
     if (auto error = Build(pes[pe], file, images[pe])) return fail("assembly", *error);
   }
-  for (Backend* x : {ba.get(), bb.get()}) {
+  for (runtime::Machine* x : {ba.get(), bb.get()}) {
     if (!x) continue;
-    for (int pe = 0; pe < x->NumPes(); ++pe) {
+    for (int pe = 0; pe < n; ++pe) {
+      const fabric::Coord c = x->Fabric().At(pe);
       if (fabric)
-        x->WriteReg(pe, arch::FabricDim::kAddr,
-                    static_cast<uint32_t>(x->Height()) << 16 | static_cast<uint32_t>(x->Width()));
-      x->Load(pe, images[pe].image);
+        x->Write(c, arch::FabricDim::kAddr,
+                 static_cast<uint32_t>(x->Height()) << 16 | static_cast<uint32_t>(x->Width()));
+      runtime::LoadPeProgram(*x, c, images[pe].image);
     }
-    for (int pe = 0; pe < x->NumPes(); ++pe) x->Launch(pe, images[pe].launch);
+    for (int pe = 0; pe < n; ++pe) runtime::LaunchTask(*x, x->Fabric().At(pe), images[pe].launch);
   }
   if (bb) {
-    const LockstepResult r = RunLockstep(*ba, *bb, options);
+    const cosim::LockstepResult r = cosim::RunLockstep(*ba, *bb, options);
     run.cycles = r.cycles;
     run.end = r.end;
     if (r.diverged) return fail("divergence", r.divergence.Describe(ba->Name(), bb->Name()));
   } else {
-    const SoloResult r = RunSolo(*ba, options);
+    const cosim::SoloResult r = cosim::RunSolo(*ba, options);
     run.cycles = r.cycles;
     run.end = r.end;
   }
@@ -179,13 +183,13 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
 
 }  // namespace
 
-ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFactory& b,
+ProgramRun RunProgram(const Program& p, const MachineFactory& a, const MachineFactory& b,
                       const RunOptions& options) {
   return RunPes(p.seed, {p}, false, a, b, options);
 }
 
-ProgramRun RunFabricProgram(const FabricProgram& f, const BackendFactory& a,
-                            const BackendFactory& b, const RunOptions& options) {
+ProgramRun RunFabricProgram(const FabricProgram& f, const MachineFactory& a,
+                            const MachineFactory& b, const RunOptions& options) {
   return RunPes(f.seed, f.pes, true, a, b, options);
 }
 
@@ -200,8 +204,8 @@ std::string DumpProgram(const std::string& dir, uint64_t seed, const std::string
   return base + ".s";
 }
 
-CampaignResult RunCampaign(const CampaignOptions& options, const BackendFactory& a,
-                           const BackendFactory& b,
+CampaignResult RunCampaign(const CampaignOptions& options, const MachineFactory& a,
+                           const MachineFactory& b,
                            const std::function<void(const Failure&)>& on_failure) {
   CampaignResult res;
   const bool fabric = options.width * options.height > 1;

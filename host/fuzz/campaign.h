@@ -1,7 +1,7 @@
 // A fuzzing campaign: programs from consecutive seeds (program i has seed `seed + i`, so any one
 // is reproduced with --seed S --programs 1), each generated (for one PE, or for every PE of a
-// fabric), assembled and linked by host/asm, loaded into a backend and launched, then run in
-// lockstep against a second backend, or alone.
+// fabric), assembled and linked by host/asm, loaded into a machine (runtime::Machine) and
+// launched, then run in lockstep against a second machine (cosim::RunLockstep), or alone.
 // A program fails when the backends diverge, or when its run does not end as the generator
 // intended (quiet without a fault, or the deliberate fault at `fault_site`).
 #pragma once
@@ -13,14 +13,20 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/backend.h"
+#include "cosim/lockstep.h"
 #include "fuzz/fabric_gen.h"
 #include "fuzz/generator.h"
-#include "fuzz/lockstep.h"
+#include "runtime/machine.h"
 
 namespace tessera::fuzz {
 
-using BackendFactory = std::function<std::unique_ptr<Backend>()>;
+// The co-simulation runner's names, as the fuzzer spells them.
+using RunOptions = cosim::LockstepOptions;
+using cosim::RunEnd;
+using cosim::RunEndName;
+
+// Makes a fresh machine of the campaign's shape for each program.
+using MachineFactory = std::function<std::unique_ptr<runtime::Machine>()>;
 
 struct Failure {
   uint64_t seed = 0;
@@ -36,13 +42,13 @@ struct ProgramRun {
 };
 
 // Runs one program on `a`, in lockstep with `b` unless b is empty.
-ProgramRun RunProgram(const Program& p, const BackendFactory& a, const BackendFactory& b,
+ProgramRun RunProgram(const Program& p, const MachineFactory& a, const MachineFactory& b,
                       const RunOptions& options);
 
 // Runs a fabric program the same way: PE i runs f.pes[i], all launched before the first cycle,
 // with FabricDim set; the backends must have f's shape. A failure names the PE.
-ProgramRun RunFabricProgram(const FabricProgram& f, const BackendFactory& a,
-                            const BackendFactory& b, const RunOptions& options);
+ProgramRun RunFabricProgram(const FabricProgram& f, const MachineFactory& a,
+                            const MachineFactory& b, const RunOptions& options);
 
 struct CampaignOptions {
   uint64_t seed = 1;
@@ -60,8 +66,8 @@ struct CampaignResult {
 };
 
 // `on_failure` sees each failure as it happens (for printing); it may be empty.
-CampaignResult RunCampaign(const CampaignOptions& options, const BackendFactory& a,
-                           const BackendFactory& b,
+CampaignResult RunCampaign(const CampaignOptions& options, const MachineFactory& a,
+                           const MachineFactory& b,
                            const std::function<void(const Failure&)>& on_failure);
 
 // Writes DIR/fuzz-SEED.s (the source; of a fabric program, FabricProgram::Source()) and

@@ -11,8 +11,14 @@
 #include <tuple>
 
 #include "arch/arch.h"
+#include "cosim/debug.h"
+#include "cosim/end_state.h"
+#include "cosim/faults.h"
+#include "cosim/links.h"
+#include "cosim/quiescence.h"
+#include "cosim/retires.h"
+#include "cosim/tasks.h"
 #include "rtl/tile_model.h"
-#include "runtime/cosim.h"
 #include "runtime/diagnosis.h"
 #include "runtime/progress.h"
 
@@ -94,8 +100,6 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
     m->Fabric().SetStopWhenQuiescent(true);
     m->Fabric().SetLinkLog(machines_.size() == 2);  // cosim compares every link
   }
-  if (opt_.lockstep)
-    for (auto& m : machines_) m->Watch(*opt_.lockstep);
   on_debug_ = [](const ce::DebugRecord& d) { std::printf("%s\n", d.ToString().c_str()); };
 }
 
@@ -321,14 +325,24 @@ bool Device::Quiescent() {
   return true;
 }
 
-void Device::Deliver(RunResult& r) {
+void Device::Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events) {
   std::vector<ce::DebugRecord> debug[2];
   std::vector<TaskStart> tasks[2];
   std::vector<fabric::FaultRecord> faults[2];
   std::vector<fabric::LinkEvent> links[2];
   for (size_t i = 0; i < machines_.size(); ++i) {
-    debug[i] = machines_[i]->TakeDebug();
-    tasks[i] = machines_[i]->TakeTaskLog();
+    if (events) {  // one cycle, PEs in index order: already in (cycle, y, x) order
+      const fabric::Fabric& f = machines_[i]->Fabric();
+      const uint64_t cycle = machines_[i]->Cycle() - 1;
+      for (size_t pe = 0; pe < events[i].size(); ++pe) {
+        const fabric::PeEvents& e = events[i][pe];
+        debug[i].insert(debug[i].end(), e.debug.begin(), e.debug.end());
+        if (e.task_start) tasks[i].push_back({cycle, f.At(static_cast<int>(pe)), e.task});
+      }
+    } else {
+      debug[i] = machines_[i]->TakeDebug();
+      tasks[i] = machines_[i]->TakeTaskLog();
+    }
     faults[i] = machines_[i]->Fabric().Faults();
     links[i] = machines_[i]->Fabric().TakeLinkLog();
   }
@@ -345,20 +359,17 @@ void Device::Deliver(RunResult& r) {
     const std::string& na = machines_[0]->Name();
     const std::string& nb = machines_[1]->Name();
     uint64_t compared = 0;
-    std::optional<Mismatch> diffs[] = {
-        CompareLinks(std::move(links[0]), std::move(links[1]), machines_[0]->Fabric(),
-                     machines_[1]->Fabric(), na, nb, &compared),
-        CompareDebug(debug[0], debug[1], na, nb),
-        CompareTasks(tasks[0], tasks[1], na, nb),
-        CompareFaults(faults[0], faults[1], na, nb),
-    };
+    const std::optional<cosim::Mismatch> first = cosim::Earliest({
+        cosim::CompareLinks(std::move(links[0]), std::move(links[1]), machines_[0]->Fabric(),
+                            machines_[1]->Fabric(), na, nb, &compared),
+        cosim::CompareDebug(debug[0], debug[1], na, nb),
+        cosim::CompareTasks(tasks[0], tasks[1], na, nb),
+        cosim::CompareFaults(faults[0], faults[1], na, nb),
+    });
     r.link_wavelets += compared;
-    const std::optional<Mismatch>* first = nullptr;
-    for (const auto& d : diffs)
-      if (d && (!first || d->cycle < (*first)->cycle)) first = &d;
     if (first) {
       r.status = RunResult::Status::kMismatch;
-      r.message = (*first)->message;
+      r.message = first->message;
     }
   }
   r.tasks_started += tasks[0].size();
@@ -389,6 +400,7 @@ RunResult Device::Run(uint64_t max_cycles) {
   // (Fabric::SetStopWhenQuiescent), so runs go in steps that grow while the fabric stays busy;
   // lockstep compares after every cycle.
   uint64_t step = 64;
+  std::vector<fabric::PeEvents> events[2];  // lockstep: the cycle's events of each machine
   while (r.status == RunResult::Status::kQuiescent) {
     if (Quiescent()) break;
     if (done >= max_cycles) {
@@ -398,32 +410,39 @@ RunResult Device::Run(uint64_t max_cycles) {
           max_cycles, DiagnoseDeadlock(*machines_[0], &*image_));
       break;
     }
-    const uint64_t want = opt_.lockstep ? 1 : std::min(step, max_cycles - done);
-    step = std::min<uint64_t>(step * 2, 8192);
     uint64_t stepped[2] = {0, 0};
-    for (size_t i = 0; i < machines_.size(); ++i) stepped[i] = machines_[i]->Run(want);
-    done += stepped[0];
-    if (opt_.lockstep) {
-      const std::string diff = CompareLockstep(*machines_[0], *machines_[1], *opt_.lockstep);
+    if (opt_.lockstep) {  // one cycle, compared for the watched PE
+      uint64_t cycle = 0;
+      for (size_t i = 0; i < machines_.size(); ++i) {
+        cycle = machines_[i]->Step(events[i]);
+        stepped[i] = 1;
+      }
+      const int pe = machines_[0]->Fabric().Index(*opt_.lockstep);
+      const std::string diff = cosim::CompareLockstep(*machines_[0], *machines_[1], *opt_.lockstep,
+                                                      cycle, events[0][pe], events[1][pe]);
       if (!diff.empty()) {
         r.status = RunResult::Status::kMismatch;
         r.message = diff;
       }
+      Deliver(r, events);
+    } else {
+      const uint64_t want = std::min(step, max_cycles - done);
+      step = std::min<uint64_t>(step * 2, 8192);
+      for (size_t i = 0; i < machines_.size(); ++i) stepped[i] = machines_[i]->Run(want);
+      Deliver(r);
     }
-    Deliver(r);
-    if (machines_.size() == 2 && stepped[0] != stepped[1] &&
-        r.status == RunResult::Status::kQuiescent) {
-      r.status = RunResult::Status::kMismatch;
-      r.message = fmt::format(
-          "cosim: {} stopped at cycle {} but {} at cycle {} (quiescent or faulted on one side "
-          "only)",
-          machines_[0]->Name(), machines_[0]->Cycle(), machines_[1]->Name(), machines_[1]->Cycle());
+    done += stepped[0];
+    if (machines_.size() == 2 && r.status == RunResult::Status::kQuiescent) {
+      if (auto stop = cosim::CompareStops(*machines_[0], stepped[0], *machines_[1], stepped[1])) {
+        r.status = RunResult::Status::kMismatch;
+        r.message = stop->message;
+      }
     }
     progress.Update(done);
   }
   progress.Finish();
   if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
-    const std::string diff = CompareState(*machines_[0], *machines_[1]);
+    const std::string diff = cosim::CompareState(*machines_[0], *machines_[1]);
     if (!diff.empty()) {
       r.status = RunResult::Status::kMismatch;
       r.message = diff;

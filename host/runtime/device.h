@@ -32,7 +32,6 @@
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "layout/image.h"
-#include "runtime/cosim.h"
 #include "runtime/machine.h"
 #include "runtime/memcpy.h"
 
@@ -159,7 +158,10 @@ class Device {
   // Performs word transfers through the back door or the host ports.
   MemcpyResult Transfer(std::vector<WordTransfer>& plan, bool write, Timing timing,
                         std::vector<uint32_t>* read);
-  void Deliver(RunResult& r);  // debug records and task starts of the last step
+  // Handles what the last run or step of the machines produced: debug records, task starts,
+  // faults and link logs, compared under cosim. `events` (one vector per machine): the cycle was
+  // stepped with Machine::Step, which took its debug records and task starts.
+  void Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events = nullptr);
   bool Quiescent();
 
   DeviceOptions opt_;

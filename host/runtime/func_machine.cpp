@@ -1,104 +1,137 @@
-// The functional model as a runtime machine: a compute engine per PE on a FuncFabric.
-#include <memory>
-#include <vector>
+#include "runtime/func_machine.h"
 
-#include "ce/ce.h"
-#include "ce/ce_endpoint.h"
-#include "func/func_fabric.h"
-#include "runtime/machine.h"
+#include <iterator>
 
 namespace tessera::runtime {
-namespace {
 
-// Collects the retired instructions of the watched PE from its trace records.
-class RetireSink final : public ce::TraceSink {
+// Turns one CE's trace records into the events of the cycle being stepped (Step), and passes
+// every record on to a test's sink (SetTraceSink).
+class FuncMachine::Sink final : public ce::TraceSink {
  public:
+  fabric::PeEvents* target = nullptr;  // during Step
+  ce::TraceSink* tee = nullptr;
+  bool attached = false;
+
   void Record(const ce::TraceRecord& r) override {
-    if (r.kind == ce::TraceRecord::Kind::kRetire) retires.push_back({r.cycle, r.pc});
+    if (tee) tee->Record(r);
+    if (!target) return;
+    switch (r.kind) {
+      case ce::TraceRecord::Kind::kRetire:
+        target->retire = true;
+        target->retire_pc = r.pc;
+        for (int k = 0; k < r.num_writes; ++k) {
+          const ce::TraceWrite& w = r.writes[k];
+          if (w.kind == ce::TraceWrite::Kind::kMem && w.index < arch::kSramBytes)
+            target->sram_writes.push_back(static_cast<uint16_t>(w.index & ~3u));
+          target->dsr_write |= w.kind == ce::TraceWrite::Kind::kDsr;
+        }
+        break;
+      case ce::TraceRecord::Kind::kTaskStart:
+        target->task_start = true;
+        target->task = r.task;
+        break;
+      default:
+        break;
+    }
   }
-  std::vector<Retire> retires;
 };
 
-class FuncMachine final : public Machine {
- public:
-  FuncMachine(int width, int height, std::pair<int, int> port_tile)
-      : fab_(width, height), port_tile_(port_tile) {
-    for (int i = 0; i < fab_.NumPes(); ++i) {
-      const fabric::Coord c = fab_.At(i);
-      ces_.push_back(std::make_unique<ce::Ce>(static_cast<uint16_t>(c.x),
-                                              static_cast<uint16_t>(c.y), &fab_.RouterRegsOf(c)));
-      endpoints_.push_back(std::make_unique<ce::CeEndpoint>(*ces_.back()));
-      fab_.SetEndpoint(c, endpoints_.back().get());
-    }
-    task_logs_.resize(fab_.NumPes());
+FuncMachine::FuncMachine(int width, int height, std::pair<int, int> port_tile)
+    : fab_(width, height), port_tile_(port_tile) {
+  for (int i = 0; i < fab_.NumPes(); ++i) {
+    const fabric::Coord c = fab_.At(i);
+    ces_.push_back(std::make_unique<ce::Ce>(static_cast<uint16_t>(c.x), static_cast<uint16_t>(c.y),
+                                            &fab_.RouterRegsOf(c)));
+    endpoints_.push_back(std::make_unique<ce::CeEndpoint>(*ces_.back()));
+    fab_.SetEndpoint(c, endpoints_.back().get());
+    sinks_.push_back(std::make_unique<Sink>());
   }
+  task_logs_.resize(fab_.NumPes());
+}
 
-  std::string Name() const override { return "func"; }
-  fabric::Fabric& Fabric() override { return fab_; }
-  void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
-    At(pe).HostWrite(addr, value);
-  }
-  uint32_t Read(fabric::Coord pe, uint16_t addr) override { return At(pe).HostRead(addr); }
-  int PortOf(fabric::Coord pe) override {
-    fab_.CheckContains(pe);
-    const int tiles_x = fab_.Width() / port_tile_.first;
-    return (pe.y / port_tile_.second) * tiles_x + pe.x / port_tile_.first;
-  }
-  uint64_t Run(uint64_t cycles) override { return fab_.Run(cycles); }
+FuncMachine::~FuncMachine() = default;
 
-  std::vector<ce::DebugRecord> TakeDebug() override {
-    std::vector<ce::DebugRecord> out;
-    for (auto& c : ces_) {
-      if (c->DebugRecords().empty()) continue;
-      std::vector<ce::DebugRecord> r = c->TakeDebugRecords();
-      out.insert(out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
-    }
-    SortByCyclePe(out);
-    return out;
-  }
+ce::Ce& FuncMachine::CeOf(fabric::Coord pe) {
+  fab_.CheckContains(pe);
+  return *ces_[fab_.Index(pe)];
+}
 
-  void SetTaskLog(bool on) override {
-    for (int i = 0; i < fab_.NumPes(); ++i) ces_[i]->SetTaskLog(on ? &task_logs_[i] : nullptr);
-  }
-  std::vector<TaskStart> TakeTaskLog() override {
-    std::vector<TaskStart> out;
-    for (int i = 0; i < fab_.NumPes(); ++i) {
-      for (const ce::Ce::TaskStart& t : task_logs_[i]) out.push_back({t.cycle, fab_.At(i), t.task});
-      task_logs_[i].clear();
-    }
-    SortByCyclePe(out);
-    return out;
-  }
+int FuncMachine::PortOf(fabric::Coord pe) {
+  fab_.CheckContains(pe);
+  const int tiles_x = fab_.Width() / port_tile_.first;
+  return (pe.y / port_tile_.second) * tiles_x + pe.x / port_tile_.first;
+}
 
-  uint64_t Retired(fabric::Coord pe) override { return At(pe).Retired(); }
-
-  void Watch(fabric::Coord pe) override {
-    if (watched_) watched_->SetTraceSink(nullptr);
-    watched_ = &At(pe);
-    watched_->SetTraceSink(&sink_);
+std::vector<ce::DebugRecord> FuncMachine::TakeDebug() {
+  std::vector<ce::DebugRecord> out;
+  for (auto& c : ces_) {
+    if (c->DebugRecords().empty()) continue;
+    std::vector<ce::DebugRecord> r = c->TakeDebugRecords();
+    out.insert(out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
   }
-  std::vector<Retire> TakeRetires() override {
-    std::vector<Retire> out;
-    out.swap(sink_.retires);
-    return out;
+  SortByCyclePe(out);
+  return out;
+}
+
+void FuncMachine::SetTaskLog(bool on) {
+  for (int i = 0; i < fab_.NumPes(); ++i) ces_[i]->SetTaskLog(on ? &task_logs_[i] : nullptr);
+}
+
+std::vector<TaskStart> FuncMachine::TakeTaskLog() {
+  std::vector<TaskStart> out;
+  for (int i = 0; i < fab_.NumPes(); ++i) {
+    for (const ce::Ce::TaskStart& t : task_logs_[i]) out.push_back({t.cycle, fab_.At(i), t.task});
+    task_logs_[i].clear();
   }
+  SortByCyclePe(out);
+  return out;
+}
 
- private:
-  ce::Ce& At(fabric::Coord pe) {
-    fab_.CheckContains(pe);
-    return *ces_[fab_.Index(pe)];
+void FuncMachine::Attach(int i) {
+  if (sinks_[i]->attached) return;
+  ces_[i]->SetTraceSink(sinks_[i].get());
+  sinks_[i]->attached = true;
+}
+
+void FuncMachine::SetTraceSink(fabric::Coord pe, ce::TraceSink* sink) {
+  CeOf(pe);  // checks the range
+  const int i = fab_.Index(pe);
+  sinks_[i]->tee = sink;
+  Attach(i);
+}
+
+uint64_t FuncMachine::Step(std::vector<fabric::PeEvents>& events) {
+  const int n = fab_.NumPes();
+  const uint64_t cycle = fab_.Cycle();
+  events.resize(n);
+  for (int i = 0; i < n; ++i) {
+    Attach(i);
+    events[i].Clear();
+    sinks_[i]->target = &events[i];
   }
+  fab_.Run(1);  // always one cycle: a run stops only after a cycle
+  for (int i = 0; i < n; ++i) {
+    sinks_[i]->target = nullptr;
+    if (!ces_[i]->DebugRecords().empty()) events[i].debug = ces_[i]->TakeDebugRecords();
+    task_logs_[i].clear();
+  }
+  for (const fabric::FaultRecord& f : fab_.Faults()) events[fab_.Index(f.pe)].faulted = true;
+  for (int i = 0; i < n; ++i) {
+    events[i].faulted |= ces_[i]->Faulted();
+    events[i].quiet = ces_[i]->Quiet();
+  }
+  return cycle;
+}
 
-  func::FuncFabric fab_;
-  std::pair<int, int> port_tile_;
-  std::vector<std::unique_ptr<ce::Ce>> ces_;
-  std::vector<std::unique_ptr<ce::CeEndpoint>> endpoints_;
-  std::vector<std::vector<ce::Ce::TaskStart>> task_logs_;
-  ce::Ce* watched_ = nullptr;
-  RetireSink sink_;
-};
+void FuncMachine::ReadCore(fabric::Coord pe, CoreRegs& out, bool dsrs) {
+  const ce::CeState& s = CeOf(pe).State();
+  out.gpr = s.gpr;
+  if (dsrs) out.dsr = s.dsr;
+}
 
-}  // namespace
+void FuncMachine::ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) {
+  CeOf(pe).HostReadSram(addr, out, n);
+}
 
 std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile) {
   return std::make_unique<FuncMachine>(width, height, port_tile);

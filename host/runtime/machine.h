@@ -6,14 +6,18 @@
 // adapt, every host rule (memcpy, launch, run, diagnosis) lives in the Device.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "arch/arch.h"
 #include "ce/trace.h"
 #include "fabric/fabric.h"
+#include "fabric/pe_events.h"
 
 namespace tessera::runtime {
 
@@ -26,9 +30,10 @@ struct TaskStart {  // a PE's compute engine started a task
   }
 };
 
-struct Retire {  // the watched PE issued the instruction at pc (lockstep)
-  uint64_t cycle = 0;
-  uint16_t pc = 0;
+// A PE's register files, as co-simulation compares them between cycles.
+struct CoreRegs {
+  std::array<uint32_t, arch::kNumGprs> gpr{};
+  std::array<uint64_t, arch::kNumDsrs> dsr{};
 };
 
 class Machine {
@@ -58,6 +63,20 @@ class Machine {
   // which the fabric is quiescent if its SetStopWhenQuiescent is on. Returns the cycles stepped.
   virtual uint64_t Run(uint64_t cycles) = 0;
 
+  // Lockstep: steps exactly one cycle (SetStopWhenQuiescent does not apply) and fills events[i]
+  // (resized to the PE count, index y * Width() + x) with what PE i did in it and its flags after
+  // it. The cycle's debug records and task starts are taken: TakeDebug and TakeTaskLog do not
+  // return them again. Wavelets stay in the link log (Fabric().TakeLinkLog()). Returns the cycle
+  // stepped (Cycle() - 1 afterwards).
+  virtual uint64_t Step(std::vector<fabric::PeEvents>& events) = 0;
+
+  // State between cycles, for comparators. The defaults go through Read (the back door);
+  // backends override them with faster paths that read the same values. Without `dsrs`, only
+  // the GPRs are read (out.dsr is left as it is).
+  virtual void ReadCore(fabric::Coord pe, CoreRegs& out, bool dsrs = true);
+  // n bytes of SRAM from addr (addr + n <= arch::kSramBytes).
+  virtual void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n);
+
   // Debug-port records since the last call, Char stores joined into lines, in (cycle, y, x)
   // order.
   virtual std::vector<ce::DebugRecord> TakeDebug() = 0;
@@ -66,10 +85,6 @@ class Machine {
   virtual std::vector<TaskStart> TakeTaskLog() = 0;
   // Instructions the PE's compute engine issued since the machine was made.
   virtual uint64_t Retired(fabric::Coord pe) = 0;
-  // Lockstep: the retired instructions of one PE since the last call (watch one PE at a time;
-  // the functional model traces that PE only).
-  virtual void Watch(fabric::Coord pe) = 0;
-  virtual std::vector<Retire> TakeRetires() = 0;
 
   // Ends the machine's run: closes its waves and writes their GTKWave save file (RTL with
   // waves); returns the files written. The machine takes no further calls.
@@ -83,6 +98,8 @@ struct RtlMachineOptions {
   std::string wave_path;           // FST; empty: no waves
   uint64_t wave_from = 0, wave_to = UINT64_MAX;
   int wave_x0 = 0, wave_y0 = 0, wave_x1 = -1, wave_y1 = -1;
+  // The PeCoord of PE(0,0) (rtl::RtlFabricOptions::pe_x0, pe_y0): the CE tests' twin is PE(3,2).
+  fabric::Coord pe_origin{0, 0};
 };
 
 std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile);

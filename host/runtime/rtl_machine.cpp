@@ -4,8 +4,10 @@
 // so it is reached directly; tests that build several fabrics in one process use it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 // clang-format off
@@ -47,6 +49,8 @@ class RtlMachine final : public Machine {
     opt.wave_y0 = o.wave_y0;
     opt.wave_x1 = o.wave_x1;
     opt.wave_y1 = o.wave_y1;
+    opt.pe_x0 = o.pe_origin.x;
+    opt.pe_y0 = o.pe_origin.y;
     opt_ = opt;
     if (o.systemc) {
       fab_ = rtl::MakeScRtlFabric(opt);
@@ -56,7 +60,6 @@ class RtlMachine final : public Machine {
     } else {
       fab_ = std::make_unique<rtl::LoopRtlFabric>(opt);
     }
-    char_lines_.resize(fab_->NumPes());
   }
 
   std::string Name() const override { return "rtl"; }
@@ -94,16 +97,7 @@ class RtlMachine final : public Machine {
   uint64_t Run(uint64_t cycles) override { return fab_->Run(cycles); }
 
   std::vector<ce::DebugRecord> TakeDebug() override {
-    std::vector<ce::DebugRecord> out;
-    for (const rtl::CeDebugRecord& r : fab_->TakeDebugRecords()) {
-      ce::DebugRecord d;
-      d.cycle = r.cycle;
-      d.x = static_cast<uint16_t>(r.pe.x);
-      d.y = static_cast<uint16_t>(r.pe.y);
-      d.fmt = r.fmt;
-      d.value = r.value;
-      ce::AddDebugStore(char_lines_[fab_->Index(r.pe)], d, out);
-    }
+    std::vector<ce::DebugRecord> out = fab_->TakeDebugRecords();  // Char already joined
     SortByCyclePe(out);
     return out;
   }
@@ -119,11 +113,46 @@ class RtlMachine final : public Machine {
 
   uint64_t Retired(fabric::Coord pe) override { return fab_->Retired(pe); }
 
-  void Watch(fabric::Coord pe) override {
-    fab_->CheckContains(pe);
-    watched_ = pe;
-    watching_ = true;
+  // The register files and SRAM straight from the tile's model when its arrays are known
+  // (TileModel::Core), else through the back door.
+  void ReadCore(fabric::Coord pe, CoreRegs& out, bool dsrs) override {
+    const rtl::CoreArrays c = fab_->Core(pe);
+    if (!c.gpr || (dsrs && !c.dsr)) return Machine::ReadCore(pe, out, dsrs);
+    std::copy(c.gpr, c.gpr + arch::kNumGprs, out.gpr.begin());
+    if (dsrs) std::copy(c.dsr, c.dsr + arch::kNumDsrs, out.dsr.begin());
   }
+  void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) override {
+    const rtl::CoreArrays c = fab_->Core(pe);
+    if (!c.sram) return Machine::ReadSram(pe, addr, out, n);
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t a = addr + static_cast<uint32_t>(i);
+      out[i] = static_cast<uint8_t>(c.sram[a >> 2] >> (8 * (a & 3)));
+    }
+  }
+
+  uint64_t Step(std::vector<fabric::PeEvents>& events) override {
+    const uint64_t cycle = fab_->Cycle();
+    fab_->Run(1);  // always one cycle: a run stops only after a cycle
+    const int n = fab_->NumPes();
+    events.resize(n);
+    for (int i = 0; i < n; ++i) {
+      const fabric::Coord c = fab_->At(i);
+      const fabric::PeEvents e = fab_->LastEvents(c);
+      fabric::PeEvents& x = events[i];
+      x.Clear();
+      x.retire = e.retire;
+      x.retire_pc = e.retire_pc;
+      x.task_start = e.task_start;
+      x.task = e.task;
+      x.faulted = fab_->Faulted(c);
+      x.quiet = fab_->CeQuiet(c);
+    }
+    for (fabric::DebugRecord& r : fab_->TakeDebugRecords())
+      events[fab_->Index({r.x, r.y})].debug.push_back(std::move(r));
+    fab_->TakeTaskLog();
+    return cycle;
+  }
+
   std::vector<std::string> Close() override {
     const uint64_t end = fab_->Cycle();
     target_.reset();
@@ -131,15 +160,6 @@ class RtlMachine final : public Machine {
     fab_.reset();  // closes the FST
     if (opt_.wave_path.empty()) return {};
     return {opt_.wave_path, waves::WriteGtkwSave(opt_.wave_path, opt_, end)};
-  }
-
-  // The RTL reports the last cycle's events only: lockstep steps one cycle at a time.
-  std::vector<Retire> TakeRetires() override {
-    std::vector<Retire> out;
-    if (!watching_ || fab_->Cycle() == 0) return out;
-    const rtl::CeEvents e = fab_->LastEvents(watched_);
-    if (e.retire) out.push_back({fab_->Cycle() - 1, e.pc});
-    return out;
   }
 
  private:
@@ -168,9 +188,6 @@ class RtlMachine final : public Machine {
   std::unique_ptr<rtl::RtlFabric> fab_;
   std::unique_ptr<rtl::HostPortTarget> target_;
   std::unique_ptr<HostInitiator> initiator_;
-  std::vector<std::string> char_lines_;  // per PE: DebugFmt Char bytes up to the next '\n'
-  fabric::Coord watched_;
-  bool watching_ = false;
 };
 
 }  // namespace

@@ -69,8 +69,8 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
         if (Neighbour(TileIndex(tx, ty), static_cast<Side>(s)) < 0)
           std::fill(t.io.tied[s].begin(), t.io.tied[s].end(), 1);
       }
-      t.model->Reset(static_cast<uint16_t>(tx * opt.tile_w), static_cast<uint16_t>(ty * opt.tile_h),
-                     t.io);
+      t.model->Reset(static_cast<uint16_t>(opt.pe_x0 + tx * opt.tile_w),
+                     static_cast<uint16_t>(opt.pe_y0 + ty * opt.tile_h), t.io);
     }
   }
   for (int t = 0; t < NumTiles(); ++t) {
@@ -84,6 +84,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
   events_.assign(NumPes(), 0);
   retired_.assign(NumPes(), 0);
   quiet_.assign(NumPes(), 1);
+  char_lines_.assign(NumPes(), std::string());
   fault_cycle_.assign(NumPes(), fabric::kNever);
   if (!opt.wave_path.empty()) {
     tfp_ = std::make_unique<VerilatedFstC>();
@@ -102,6 +103,10 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
 
 RtlFabric::~RtlFabric() {
   if (tfp_ && tfp_->isOpen()) tfp_->close();
+  // Verilator 5.006 erases a model's scopes through the thread's current context, which is the
+  // context made last: with two fabrics alive, or after one died, it is not this one's (and may
+  // be gone). The tiles die after this body, while ctx_ still lives.
+  Verilated::threadContextp(ctx_.get());
 }
 
 int RtlFabric::Neighbour(int t, Side s) const {
@@ -283,9 +288,15 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
     const int y = tile.ty * opt_.tile_h + local / opt_.tile_w;
     const int i = Index({x, y});
     const uint64_t d = io.dbg[local];
-    if (d >> 63)
-      debug_.push_back(
-          {cycle, {x, y}, static_cast<uint8_t>((d >> 32) & 7), static_cast<uint32_t>(d)});
+    if (d >> 63) {
+      fabric::DebugRecord r;
+      r.cycle = cycle;
+      r.x = static_cast<uint16_t>(x);
+      r.y = static_cast<uint16_t>(y);
+      r.fmt = static_cast<uint8_t>((d >> 32) & 7);
+      r.value = static_cast<uint32_t>(d);
+      fabric::AddDebugStore(char_lines_[i], r, debug_);
+    }
     events_[i] = io.events[local];
     retired_[i] += io.events[local] >> 31;
     if (link_log_on_ && arch::Link::Valid(io.ramp_sent[local]))  // the CE's, inside the PE
@@ -296,8 +307,8 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
   }
 }
 
-std::vector<CeDebugRecord> RtlFabric::TakeDebugRecords() {
-  std::vector<CeDebugRecord> out;
+std::vector<fabric::DebugRecord> RtlFabric::TakeDebugRecords() {
+  std::vector<fabric::DebugRecord> out;
   out.swap(debug_);
   return out;
 }
@@ -308,15 +319,21 @@ std::vector<RtlFabric::TaskStart> RtlFabric::TakeTaskLog() {
   return out;
 }
 
-CeEvents RtlFabric::LastEvents(fabric::Coord pe) const {
+fabric::PeEvents RtlFabric::LastEvents(fabric::Coord pe) const {
   CheckContains(pe);
   const uint32_t w = events_[Index(pe)];
-  CeEvents e;
+  fabric::PeEvents e;
   e.retire = (w >> 31) & 1;
   e.task_start = (w >> 30) & 1;
   e.task = static_cast<uint8_t>((w >> 24) & 31);
-  e.pc = static_cast<uint16_t>(w);
+  e.retire_pc = static_cast<uint16_t>(w);
   return e;
+}
+
+bool RtlFabric::CeQuiet(fabric::Coord pe) {
+  CheckContains(pe);
+  if (quiet_stale_) AllQuiet();  // refreshes every PE's bit from CeStatus
+  return quiet_[Index(pe)] != 0;
 }
 
 bool RtlFabric::AllQuiet() {
@@ -393,6 +410,7 @@ LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
 
 uint64_t LoopRtlFabric::Run(uint64_t cycles) {
   fault_pending_ = false;
+  Verilated::threadContextp(ctx_.get());  // assertion flags go to this fabric's context
   uint64_t done = 0;
   while (done < cycles) {
     for (int t = 0; t < NumTiles(); ++t) {

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "fabric/debug_record.h"
 #include "fabric/fabric.h"
+#include "fabric/pe_events.h"
 #include "rtl/tile_model.h"
 
 class VerilatedContext;
@@ -22,6 +24,10 @@ struct RtlFabricOptions {
   int tile_w = 1, tile_h = 1;  // PEs per tile; must divide the fabric
   std::string wave_path;       // FST file to dump every signal to; empty: no waves
   bool ce = false;             // full PEs (tiles Vtile_ce_*): each PE runs its own CE
+  // The PeCoord of PE(0,0): every PE's coordinates in the RTL are its fabric coordinates plus
+  // this origin (a 1x1 fabric can stand in for PE(3,2) of a larger one). Logs, faults and the
+  // back door keep fabric coordinates.
+  int pe_x0 = 0, pe_y0 = 0;
   // Waves (waves/README.md): cycles [wave_from, wave_to) are dumped, cycle N at FST time N; the
   // first dumped cycle holds every signal's value. Only tiles overlapping the PE region
   // (x0, y0)..(x1, y1), inclusive, are traced; -1 for x1 or y1: the fabric's last column or row.
@@ -34,19 +40,6 @@ struct WaveRegion {
   int x0, y0, x1, y1;  // PEs, inclusive
 };
 WaveRegion ResolveWaveRegion(const RtlFabricOptions& opt);
-
-// What a PE's CE showed in one cycle (tiles of full PEs only).
-struct CeDebugRecord {  // a debug-port store (docs/isa.md 2.6)
-  uint64_t cycle = 0;
-  fabric::Coord pe;
-  uint8_t fmt = 0;  // arch::DebugFmt
-  uint32_t value = 0;
-};
-struct CeEvents {  // rtl/tile/tessera_tile.sv event_o
-  bool retire = false, task_start = false;
-  uint16_t pc = 0;
-  uint8_t task = 0;
-};
 
 class RtlFabric : public fabric::Fabric {
  public:
@@ -66,11 +59,24 @@ class RtlFabric : public fabric::Fabric {
   int TileOf(fabric::Coord pe) const { return TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h); }
   bool HasCe() const { return opt_.ce; }
 
-  // Tiles of full PEs: the debug-port records so far (taken: cleared), the CE events of the last
+  // Tiles of full PEs: the debug-port records so far (taken: cleared) as the host sees them,
+  // Char stores joined into lines per PE (fabric::AddDebugStore); the CE events of the last
   // cycle stepped, and whether every CE was quiet after it (CeStatus.Quiet).
-  std::vector<CeDebugRecord> TakeDebugRecords();
-  const std::vector<CeDebugRecord>& DebugRecords() const { return debug_; }
-  CeEvents LastEvents(fabric::Coord pe) const;
+  std::vector<fabric::DebugRecord> TakeDebugRecords();
+  const std::vector<fabric::DebugRecord>& DebugRecords() const { return debug_; }
+  // The retire and task-start events of the last cycle (rtl/tile/tessera_tile.sv event_o); the
+  // other fields are left empty.
+  fabric::PeEvents LastEvents(fabric::Coord pe) const;
+  // The PE's fault flag (a CE or a routing fault) and its CE's CeStatus.Quiet after the last
+  // cycle stepped (after a back-door write: read from CeStatus).
+  bool Faulted(fabric::Coord pe) const { return fault_cycle_.at(Index(pe)) != fabric::kNever; }
+  bool CeQuiet(fabric::Coord pe);
+  // Where the PE's register files and SRAM live in its tile's model (tiles of full PEs), for
+  // reads between cycles without evaluating the model; nullptr members: use ReadReg.
+  CoreArrays Core(fabric::Coord pe) {
+    auto [model, local] = Locate(pe);
+    return model->Core(local);
+  }
   // Instructions the PE's CE issued since reset (its retire events).
   uint64_t Retired(fabric::Coord pe) const { return retired_.at(Index(pe)); }
   // After a back-door write the bits are read from CeStatus until the next cycle shows them.
@@ -147,11 +153,12 @@ class RtlFabric : public fabric::Fabric {
   std::vector<EdgeLink> edges_[kNumSides];  // per fabric side: by row (W, E) or column (S, N)
   std::vector<uint64_t> fault_cycle_;       // per PE: cycle first seen, or kNever
   fabric::RampPort scratch_;
-  std::vector<CeDebugRecord> debug_;
-  std::vector<uint32_t> events_;   // per PE, the last cycle's event word
-  std::vector<uint64_t> retired_;  // per PE: retire events so far
-  std::vector<uint8_t> quiet_;     // per PE
-  bool quiet_stale_ = false;       // a back-door write since the last cycle: quiet_ may be old
+  std::vector<fabric::DebugRecord> debug_;
+  std::vector<std::string> char_lines_;  // per PE: DebugFmt Char bytes up to the next '\n'
+  std::vector<uint32_t> events_;         // per PE, the last cycle's event word
+  std::vector<uint64_t> retired_;        // per PE: retire events so far
+  std::vector<uint8_t> quiet_;           // per PE
+  bool quiet_stale_ = false;  // a back-door write since the last cycle: quiet_ may be old
   bool task_log_on_ = false;
   std::vector<TaskStart> task_log_;
   uint64_t cycle_ = 0;

@@ -40,6 +40,16 @@ struct TileIo {
   void Resize(int tw, int th);
 };
 
+// Tiles of full PEs: where one PE's register files and SRAM live inside the verilated model, for
+// reads between cycles that cost no evaluation (the back door costs two per word). The member
+// names come from the RTL hierarchy; nullptr: not found in this build (callers fall back to the
+// back door, which reads the same values).
+struct CoreArrays {
+  const uint32_t* gpr = nullptr;  // arch::kNumGprs words
+  const uint64_t* dsr = nullptr;  // arch::kNumDsrs words
+  uint32_t* sram = nullptr;       // arch::kSramBytes / 4 words; word i holds bytes 4i..4i+3
+};
+
 class TileModel {
  public:
   virtual ~TileModel() = default;
@@ -60,6 +70,8 @@ class TileModel {
   // local_pe = y * TW + x.
   virtual void WriteReg(int local_pe, uint16_t addr, uint32_t value) = 0;
   virtual uint32_t ReadReg(int local_pe, uint16_t addr) = 0;
+  // The arrays of PE local_pe (y * TW + x); all nullptr for router-only tiles.
+  virtual CoreArrays Core(int local_pe) { return {}; }
   // Adds this model's signals to a trace file (before it is opened).
   virtual void Trace(VerilatedFstC* tfp) = 0;
 };

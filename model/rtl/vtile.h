@@ -72,7 +72,11 @@ inline uint64_t Bits64(const T& p) {
 template <class V, int TW, int TH, bool kCe>
 class VTile final : public TileModel {
  public:
-  VTile(VerilatedContext* ctx, const std::string& name) : m_(ctx, name.c_str()) {}
+  // `core` finds a PE's arrays in the model (generated per shape, tile_factory.cpp.in); nullptr:
+  // none known.
+  using CoreFn = CoreArrays (*)(V& model, int local_pe);
+  VTile(VerilatedContext* ctx, const std::string& name, CoreFn core = nullptr)
+      : m_(ctx, name.c_str()), core_(core) {}
   int TileW() const override { return TW; }
   int TileH() const override { return TH; }
   bool HasCe() const override { return kCe; }
@@ -166,6 +170,11 @@ class VTile final : public TileModel {
 
   void Trace(VerilatedFstC* tfp) override { m_.trace(tfp, 99); }
 
+  CoreArrays Core(int local_pe) override {
+    if (!core_ || local_pe < 0 || local_pe >= TW * TH) return {};
+    return core_(m_, local_pe);
+  }
+
  private:
   void SetTied(const TileIo& io) {
     for (int i = 0; i < TH; ++i) {
@@ -200,6 +209,7 @@ class VTile final : public TileModel {
   }
 
   V m_;
+  CoreFn core_ = nullptr;
 };
 
 }  // namespace tessera::rtl

@@ -15,13 +15,14 @@
 #include "asm/assembler.h"
 #include "asm/link.h"
 #include "fuzz/campaign.h"
-#include "fuzz/func_backend.h"
+#include "runtime/func_machine.h"
+#include "runtime/pe_load.h"
 
 namespace tessera::fuzz {
 namespace {
 
-BackendFactory Func(int w, int h) {
-  return [w, h] { return std::make_unique<FuncBackend>(w, h); };
+MachineFactory Func(int w, int h) {
+  return [w, h] { return runtime::MakeFuncMachine(w, h, {1, 1}); };
 }
 
 bool HasColor(const std::vector<int>& v, int color) {
@@ -36,13 +37,14 @@ bool HasColor(const std::vector<T>& v, int color) {
 }
 
 // Loads PE i of `f` into b and launches its main.
-void LoadAndLaunch(const FabricProgram& f, Backend& b) {
-  for (int pe = 0; pe < b.NumPes(); ++pe) {
+void LoadAndLaunch(const FabricProgram& f, runtime::Machine& b) {
+  for (int pe = 0; pe < b.Fabric().NumPes(); ++pe) {
+    const fabric::Coord c = b.Fabric().At(pe);
     const assembler::PeProgram img =
         assembler::LinkSingle({assembler::AssembleText("pe.s", f.pes[pe].source).object}, {});
-    b.Load(pe, img);
+    runtime::LoadPeProgram(b, c, img);
     for (const assembler::TaskBinding& t : img.tasks)
-      if (t.entry == img.symbols.at("main").address) b.Launch(pe, t.id);
+      if (t.entry == img.symbols.at("main").address) runtime::LaunchTask(b, c, t.id);
   }
 }
 
@@ -171,9 +173,9 @@ TEST(FabricGen, LinkWaveletsReachTheirReceivers) {
   int queued = 0, starts = 0;
   for (uint64_t seed = 1; seed <= 50; ++seed) {
     const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
-    FuncBackend b(2, 2);
+    runtime::FuncMachine b(2, 2, {1, 1});
     LoadAndLaunch(f, b);
-    std::vector<PeEvents> e;
+    std::vector<fabric::PeEvents> e;
     bool fault = false;
     for (int c = 0, quiet = 0; c < 100000 && !fault && quiet < 48; ++c) {
       b.Step(e);
@@ -181,12 +183,13 @@ TEST(FabricGen, LinkWaveletsReachTheirReceivers) {
       for (int pe = 0; pe < 4; ++pe) {
         const PeLinks& l = f.links[pe];
         for (int col : l.rx_tasks) {
-          queued += b.CeOf(pe).QueueCount(col) > 0;
+          queued += b.CeOf(b.Fabric().At(pe)).QueueCount(col) > 0;
           starts += e[pe].task_start && e[pe].task == col;
         }
-        for (const PeLinks::Read& r : l.reads) queued += b.CeOf(pe).QueueCount(r.color) > 0;
-        fault |= b.Faulted(pe);
-        all &= b.Quiet(pe);
+        for (const PeLinks::Read& r : l.reads)
+          queued += b.CeOf(b.Fabric().At(pe)).QueueCount(r.color) > 0;
+        fault |= e[pe].faulted;
+        all &= e[pe].quiet;
       }
       quiet = all ? quiet + 1 : 0;
     }

@@ -13,14 +13,15 @@
 #include "asm/assembler.h"
 #include "asm/link.h"
 #include "fuzz/campaign.h"
-#include "fuzz/func_backend.h"
 #include "isa/decode.h"
+#include "runtime/func_machine.h"
+#include "runtime/pe_load.h"
 
 namespace tessera::fuzz {
 namespace {
 
-BackendFactory Func() {
-  return [] { return std::make_unique<FuncBackend>(); };
+MachineFactory Func() {
+  return [] { return runtime::MakeFuncMachine(1, 1, {1, 1}); };
 }
 
 assembler::PeProgram Link(const Program& p) {
@@ -124,22 +125,24 @@ TEST(Generator, ProgramsCoverTheTableTasksCompletionsAndFabricStreams) {
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     const Program p = Generate(seed, GenOptions{});
     const assembler::PeProgram img = Link(p);
-    FuncBackend b;
-    cov.ce = &b.CeOf(0);
-    b.CeOf(0).SetTraceSink(&cov);
-    b.Load(0, img);
+    runtime::FuncMachine b(1, 1, {1, 1});
+    cov.ce = &b.CeOf({0, 0});
+    b.SetTraceSink({0, 0}, &cov);
+    runtime::LoadPeProgram(b, {0, 0}, img);
     int main_id = -1;
     for (const auto& t : img.tasks)
       if (t.entry == img.symbols.at("main").address) main_id = t.id;
-    b.Launch(0, main_id);
-    std::vector<PeEvents> e;
-    for (int c = 0, quiet = 0; c < 100000 && !b.Faulted(0) && quiet < 48; ++c) {
+    runtime::LaunchTask(b, {0, 0}, main_id);
+    std::vector<fabric::PeEvents> e;
+    bool faulted = false;
+    for (int c = 0, quiet = 0; c < 100000 && !faulted && quiet < 48; ++c) {
       b.Step(e);
       for (int col = 0; col < static_cast<int>(arch::kNumColors); ++col) {
-        wavelets += b.CeOf(0).QueueCount(col) > 0;
-        fabric_reads += arch::CeColor::Reader(b.ReadReg(0, arch::CeColor::Addr(col)));
+        wavelets += b.CeOf({0, 0}).QueueCount(col) > 0;
+        fabric_reads += arch::CeColor::Reader(b.Read({0, 0}, arch::CeColor::Addr(col)));
       }
-      quiet = b.Quiet(0) ? quiet + 1 : 0;
+      faulted = e[0].faulted;
+      quiet = e[0].quiet ? quiet + 1 : 0;
     }
   }
   // 200 programs: about 3 local, 3 data and 2 control task runs each, 25 completions.

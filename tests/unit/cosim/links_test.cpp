@@ -1,7 +1,7 @@
-// Co-simulation's per-link comparison (runtime/cosim.h CompareLinks) on hand-made link logs: order
+// Co-simulation's per-link comparison (cosim/links.h CompareLinks) on hand-made link logs: order
 // within a log does not matter, the sequence per link and color does, the earliest difference is
 // the one reported, and links one backend cannot see are left out.
-#include "runtime/cosim.h"
+#include "cosim/links.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "func/func_fabric.h"
 #include "rtl/rtl_fabric.h"
 
-namespace tessera::runtime {
+namespace tessera::cosim {
 namespace {
 
 constexpr int kE = static_cast<int>(arch::Dir::kE);
@@ -98,4 +98,4 @@ TEST(CompareLinks, LinksInsideAnRtlTileAreLeftOut) {
 }
 
 }  // namespace
-}  // namespace tessera::runtime
+}  // namespace tessera::cosim

@@ -1,22 +1,26 @@
-// The lockstep comparator: identical backends agree; a state change made in one backend only
-// (a register, a memory word, an instruction) is found at its cycle and named with both values;
-// the RTL and the functional model number cycles alike, on one PE and on a 2x2 fabric whose PEs
-// send each other wavelets.
-#include "fuzz/lockstep.h"
+// The lockstep runner (cosim/lockstep.h): identical machines agree; a state change made in one
+// machine only (a register, a memory word, an instruction) is found at its cycle and named with
+// both values; the RTL and the functional model number cycles alike, on one PE and on a 2x2
+// fabric whose PEs send each other wavelets.
+#include "cosim/lockstep.h"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "arch/arch.h"
 #include "asm/assembler.h"
 #include "asm/link.h"
-#include "fuzz/campaign.h"
-#include "fuzz/func_backend.h"
-#include "fuzz/rtl_backend.h"
-#include "fuzz/rtl_fabric_backend.h"
+#include "rtl/rtl_fabric.h"
+#include "runtime/func_machine.h"
+#include "runtime/machine.h"
+#include "runtime/pe_load.h"
 
-namespace tessera::fuzz {
+namespace tessera::cosim {
 namespace {
 
 assembler::PeProgram Link(const std::string& text) {
@@ -40,59 +44,83 @@ loop:   add     r1, r1, r2
 data:   .word   0
 )";
 
-// A FuncBackend that changes the state of one PE after a given cycle, as a faulty backend would.
-class Poked final : public Backend {
+using runtime::FuncMachine;
+using runtime::Machine;
+using RunOptions = LockstepOptions;
+
+// A functional machine that changes the state of one PE after a given cycle, as a faulty backend
+// would. The events of that cycle carry the PE's flags as they are after the change.
+class Poked final : public Machine {
  public:
   Poked(uint64_t at, std::function<void(ce::Ce&)> poke, int width = 1, int height = 1, int pe = 0)
-      : f_(width, height), at_(at), pe_(pe), poke_(std::move(poke)) {}
+      : f_(width, height, {1, 1}), at_(at), pe_(f_.Fabric().At(pe)), poke_(std::move(poke)) {}
   std::string Name() const override { return "poked"; }
-  int Width() const override { return f_.Width(); }
-  int Height() const override { return f_.Height(); }
-  void Load(int pe, const assembler::PeProgram& p) override { f_.Load(pe, p); }
-  void Launch(int pe, int task) override { f_.Launch(pe, task); }
-  void Step(std::vector<PeEvents>& e) override {
-    f_.Step(e);
-    if (f_.Cycle() == at_ + 1) poke_(f_.CeOf(pe_));
+  fabric::Fabric& Fabric() override { return f_.Fabric(); }
+  void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
+    f_.Write(pe, addr, value);
   }
-  uint64_t Cycle() const override { return f_.Cycle(); }
-  bool Faulted(int pe) override { return f_.Faulted(pe); }
-  bool Quiet(int pe) override { return f_.Quiet(pe); }
-  void ReadCore(int pe, CoreRegs& out) override { f_.ReadCore(pe, out); }
-  uint32_t ReadReg(int pe, uint16_t addr) override { return f_.ReadReg(pe, addr); }
-  void ReadSram(int pe, uint16_t addr, uint8_t* out, size_t n) override {
+  uint32_t Read(fabric::Coord pe, uint16_t addr) override { return f_.Read(pe, addr); }
+  int PortOf(fabric::Coord pe) override { return f_.PortOf(pe); }
+  uint64_t Run(uint64_t cycles) override { return f_.Run(cycles); }
+  std::vector<ce::DebugRecord> TakeDebug() override { return f_.TakeDebug(); }
+  void SetTaskLog(bool on) override { f_.SetTaskLog(on); }
+  std::vector<runtime::TaskStart> TakeTaskLog() override { return f_.TakeTaskLog(); }
+  uint64_t Retired(fabric::Coord pe) override { return f_.Retired(pe); }
+  uint64_t Step(std::vector<fabric::PeEvents>& e) override {
+    const uint64_t cycle = f_.Step(e);
+    if (f_.Cycle() == at_ + 1) {
+      ce::Ce& c = f_.CeOf(pe_);
+      poke_(c);
+      fabric::PeEvents& x = e[f_.Fabric().Index(pe_)];
+      x.faulted = x.faulted || c.Faulted();
+      x.quiet = c.Quiet();
+    }
+    return cycle;
+  }
+  void ReadCore(fabric::Coord pe, runtime::CoreRegs& out, bool dsrs) override {
+    f_.ReadCore(pe, out, dsrs);
+  }
+  void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) override {
     f_.ReadSram(pe, addr, out, n);
   }
-  void WriteReg(int pe, uint16_t addr, uint32_t value) override { f_.WriteReg(pe, addr, value); }
-  fabric::Fabric* LinkFabric() override { return f_.LinkFabric(); }
 
  private:
-  FuncBackend f_;
+  FuncMachine f_;
   uint64_t at_;
-  int pe_;
+  fabric::Coord pe_;
   std::function<void(ce::Ce&)> poke_;
 };
 
-LockstepResult RunPair(Backend& a, Backend& b, const std::string& text) {
+std::unique_ptr<Machine> Rtl(int width, int height) {
+  runtime::RtlMachineOptions o;
+  o.width = width;
+  o.height = height;
+  o.tile = rtl::LargestTileFor(width, height, true);
+  o.systemc = false;
+  return runtime::MakeRtlMachine(o);
+}
+
+LockstepResult RunPair(Machine& a, Machine& b, const std::string& text) {
   const assembler::PeProgram p = Link(text);
-  for (Backend* x : {&a, &b}) {
-    x->Load(0, p);
-    x->Launch(0, 0);
+  for (Machine* x : {&a, &b}) {
+    runtime::LoadPeProgram(*x, {0, 0}, p);
+    runtime::LaunchTask(*x, {0, 0}, 0);
   }
   return RunLockstep(a, b, RunOptions{});
 }
 
 TEST(Lockstep, IdenticalBackendsAgreeAndEndQuiet) {
-  FuncBackend a, b;
+  FuncMachine a(1, 1, {1, 1}), b(1, 1, {1, 1});
   const LockstepResult r = RunPair(a, b, kLoop);
   EXPECT_FALSE(r.diverged) << r.divergence.Describe("a", "b");
   EXPECT_EQ(r.end, RunEnd::kQuiet);
   uint8_t w[4];
-  a.ReadSram(0, Link(kLoop).symbols.at("data").address, w, 4);
+  a.ReadSram({0, 0}, Link(kLoop).symbols.at("data").address, w, 4);
   EXPECT_EQ(w[0], 55);
 }
 
 TEST(Lockstep, AGprChangedInOneBackendIsNamedWithBothValues) {
-  FuncBackend a;
+  FuncMachine a(1, 1, {1, 1});
   Poked b(6, [](ce::Ce& c) { c.MutableState().gpr[3] ^= 0x10; });
   const LockstepResult r = RunPair(a, b, kLoop);
   ASSERT_TRUE(r.diverged);
@@ -111,7 +139,7 @@ TEST(Lockstep, AGprChangedInOneBackendIsNamedWithBothValues) {
 
 TEST(Lockstep, AnInstructionChangedInOneBackendShowsAsADifferentRetire) {
   // Replace the nop of the loop (pc 0x10) by `j .+4` in one backend: same path, one cycle more.
-  FuncBackend a;
+  FuncMachine a(1, 1, {1, 1});
   Poked b(0, [](ce::Ce& c) {
     const uint8_t j[4] = {0x30, 0x00, 0x01, 0x00};  // j .+4
     c.HostWriteSram(0x10, j, 4);
@@ -127,7 +155,7 @@ TEST(Lockstep, AnInstructionChangedInOneBackendShowsAsADifferentRetire) {
 }
 
 TEST(Lockstep, AMemoryWordChangedInOneBackendIsFoundAtTheEnd) {
-  FuncBackend a;
+  FuncMachine a(1, 1, {1, 1});
   Poked b(3, [](ce::Ce& c) {
     const uint8_t v[4] = {1, 2, 3, 4};
     c.HostWriteSram(0x400, v, 4);
@@ -141,7 +169,7 @@ TEST(Lockstep, AMemoryWordChangedInOneBackendIsFoundAtTheEnd) {
 }
 
 TEST(Lockstep, AFaultInOneBackendOnlyIsReportedWithTheFaultRegisters) {
-  FuncBackend a;
+  FuncMachine a(1, 1, {1, 1});
   Poked b(4, [](ce::Ce& c) {
     c.MutableState().fault_status = static_cast<uint32_t>(arch::CeFault::kTrap);
   });
@@ -159,13 +187,14 @@ TEST(Lockstep, AFaultInOneBackendOnlyIsReportedWithTheFaultRegisters) {
 // Cycle numbering: the picker starts the launched task at cycle 0 and its first instruction
 // retires at cycle 1 in both backends, and the loop's timing is the same cycle for cycle.
 TEST(Lockstep, RtlAndFunctionalModelAgreeOnAHandWrittenProgram) {
-  FuncBackend a;
-  RtlBackend b;
+  FuncMachine a(1, 1, {1, 1});
+  std::unique_ptr<Machine> rtl = Rtl(1, 1);
+  Machine& b = *rtl;
   const assembler::PeProgram p = Link(kLoop);
-  std::vector<PeEvents> ea, eb;
-  for (Backend* x : std::vector<Backend*>{&a, &b}) {
-    x->Load(0, p);
-    x->Launch(0, 0);
+  std::vector<fabric::PeEvents> ea, eb;
+  for (Machine* x : std::vector<Machine*>{&a, &b}) {
+    runtime::LoadPeProgram(*x, {0, 0}, p);
+    runtime::LaunchTask(*x, {0, 0}, 0);
   }
   a.Step(ea);
   b.Step(eb);
@@ -216,27 +245,28 @@ acc:    .word   0
 )";
 const char* kIdle = "        .text\n        .task main, local, 0\nmain:   tend\n";
 
-void LoadFabric(Backend& b) {
+void LoadFabric(Machine& b) {
   const std::vector<assembler::PeProgram> p = {Link(kEastSender), Link(kWestReceiver), Link(kIdle),
                                                Link(kIdle)};
   for (int pe = 0; pe < 4; ++pe) {
-    b.Load(pe, p[pe]);
-    b.Launch(pe, 0);
+    runtime::LoadPeProgram(b, b.Fabric().At(pe), p[pe]);
+    runtime::LaunchTask(b, b.Fabric().At(pe), 0);
   }
 }
 
-uint32_t Acc(Backend& b) {
+uint32_t Acc(Machine& b) {
   uint8_t w[4];
-  b.ReadSram(1, Link(kWestReceiver).symbols.at("acc").address, w, 4);
+  b.ReadSram({1, 0}, Link(kWestReceiver).symbols.at("acc").address, w, 4);
   return w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
 }
 
 TEST(Lockstep, RtlFabricAndFunctionalModelAgreeOnTwoPesTalking) {
-  FuncBackend a(2, 2);
-  RtlFabricBackend b(2, 2, RtlFabricBackend::TileFor(2, 2));
+  FuncMachine a(2, 2, {1, 1});
+  std::unique_ptr<Machine> rtl = Rtl(2, 2);
+  Machine& b = *rtl;
   LoadFabric(a);
   LoadFabric(b);
-  std::vector<PeEvents> ea, eb;
+  std::vector<fabric::PeEvents> ea, eb;
   a.Step(ea);
   b.Step(eb);
   ASSERT_EQ(ea.size(), 4u);
@@ -258,11 +288,11 @@ TEST(Lockstep, RtlFabricAndFunctionalModelAgreeOnTwoPesTalking) {
   EXPECT_EQ(r.end, RunEnd::kQuiet);
   EXPECT_EQ(Acc(a), 15u);
   EXPECT_EQ(Acc(b), 15u);
-  EXPECT_EQ(b.ReadReg(1, arch::Gpr::Addr(1)), 15u);
+  EXPECT_EQ(b.Read({1, 0}, arch::Gpr::Addr(1)), 15u);
 }
 
 TEST(Lockstep, OnAFabricTheDivergingPeIsNamed) {
-  FuncBackend a(2, 2);
+  FuncMachine a(2, 2, {1, 1});
   auto flip = [](ce::Ce& c) { c.MutableState().gpr[2] ^= 1; };
   Poked b(4, flip, 2, 2, 1);
   LoadFabric(a);
@@ -300,14 +330,14 @@ TEST(Lockstep, OnAFabricAWaveletThatDiffersIsFoundOnItsLink) {
   const std::vector<assembler::PeProgram> p = {Link(kEastStreamer), Link(kWestReceiver),
                                                Link(kIdle), Link(kIdle)};
   const uint16_t x1 = static_cast<uint16_t>(p[0].symbols.at("x").address + 4);
-  FuncBackend a(2, 2);
+  FuncMachine a(2, 2, {1, 1});
   // The poked side's second word is 0x18 instead of 8, from cycle 1 on.
   auto poke = [x1](ce::Ce& c) { c.MutableState().sram[x1] = 0x18; };
   Poked b(1, poke, 2, 2, 0);
-  for (Backend* be : {static_cast<Backend*>(&a), static_cast<Backend*>(&b)}) {
+  for (Machine* be : {static_cast<Machine*>(&a), static_cast<Machine*>(&b)}) {
     for (int pe = 0; pe < 4; ++pe) {
-      be->Load(pe, p[pe]);
-      be->Launch(pe, 0);
+      runtime::LoadPeProgram(*be, be->Fabric().At(pe), p[pe]);
+      runtime::LaunchTask(*be, be->Fabric().At(pe), 0);
     }
   }
   RunOptions o;
@@ -322,13 +352,13 @@ TEST(Lockstep, OnAFabricAWaveletThatDiffersIsFoundOnItsLink) {
   EXPECT_EQ(d.a, "color 5 data 0x00000008");
   EXPECT_EQ(d.b, "color 5 data 0x00000018");
   // The same programs agree, links included, when nothing is poked.
-  FuncBackend c(2, 2);
+  FuncMachine c(2, 2, {1, 1});
   Poked same(
       1, [](ce::Ce&) {}, 2, 2, 0);
-  for (Backend* be : {static_cast<Backend*>(&c), static_cast<Backend*>(&same)}) {
+  for (Machine* be : {static_cast<Machine*>(&c), static_cast<Machine*>(&same)}) {
     for (int pe = 0; pe < 4; ++pe) {
-      be->Load(pe, p[pe]);
-      be->Launch(pe, 0);
+      runtime::LoadPeProgram(*be, be->Fabric().At(pe), p[pe]);
+      runtime::LaunchTask(*be, be->Fabric().At(pe), 0);
     }
   }
   const LockstepResult ok = RunLockstep(c, same, o);
@@ -336,7 +366,7 @@ TEST(Lockstep, OnAFabricAWaveletThatDiffersIsFoundOnItsLink) {
 }
 
 TEST(Lockstep, ReadingRegistersOnlyAfterRetiresStillFindsADsrDifferenceAtTheEnd) {
-  FuncBackend a(2, 2);
+  FuncMachine a(2, 2, {1, 1});
   auto set = [](ce::Ce& c) { c.MutableState().dsr[3] = 0x1234; };
   Poked b(4, set, 2, 2, 3);
   LoadFabric(a);
@@ -354,25 +384,28 @@ TEST(Lockstep, ReadingRegistersOnlyAfterRetiresStillFindsADsrDifferenceAtTheEnd)
 
 TEST(Lockstep, RunSoloEndsQuietOrAtTheFault) {
   {
-    FuncBackend a;
+    FuncMachine a(1, 1, {1, 1});
     const assembler::PeProgram p = Link(kLoop);
-    a.Load(0, p);
-    a.Launch(0, 0);
+    runtime::LoadPeProgram(a, {0, 0}, p);
+    runtime::LaunchTask(a, {0, 0}, 0);
     EXPECT_EQ(RunSolo(a, RunOptions{}).end, RunEnd::kQuiet);
   }
   {
-    FuncBackend a;
-    a.Load(0, Link("        .text\n        .task main, local, 0\nmain:   trap 7\n"));
-    a.Launch(0, 0);
+    FuncMachine a(1, 1, {1, 1});
+    runtime::LoadPeProgram(a, {0, 0},
+                           Link("        .text\n        .task main, local, 0\nmain:   trap 7\n"));
+    runtime::LaunchTask(a, {0, 0}, 0);
     const SoloResult r = RunSolo(a, RunOptions{});
     EXPECT_EQ(r.end, RunEnd::kFault);
     EXPECT_EQ(r.cycles, 2u);
-    EXPECT_EQ(a.ReadReg(0, arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kTrap));
+    EXPECT_EQ(a.Read({0, 0}, arch::FaultStatus::kAddr),
+              static_cast<uint32_t>(arch::CeFault::kTrap));
   }
   {
-    FuncBackend a;  // never ends: times out
-    a.Load(0, Link("        .text\n        .task main, local, 0\nmain:   j main\n"));
-    a.Launch(0, 0);
+    FuncMachine a(1, 1, {1, 1});  // never ends: times out
+    runtime::LoadPeProgram(a, {0, 0},
+                           Link("        .text\n        .task main, local, 0\nmain:   j main\n"));
+    runtime::LaunchTask(a, {0, 0}, 0);
     RunOptions o;
     o.max_cycles = 500;
     const SoloResult r = RunSolo(a, o);
@@ -382,4 +415,4 @@ TEST(Lockstep, RunSoloEndsQuietOrAtTheFault) {
 }
 
 }  // namespace
-}  // namespace tessera::fuzz
+}  // namespace tessera::cosim

@@ -1,0 +1,50 @@
+// Lockstep co-simulation of two machines running the same programs (`tessera fuzz`): both step
+// one cycle at a time (runtime::Machine::Step), and after every cycle, per PE, the runner checks
+// the retired instruction (pc), the task started, the debug records, the fault flag, both
+// register files (or only after a retire: LockstepOptions::regs_on_retire), the SRAM words either
+// machine reports as written, and CeStatus.Quiet; then the wavelets that crossed every link both
+// fabrics observe in that cycle. When the run ends it compares every PE's end state. It stops at
+// the first difference and reports the PE, the cycle, the last instruction retired
+// (disassembled) and every differing item with both values.
+//
+// RunSolo runs one machine to the same end, for checking programs without a second backend.
+#pragma once
+
+#include <cstdint>
+
+#include "cosim/divergence.h"
+#include "runtime/machine.h"
+
+namespace tessera::cosim {
+
+struct LockstepOptions {
+  uint64_t max_cycles = 200000;
+  // The run ends once every PE has been quiet for this many consecutive cycles: longer than a
+  // wavelet needs to go round the router (2 x RampLatency + hops, docs/router.md).
+  int quiet_cycles = 48;
+  int history = 12;  // events of the divergence's PE kept for its report
+  // Compare a PE's GPRs only after a cycle in which it retired an instruction, its DSRs only
+  // after a retire that wrote one (PeEvents::dsr_write), and both once more at the end; not
+  // after every cycle. A register written otherwise (a task start's r0, an asynchronous fdot's
+  // accumulator, a wrong write) is then found at the PE's next such retire, or at the end.
+  bool regs_on_retire = false;
+};
+
+struct LockstepResult {
+  bool diverged = false;
+  Divergence divergence;
+  RunEnd end = RunEnd::kQuiet;  // how the run ended (both machines alike unless diverged)
+  uint64_t cycles = 0;
+};
+
+// The machines must have the same shape (else std::invalid_argument) and be loaded alike.
+LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const LockstepOptions& o);
+
+struct SoloResult {
+  RunEnd end = RunEnd::kQuiet;
+  uint64_t cycles = 0;
+};
+
+SoloResult RunSolo(runtime::Machine& a, const LockstepOptions& o);
+
+}  // namespace tessera::cosim

@@ -1,0 +1,23 @@
+#include "cosim/quiescence.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tessera::cosim {
+
+std::optional<Difference> CompareCeQuiet(const fabric::PeEvents& a, const fabric::PeEvents& b) {
+  if (a.quiet == b.quiet) return std::nullopt;
+  return Difference{"quiet", a.quiet ? "1" : "0", b.quiet ? "1" : "0"};
+}
+
+std::optional<Mismatch> CompareStops(runtime::Machine& a, uint64_t stepped_a, runtime::Machine& b,
+                                     uint64_t stepped_b) {
+  if (stepped_a == stepped_b) return std::nullopt;
+  return Mismatch{std::min(a.Cycle(), b.Cycle()),
+                  fmt::format("cosim: {} stopped at cycle {} but {} at cycle {} (quiescent or "
+                              "faulted on one side only)",
+                              a.Name(), a.Cycle(), b.Name(), b.Cycle())};
+}
+
+}  // namespace tessera::cosim

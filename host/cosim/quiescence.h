@@ -1,0 +1,24 @@
+// Whether two machines stopped together: a run stops after a fault or once its fabric is
+// quiescent (fabric::Fabric::SetStopWhenQuiescent), so stopping on one side only is a difference.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "cosim/difference.h"
+#include "fabric/pe_events.h"
+#include "runtime/machine.h"
+
+namespace tessera::cosim {
+
+// One PE's CeStatus.Quiet after a cycle ("quiet": "1" or "0"; the runner calls the difference
+// "CeStatus.Quiet").
+std::optional<Difference> CompareCeQuiet(const fabric::PeEvents& a, const fabric::PeEvents& b);
+
+// Both machines were asked for the same cycles and stepped `stepped_a` and `stepped_b`: "cosim:
+// {a} stopped at cycle X but {b} at cycle Y (quiescent or faulted on one side only)" if those
+// differ.
+std::optional<Mismatch> CompareStops(runtime::Machine& a, uint64_t stepped_a, runtime::Machine& b,
+                                     uint64_t stepped_b);
+
+}  // namespace tessera::cosim

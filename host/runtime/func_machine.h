@@ -1,0 +1,56 @@
+// The functional model as a runtime machine: a compute engine per PE on a FuncFabric. Public so
+// that tests can reach a CE to change its state on purpose.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ce/ce.h"
+#include "ce/ce_endpoint.h"
+#include "func/func_fabric.h"
+#include "runtime/machine.h"
+
+namespace tessera::runtime {
+
+class FuncMachine final : public Machine {
+ public:
+  FuncMachine(int width, int height, std::pair<int, int> port_tile);
+  ~FuncMachine() override;
+
+  std::string Name() const override { return "func"; }
+  fabric::Fabric& Fabric() override { return fab_; }
+  void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
+    CeOf(pe).HostWrite(addr, value);
+  }
+  uint32_t Read(fabric::Coord pe, uint16_t addr) override { return CeOf(pe).HostRead(addr); }
+  int PortOf(fabric::Coord pe) override;
+  uint64_t Run(uint64_t cycles) override { return fab_.Run(cycles); }
+  std::vector<ce::DebugRecord> TakeDebug() override;
+  void SetTaskLog(bool on) override;
+  std::vector<TaskStart> TakeTaskLog() override;
+  uint64_t Retired(fabric::Coord pe) override { return CeOf(pe).Retired(); }
+  uint64_t Step(std::vector<fabric::PeEvents>& events) override;
+  void ReadCore(fabric::Coord pe, CoreRegs& out, bool dsrs = true) override;
+  void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) override;
+
+  // The model of one PE, for tests that change its state on purpose.
+  ce::Ce& CeOf(fabric::Coord pe);
+  // `sink` also receives PE pe's trace records (nullptr: no longer). The machine owns the CEs'
+  // trace sinks once Step was called: set a sink here, not on the CE.
+  void SetTraceSink(fabric::Coord pe, ce::TraceSink* sink);
+
+ private:
+  class Sink;
+  // Attaches PE i's sink to its CE (each CE traces only once something listens).
+  void Attach(int i);
+  func::FuncFabric fab_;
+  std::pair<int, int> port_tile_;
+  std::vector<std::unique_ptr<ce::Ce>> ces_;
+  std::vector<std::unique_ptr<ce::CeEndpoint>> endpoints_;
+  std::vector<std::vector<ce::Ce::TaskStart>> task_logs_;
+  std::vector<std::unique_ptr<Sink>> sinks_;  // per PE
+};
+
+}  // namespace tessera::runtime
