@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "fp/func_fp_backend.h"
-#include "testbench/fmac/rtl_fp_backend.h"
+#include "rtl/fmac_backend.h"
 #include "util/json.h"
 
 namespace {
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
 
   tessera::fp::FuncFpBackend func;
   std::unique_ptr<FpBackend> rtl;
-  if (which != "func") rtl = tessera::tb::MakeRtlFpBackend();
+  if (which != "func") rtl = tessera::rtl::MakeRtlFpBackend();
 
   tessera::util::JsonObject result;
   result.Add("cases", cases);

@@ -18,7 +18,7 @@
 #include "fp/func_fp_backend.h"
 #include "fp/testfloat_file.h"
 #include "fp/vector_check.h"
-#include "testbench/fmac/rtl_fp_backend.h"
+#include "rtl/fmac_backend.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -43,7 +43,7 @@ void CheckBackendName(const std::string& name) {
 
 std::unique_ptr<fp::FpBackend> MakeBackend(const std::string& name) {
   CheckBackendName(name);
-  if (name == "rtl") return tb::MakeRtlFpBackend();
+  if (name == "rtl") return rtl::MakeRtlFpBackend();
   return std::make_unique<fp::FuncFpBackend>();
 }
 

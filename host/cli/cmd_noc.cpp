@@ -13,10 +13,10 @@
 #include "commands.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "noc/noc_cosim.h"
+#include "noc/noc_run.h"
+#include "noc/pattern.h"
 #include "rtl/rtl_fabric.h"
-#include "testbench/cosim/noc_cosim.h"
-#include "testbench/traffic/noc_run.h"
-#include "testbench/traffic/pattern.h"
 #include "util/json.h"
 #include "waves/save_file.h"
 
@@ -30,7 +30,7 @@ struct NocArgs {
   std::string glue = "sc";
   std::string wave;
   std::string wave_pe = "0,0";
-  tb::NocOptions noc;
+  noc::NocOptions noc;
   bool json = false;
 };
 
@@ -43,7 +43,7 @@ std::pair<int, int> AutoTile(int w, int h) {
   return {1, 1};
 }
 
-std::string Summary(const tb::NocResult& r, const char* name) {
+std::string Summary(const noc::NocResult& r, const char* name) {
   const auto& s = r.stats;
   std::string out;
   out += fmt::format("  [{}]\n", name);
@@ -64,7 +64,7 @@ std::string Summary(const tb::NocResult& r, const char* name) {
   return out;
 }
 
-void AddResult(util::JsonObject& j, const tb::NocResult& r) {
+void AddResult(util::JsonObject& j, const noc::NocResult& r) {
   const auto& s = r.stats;
   j.Add("offered", r.offered_load)
       .Add("accepted", r.accepted_load)
@@ -128,7 +128,7 @@ void RunNocCommand(const NocArgs& a) {
   bool passed = false;
   uint64_t cycles_run = 0;
   if (a.backend == "cosim") {
-    tb::NocCosimResult r = tb::RunNocCosim(*func_fabric, *rtl_fabric, a.noc);
+    noc::NocCosimResult r = noc::RunNocCosim(*func_fabric, *rtl_fabric, a.noc);
     fmt::print("{}{}", Summary(r.a, "func"), Summary(r.b, "rtl"));
     fmt::print("  co-simulation: {} mismatches{}\n", r.mismatches,
                r.mismatches ? "\n  first difference: " + r.first_difference : "");
@@ -138,9 +138,9 @@ void RunNocCommand(const NocArgs& a) {
     cycles_run = r.a.run_cycles + r.b.run_cycles;
   } else {
     fabric::Fabric& f = want_rtl ? *rtl_fabric : *func_fabric;
-    tb::NocOptions opt = a.noc;
+    noc::NocOptions opt = a.noc;
     opt.keep_log = false;  // delivery logs serve co-simulation only
-    tb::NocResult r = tb::RunNoc(f, opt);
+    noc::NocResult r = noc::RunNoc(f, opt);
     fmt::print("{}", Summary(r, f.Name()));
     AddResult(j, r);
     passed = r.Passed();
@@ -173,7 +173,7 @@ void AddNocCommand(CLI::App& app) {
                   "the fabric, else 1x1")
       ->capture_default_str();
   cmd->add_option("--pattern", args->noc.pattern)
-      ->check(CLI::IsMember(tb::PatternNames()))
+      ->check(CLI::IsMember(noc::PatternNames()))
       ->capture_default_str();
   cmd->add_option("--rate", args->noc.rate, "Injection rate per source PE per cycle")
       ->check(CLI::Range(0.0, 1.0))

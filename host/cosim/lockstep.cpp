@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -74,19 +72,6 @@ std::vector<Difference> CompareCycle(runtime::Machine& a, runtime::Machine& b, f
   return {};
 }
 
-// Whether a run ends after this cycle: a fault, or every PE quiet for o.quiet_cycles cycles in a
-// row (`quiet` counts them). Sets `end` when it does.
-bool RunEnds(bool fault, bool all_quiet, const LockstepOptions& o, int& quiet, RunEnd& end) {
-  if (fault) {
-    end = RunEnd::kFault;
-    return true;
-  }
-  quiet = all_quiet ? quiet + 1 : 0;
-  if (quiet < o.quiet_cycles) return false;
-  end = RunEnd::kQuiet;
-  return true;
-}
-
 }  // namespace
 
 LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const LockstepOptions& o) {
@@ -132,18 +117,10 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
     }
   };
 
-  // AUDIT (temporary): the first cycle count Q after which both fabrics are quiescent, the end
-  // states then, and whether anything happens after it.
-  static const bool audit = std::getenv("TESSERA_AUDIT_Q") != nullptr;
-  uint64_t q = UINT64_MAX;
-  std::vector<EndState> qa, qb;
-  std::vector<bool> fault_at_q;
-  bool active_after_q = false;
-  int quiet = 0;
   while (a.Cycle() < o.max_cycles) {
     const uint64_t cycle = a.Step(ea);
     b.Step(eb);
-    bool fault = false, all_quiet = true;
+    bool fault = false;
     for (int pe = 0; pe < n; ++pe) {
       if (ea[pe].retire) {
         last_pc[pe] = ea[pe].retire_pc;
@@ -162,7 +139,6 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
         return res;
       }
       fault |= ea[pe].faulted;
-      all_quiet &= ea[pe].quiet;
     }
     LinkDifference l = CompareCycleLinks(fa, fb);
     if (l.pe >= 0) {
@@ -170,52 +146,22 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
       res.cycles = a.Cycle();
       return res;
     }
-    if (audit) {
-      const bool both = fa.Quiescent() && fb.Quiescent();
-      if (q == UINT64_MAX && both) {
-        q = a.Cycle();
-        for (int pe = 0; pe < n; ++pe) {
-          qa.push_back(CaptureEndState(a, fa.At(pe)));
-          qb.push_back(CaptureEndState(b, fa.At(pe)));
-          fault_at_q.push_back(ea[pe].faulted);
-        }
-      } else if (q != UINT64_MAX) {
-        bool any = !both;
-        for (int pe = 0; pe < n; ++pe) {
-          for (const fabric::PeEvents* e : {&ea[pe], &eb[pe]})
-            any |= e->retire || e->task_start || !e->debug.empty() || e->faulted != fault_at_q[pe];
-        }
-        if (any && !active_after_q)
-          std::fprintf(stderr, "AUDIT activity after quiescence: Q %llu, cycle %llu\n",
-                       static_cast<unsigned long long>(q), static_cast<unsigned long long>(cycle));
-        active_after_q |= any;
-      }
+    if (fault) {
+      res.end = RunEnd::kFault;
+      break;
     }
-    if (RunEnds(fault, all_quiet, o, quiet, res.end)) break;
+    const bool qa = fa.Quiescent(), qb = fb.Quiescent();
+    if (auto d = CompareQuiescence(qa, qb)) {
+      diverge(0, cycle, "quiescence", {*d});
+      res.cycles = a.Cycle();
+      return res;
+    }
+    if (qa) {
+      res.end = RunEnd::kQuiet;
+      break;
+    }
   }
   res.cycles = a.Cycle();
-  if (audit && res.end == RunEnd::kQuiet) {
-    if (q == UINT64_MAX) {
-      std::fprintf(stderr, "AUDIT quiet end at %llu but never quiescent\n",
-                   static_cast<unsigned long long>(res.cycles));
-    } else {
-      std::fprintf(stderr, "AUDIT q %llu end %llu saved %llu\n", static_cast<unsigned long long>(q),
-                   static_cast<unsigned long long>(res.cycles),
-                   static_cast<unsigned long long>(res.cycles - q));
-      for (int pe = 0; pe < n; ++pe) {
-        const fabric::Coord c = fa.At(pe);
-        for (int side = 0; side < 2; ++side) {
-          runtime::Machine& m = side ? b : a;
-          for (const Difference& d :
-               CompareEndStates(side ? qb[pe] : qa[pe], CaptureEndState(m, c), 100))
-            std::fprintf(stderr, "AUDIT end state at Q vs end, %s PE(%d,%d): %s %s -> %s\n",
-                         m.Name().c_str(), c.x, c.y, d.what.c_str(), d.a.c_str(), d.b.c_str());
-        }
-      }
-    }
-  } else if (audit && res.end == RunEnd::kTimeout) {
-    std::fprintf(stderr, "AUDIT timeout\n");
-  }
   for (int pe = 0; pe < n; ++pe) {
     const fabric::Coord c = fa.At(pe);
     std::vector<Difference> d;
@@ -230,18 +176,20 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
 }
 
 SoloResult RunSolo(runtime::Machine& a, const LockstepOptions& o) {
-  std::vector<fabric::PeEvents> e;
+  fabric::Fabric& f = a.Fabric();
+  f.SetStopWhenQuiescent(true);  // a run stops after a fault or once quiescent
   SoloResult res;
   res.end = RunEnd::kTimeout;
-  int quiet = 0;
   while (a.Cycle() < o.max_cycles) {
-    a.Step(e);
-    bool fault = false, all_quiet = true;
-    for (const fabric::PeEvents& x : e) {
-      fault |= x.faulted;
-      all_quiet &= x.quiet;
+    a.Run(o.max_cycles - a.Cycle());
+    if (!f.Faults().empty()) {
+      res.end = RunEnd::kFault;
+      break;
     }
-    if (RunEnds(fault, all_quiet, o, quiet, res.end)) break;
+    if (f.Quiescent()) {
+      res.end = RunEnd::kQuiet;
+      break;
+    }
   }
   res.cycles = a.Cycle();
   return res;

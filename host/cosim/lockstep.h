@@ -3,8 +3,11 @@
 // the retired instruction (pc), the task started, the debug records, the fault flag, both
 // register files (or only after a retire: LockstepOptions::regs_on_retire), the SRAM words either
 // machine reports as written, and CeStatus.Quiet; then the wavelets that crossed every link both
-// fabrics observe in that cycle. When the run ends it compares every PE's end state. It stops at
-// the first difference and reports the PE, the cycle, the last instruction retired
+// fabrics observe in that cycle, and whether both fabrics are quiescent. The run is done after a
+// cycle in which a PE faulted, or after which both fabrics are quiescent (fabric::Fabric::
+// Quiescent: no wavelet in flight, every CE idle with nothing runnable, queued or owed), the
+// same "done" as the runtime's run to quiescence; then it compares every PE's end state. It stops
+// at the first difference and reports the PE, the cycle, the last instruction retired
 // (disassembled) and every differing item with both values.
 //
 // RunSolo runs one machine to the same end, for checking programs without a second backend.
@@ -19,9 +22,6 @@ namespace tessera::cosim {
 
 struct LockstepOptions {
   uint64_t max_cycles = 200000;
-  // The run ends once every PE has been quiet for this many consecutive cycles: longer than a
-  // wavelet needs to go round the router (2 x RampLatency + hops, docs/router.md).
-  int quiet_cycles = 48;
   int history = 12;  // events of the divergence's PE kept for its report
   // Compare a PE's GPRs only after a cycle in which it retired an instruction, its DSRs only
   // after a retire that wrote one (PeEvents::dsr_write), and both once more at the end; not

@@ -11,6 +11,11 @@ std::optional<Difference> CompareCeQuiet(const fabric::PeEvents& a, const fabric
   return Difference{"quiet", a.quiet ? "1" : "0", b.quiet ? "1" : "0"};
 }
 
+std::optional<Difference> CompareQuiescence(bool quiescent_a, bool quiescent_b) {
+  if (quiescent_a == quiescent_b) return std::nullopt;
+  return Difference{"quiescent", quiescent_a ? "yes" : "no", quiescent_b ? "yes" : "no"};
+}
+
 std::optional<Mismatch> CompareStops(runtime::Machine& a, uint64_t stepped_a, runtime::Machine& b,
                                      uint64_t stepped_b) {
   if (stepped_a == stepped_b) return std::nullopt;

@@ -15,6 +15,11 @@ namespace tessera::cosim {
 // "CeStatus.Quiet").
 std::optional<Difference> CompareCeQuiet(const fabric::PeEvents& a, const fabric::PeEvents& b);
 
+// Whether each fabric is quiescent after a cycle (fabric::Fabric::Quiescent: no wavelet in
+// flight, every CE quiet): "quiescent" yes/no when only one is. The lockstep runner calls the
+// difference "quiescence".
+std::optional<Difference> CompareQuiescence(bool quiescent_a, bool quiescent_b);
+
 // Both machines were asked for the same cycles and stepped `stepped_a` and `stepped_b`: "cosim:
 // {a} stopped at cycle X but {b} at cycle Y (quiescent or faulted on one side only)" if those
 // differ.

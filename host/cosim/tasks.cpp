@@ -14,13 +14,13 @@ std::optional<Difference> CompareCycleTask(const fabric::PeEvents& a, const fabr
   return Difference{"task start", text(a), text(b)};
 }
 
-std::optional<Mismatch> CompareTasks(const std::vector<runtime::TaskStart>& a,
-                                     const std::vector<runtime::TaskStart>& b,
-                                     const std::string& na, const std::string& nb) {
+std::optional<Mismatch> CompareTasks(const std::vector<fabric::TaskStart>& a,
+                                     const std::vector<fabric::TaskStart>& b, const std::string& na,
+                                     const std::string& nb) {
   return FirstDifference(
       a, b, na, nb, "task starts",
-      [](const runtime::TaskStart& x, const runtime::TaskStart& y) { return x == y; },
-      [](const runtime::TaskStart& t) {
+      [](const fabric::TaskStart& x, const fabric::TaskStart& y) { return x == y; },
+      [](const fabric::TaskStart& t) {
         return fmt::format("{} starts task {} at cycle {}", PeText(t.pe), t.task, t.cycle);
       });
 }

@@ -7,7 +7,7 @@
 
 #include "cosim/difference.h"
 #include "fabric/pe_events.h"
-#include "runtime/machine.h"
+#include "fabric/task_start.h"
 
 namespace tessera::cosim {
 
@@ -16,8 +16,8 @@ namespace tessera::cosim {
 std::optional<Difference> CompareCycleTask(const fabric::PeEvents& a, const fabric::PeEvents& b);
 
 // Both in (cycle, y, x) order; a start in words is "PE(x,y) starts task N at cycle C".
-std::optional<Mismatch> CompareTasks(const std::vector<runtime::TaskStart>& a,
-                                     const std::vector<runtime::TaskStart>& b,
-                                     const std::string& na, const std::string& nb);
+std::optional<Mismatch> CompareTasks(const std::vector<fabric::TaskStart>& a,
+                                     const std::vector<fabric::TaskStart>& b, const std::string& na,
+                                     const std::string& nb);
 
 }  // namespace tessera::cosim

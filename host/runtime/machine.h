@@ -18,17 +18,11 @@
 #include "ce/trace.h"
 #include "fabric/fabric.h"
 #include "fabric/pe_events.h"
+#include "fabric/task_start.h"
 
 namespace tessera::runtime {
 
-struct TaskStart {  // a PE's compute engine started a task
-  uint64_t cycle = 0;
-  fabric::Coord pe;
-  int task = 0;
-  bool operator==(const TaskStart& o) const {
-    return cycle == o.cycle && pe == o.pe && task == o.task;
-  }
-};
+using fabric::TaskStart;  // a PE's compute engine started a task (model/fabric/task_start.h)
 
 // A PE's register files, as co-simulation compares them between cycles.
 struct CoreRegs {

@@ -104,9 +104,7 @@ class RtlMachine final : public Machine {
 
   void SetTaskLog(bool on) override { fab_->SetTaskLog(on); }
   std::vector<TaskStart> TakeTaskLog() override {
-    std::vector<TaskStart> out;
-    for (const rtl::RtlFabric::TaskStart& t : fab_->TakeTaskLog())
-      out.push_back({t.cycle, t.pe, t.task});
+    std::vector<TaskStart> out = fab_->TakeTaskLog();
     SortByCyclePe(out);
     return out;
   }

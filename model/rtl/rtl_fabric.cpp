@@ -302,7 +302,7 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
     if (link_log_on_ && arch::Link::Valid(io.ramp_sent[local]))  // the CE's, inside the PE
       LogLink(cycle, {x, y}, static_cast<int>(arch::Dir::kRamp), true, io.ramp_sent[local]);
     if (task_log_on_ && ((io.events[local] >> 30) & 1))
-      task_log_.push_back({cycle, {x, y}, static_cast<uint8_t>((io.events[local] >> 24) & 31)});
+      task_log_.push_back({cycle, {x, y}, static_cast<int>((io.events[local] >> 24) & 31)});
     quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);
   }
 }
@@ -313,8 +313,8 @@ std::vector<fabric::DebugRecord> RtlFabric::TakeDebugRecords() {
   return out;
 }
 
-std::vector<RtlFabric::TaskStart> RtlFabric::TakeTaskLog() {
-  std::vector<TaskStart> out;
+std::vector<fabric::TaskStart> RtlFabric::TakeTaskLog() {
+  std::vector<fabric::TaskStart> out;
   out.swap(task_log_);
   return out;
 }

@@ -12,6 +12,7 @@
 #include "fabric/debug_record.h"
 #include "fabric/fabric.h"
 #include "fabric/pe_events.h"
+#include "fabric/task_start.h"
 #include "rtl/tile_model.h"
 
 class VerilatedContext;
@@ -84,13 +85,8 @@ class RtlFabric : public fabric::Fabric {
   bool Quiescent() override;
   // With the log on, every task start of every PE is kept (in cycle order, PEs in tile order
   // within a cycle) until taken.
-  struct TaskStart {
-    uint64_t cycle = 0;
-    fabric::Coord pe;
-    uint8_t task = 0;
-  };
   void SetTaskLog(bool on) { task_log_on_ = on; }
-  std::vector<TaskStart> TakeTaskLog();
+  std::vector<fabric::TaskStart> TakeTaskLog();
 
  protected:
   struct Tile {
@@ -160,7 +156,7 @@ class RtlFabric : public fabric::Fabric {
   std::vector<uint8_t> quiet_;           // per PE
   bool quiet_stale_ = false;  // a back-door write since the last cycle: quiet_ may be old
   bool task_log_on_ = false;
-  std::vector<TaskStart> task_log_;
+  std::vector<fabric::TaskStart> task_log_;
   uint64_t cycle_ = 0;
   bool fault_pending_ = false;  // a fault appeared during the current Run
 };

@@ -9,6 +9,11 @@
 #include "arch/isa_table.h"
 #include "ce/mmio.h"
 #include "isa/decode.h"
+#ifdef TESSERA_BENCH_RTL
+#include "cosim/debug.h"
+#include "cosim/end_state.h"
+#include "runtime/pe_load.h"
+#endif
 
 namespace tessera::ce::test {
 namespace {
@@ -263,48 +268,56 @@ Bench::~Bench() {
 }
 
 #ifdef TESSERA_BENCH_RTL
+namespace {
+std::unique_ptr<runtime::Machine> RtlTwin(uint16_t x, uint16_t y) {
+  runtime::RtlMachineOptions o;
+  o.systemc = false;  // a twin per bench: the plain loop
+  o.pe_origin = {x, y};
+  return runtime::MakeRtlMachine(o);
+}
+constexpr fabric::Coord kTwin{0, 0};  // the twin's PE in its own 1x1 fabric
+}  // namespace
+
 MirroredCe::MirroredCe(uint16_t x, uint16_t y, fabric::RouterRegs* router)
-    : Ce(x, y, router), rtl(std::make_unique<tb::RtlPe>(x, y)) {}
+    : Ce(x, y, router), rtl(RtlTwin(x, y)) {}
 MirroredCe::~MirroredCe() = default;
 
 void MirroredCe::Load(const std::vector<uint8_t>& image, const std::vector<TaskBinding>& tasks) {
   Ce::Load(image, tasks);
-  std::vector<tb::TaskBind> binds;
-  for (const TaskBinding& b : tasks) binds.push_back({b.id, static_cast<int>(b.kind), b.entry});
-  rtl->Load(image, binds);
+  runtime::LoadSram(*rtl, kTwin, image);
+  for (const TaskBinding& b : tasks) runtime::BindTask(*rtl, kTwin, b.id, b.kind, b.entry);
 }
 void MirroredCe::Activate(int task) {
   Ce::Activate(task);
-  rtl->Activate(task);
+  runtime::LaunchTask(*rtl, kTwin, task);
 }
 void MirroredCe::HostWrite(uint16_t addr, uint32_t value) {
   Ce::HostWrite(addr, value);
-  rtl->Write(addr, value);
+  rtl->Write(kTwin, addr, value);
 }
-void MirroredCe::StepRtl() { rtl->Run(1); }
+void MirroredCe::StepRtl() {
+  rtl->Step(rtl_events);
+  for (fabric::DebugRecord& d : rtl_events[0].debug) {
+    d.x = State().x;  // the twin's fabric calls its PE (0,0)
+    d.y = State().y;
+    rtl_debug.push_back(std::move(d));
+  }
+}
 
 std::string MirroredCe::Compare() {
   std::string out;
-  int n = 0;
-  auto diff = [&](const std::string& what, uint64_t f, uint64_t r) {
-    if (f == r || ++n > 20) return;
-    out += fmt::format("  {}: func 0x{:08x}, rtl 0x{:08x}\n", what, f, r);
-  };
-  for (uint32_t a = 0; a < kSram; a += 4)
-    diff(fmt::format("SRAM[0x{:04x}]", a), HostRead(a), rtl->Read(a));
-  for (const ComparedReg& r : ComparedRegs()) diff(r.name, HostRead(r.addr), rtl->Read(r.addr));
-  // Debug records (Char records are whole lines in the model, single stores in the RTL).
-  std::vector<std::string> f, r;
-  const int kChar = static_cast<int>(arch::DebugFmt::kChar);
-  for (const DebugRecord& d : DebugRecords())
-    if (d.fmt != kChar) f.push_back(fmt::format("@{} fmt {} 0x{:08x}", d.cycle, d.fmt, d.value));
-  for (const tb::DebugRecord& d : rtl->Debug())
-    if (d.fmt != kChar) r.push_back(fmt::format("@{} fmt {} 0x{:08x}", d.cycle, d.fmt, d.value));
-  for (size_t k = 0; k < std::max(f.size(), r.size()); ++k) {
-    const std::string a = k < f.size() ? f[k] : "(none)", b = k < r.size() ? r[k] : "(none)";
-    if (a != b && ++n <= 20) out += fmt::format("  debug record {}: func {}, rtl {}\n", k, a, b);
+  const std::vector<cosim::Difference> d =
+      cosim::CompareEndStates(cosim::CaptureEndState([this](uint16_t a) { return HostRead(a); }),
+                              cosim::CaptureEndState(*rtl, kTwin), 20);
+  for (const cosim::Difference& x : d) {
+    if (x.a.empty() && x.b.empty()) {
+      out += fmt::format("  {}\n", x.what);
+    } else {
+      out += fmt::format("  {}: func {}, rtl {}\n", x.what, x.a, x.b);
+    }
   }
-  if (n > 20) out += fmt::format("  ... {} differences in all\n", n);
+  if (auto m = cosim::CompareDebug(DebugRecords(), rtl_debug, "func", "rtl"))
+    out += "  " + m->message + "\n";
   return out;
 }
 #endif

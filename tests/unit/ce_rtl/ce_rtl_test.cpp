@@ -1,16 +1,20 @@
-// Directed tests of the compute engine's RTL (one verilated PE): results, cycle counts as
-// docs/isa.md 4.4 states them, and faults. Programs are encoded from the instruction table.
+// Directed tests of the compute engine's RTL (one full PE: a 1x1 fabric of full-PE tiles, run by
+// the runtime's RTL machine): results, cycle counts as docs/isa.md 4.4 states them, and faults.
+// Programs are encoded from the instruction table.
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arch/arch.h"
 #include "arch/isa_table.h"
-#include "ce/rtl_pe.h"
+#include "fabric/debug_record.h"
 #include "isa/decode.h"
+#include "runtime/machine.h"
+#include "runtime/pe_load.h"
 
 namespace tessera {
 namespace {
@@ -32,6 +36,46 @@ uint32_t I(const std::string& m, int a, int b, int imm, bool z = false) {
          z << 7;
 }
 
+// A task binding as the tests write it.
+struct TaskBind {
+  int id = 0;
+  int kind = 0;  // arch::TaskKind
+  uint16_t entry = 0;
+};
+
+// One full PE of RTL, loaded through the back door and run to quiescence (or a fault).
+class RtlPe {
+ public:
+  RtlPe() : m_(Make()) {}
+  void Load(const std::vector<uint8_t>& image, const std::vector<TaskBind>& tasks) {
+    runtime::LoadSram(*m_, kPe, image);
+    for (const TaskBind& t : tasks)
+      runtime::BindTask(*m_, kPe, t.id, static_cast<arch::TaskKind>(t.kind), t.entry);
+  }
+  void Activate(int task) { runtime::LaunchTask(*m_, kPe, task); }
+  void Write(uint16_t addr, uint32_t value) { m_->Write(kPe, addr, value); }
+  uint32_t Read(uint16_t addr) { return m_->Read(kPe, addr); }
+  // Steps until the PE is quiescent or faulted, at most `cycles` cycles; keeps the debug records.
+  void Run(uint64_t cycles) {
+    m_->Run(cycles);
+    for (fabric::DebugRecord& d : m_->TakeDebug()) debug_.push_back(std::move(d));
+  }
+  bool Faulted() { return !m_->Fabric().Faults().empty(); }
+  const std::vector<fabric::DebugRecord>& Debug() const { return debug_; }
+
+ private:
+  static constexpr fabric::Coord kPe{0, 0};
+  static std::unique_ptr<runtime::Machine> Make() {
+    runtime::RtlMachineOptions o;
+    o.systemc = false;
+    std::unique_ptr<runtime::Machine> m = runtime::MakeRtlMachine(o);
+    m->Fabric().SetStopWhenQuiescent(true);
+    return m;
+  }
+  std::unique_ptr<runtime::Machine> m_;
+  std::vector<fabric::DebugRecord> debug_;
+};
+
 struct Program {
   std::vector<uint32_t> words;
   uint16_t Here() const { return static_cast<uint16_t>(4 * words.size()); }
@@ -50,7 +94,7 @@ struct Program {
 constexpr int kU32 = static_cast<int>(arch::DebugFmt::kU32);
 uint16_t DebugAddr(int fmt) { return arch::DebugPort::Addr(fmt); }
 
-tb::RtlPe& Start(tb::RtlPe& pe, const Program& p) {
+RtlPe& Start(RtlPe& pe, const Program& p) {
   pe.Load(p.Image(), {{0, static_cast<int>(arch::TaskKind::kLocal), 0}});
   pe.Activate(0);
   return pe;
@@ -62,8 +106,8 @@ TEST(CeRtl, LoopSumsAndTakesFourCyclesPerIteration) {
   const uint16_t loop = p.Here();
   p << R("add", 1, 1, 2) << I("addi", 2, 2, -1) << I("bne", 2, 0, (loop - p.Here()) / 4, true)
     << I("sw", 1, 0, DebugAddr(kU32), true) << R("tend", 0, 0, 0);
-  tb::RtlPe pe;
-  Start(pe, p).Run(200, 20);
+  RtlPe pe;
+  Start(pe, p).Run(200);
   ASSERT_FALSE(pe.Faulted());
   ASSERT_EQ(pe.Debug().size(), 1u);
   EXPECT_EQ(pe.Debug()[0].value, 55u);
@@ -85,8 +129,8 @@ TEST(CeRtl, AluLoadsStoresAndImmediates) {
     << I("lhu", 6, 0, 0x404, true) << I("srai", 7, 4, 1) << I("shri", 8, 4, 28)
     << I("muli", 9, 4, 7)  // -21
     << R("sltu", 10, 4, 1) << R("slt", 11, 4, 1) << R("tend", 0, 0, 0);
-  tb::RtlPe pe;
-  Start(pe, p).Run(100, 20);
+  RtlPe pe;
+  Start(pe, p).Run(100);
   ASSERT_FALSE(pe.Faulted());
   EXPECT_EQ(pe.Read(arch::Gpr::Addr(1)), 0x12345678u);
   EXPECT_EQ(pe.Read(0x400), 0x12345678u);
@@ -112,8 +156,8 @@ TEST(CeRtl, ScalarFpTakesSixCyclesAndRaisesFlags) {
     << I("lui", 8, 0, 0x3DCC) << I("ori", 8, 8, 0xCCCD)  // 0.1f
     << R("fmul.s", 9, 8, 6)                              // 0.3f rounded: inexact
     << R("tend", 0, 0, 0);
-  tb::RtlPe pe;
-  Start(pe, p).Run(200, 20);
+  RtlPe pe;
+  Start(pe, p).Run(200);
   ASSERT_FALSE(pe.Faulted());
   ASSERT_EQ(pe.Debug().size(), 1u);
   EXPECT_EQ(pe.Debug()[0].value, 0x40700000u);
@@ -136,11 +180,11 @@ TEST(CeRtl, TasksRunLowestIdFirstAndActivationWhileRunningRunsAgain) {
           I("beq", 3, 4, 2), I("activate", 0, 0, 2, true), R("tend", 0, 0, 0)});
   std::vector<uint8_t> img(w.size() * 4);
   std::memcpy(img.data(), w.data(), img.size());
-  tb::RtlPe pe;
+  RtlPe pe;
   const int local = static_cast<int>(arch::TaskKind::kLocal);
   pe.Load(img, {{1, local, t1}, {2, local, t2}});
   pe.Activate(2);
-  pe.Run(300, 30);
+  pe.Run(300);
   ASSERT_FALSE(pe.Faulted());
   std::vector<uint32_t> order;
   for (const auto& r : pe.Debug()) order.push_back(r.value);
@@ -150,8 +194,8 @@ TEST(CeRtl, TasksRunLowestIdFirstAndActivationWhileRunningRunsAgain) {
 TEST(CeRtl, MisalignedLoadFaultsWithPcAndAddress) {
   Program p;
   p << R("nop", 0, 0, 0) << I("addi", 1, 0, 0x103, true) << I("lw", 2, 1, 0) << R("tend", 0, 0, 0);
-  tb::RtlPe pe;
-  Start(pe, p).Run(100, 20);
+  RtlPe pe;
+  Start(pe, p).Run(100);
   ASSERT_TRUE(pe.Faulted());
   EXPECT_EQ(pe.Read(arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kMisaligned));
   EXPECT_EQ(pe.Read(arch::FaultPc::kAddr), 8u);
@@ -165,8 +209,8 @@ TEST(CeRtl, IllegalWordAndTrapFault) {
     Program p;
     p.words = {0x0000F001u};  // add with a nonzero unused D field... encoded below
     p.words[0] = R("add", 1, 2, 3) | 0x00100000u;
-    tb::RtlPe pe;
-    Start(pe, p).Run(50, 20);
+    RtlPe pe;
+    Start(pe, p).Run(50);
     ASSERT_TRUE(pe.Faulted());
     EXPECT_EQ(pe.Read(arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kIllegal));
     EXPECT_EQ(pe.Read(arch::FaultAddr::kAddr), p.words[0]);
@@ -174,8 +218,8 @@ TEST(CeRtl, IllegalWordAndTrapFault) {
   {
     Program p;
     p << I("trap", 0, 0, 7);
-    tb::RtlPe pe;
-    Start(pe, p).Run(50, 20);
+    RtlPe pe;
+    Start(pe, p).Run(50);
     ASSERT_TRUE(pe.Faulted());
     EXPECT_EQ(pe.Read(arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kTrap));
     EXPECT_EQ(pe.Read(arch::FaultAddr::kAddr), 7u);
@@ -187,10 +231,10 @@ TEST(CeRtl, RunningPastTheEndOfSramFaultsPcRange) {
   const uint32_t nop = R("nop", 0, 0, 0);
   std::memcpy(&img[0xBFF8], &nop, 4);
   std::memcpy(&img[0xBFFC], &nop, 4);
-  tb::RtlPe pe;
+  RtlPe pe;
   pe.Load(img, {{0, static_cast<int>(arch::TaskKind::kLocal), 0xBFF8}});
   pe.Activate(0);
-  pe.Run(50, 20);
+  pe.Run(50);
   ASSERT_TRUE(pe.Faulted());
   EXPECT_EQ(pe.Read(arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kPcRange));
   EXPECT_EQ(pe.Read(arch::FaultPc::kAddr), 0xC000u);
@@ -205,13 +249,13 @@ TEST(CeRtl, SendLoopsBackThroughTheRouterAndRunsTheDataTask) {
   p << I("lui", 1, 0, 0xCAFE) << I("send", 1, 0, kColor, true) << R("tend", 0, 0, 0);
   while (p.Here() < 0x40) p << R("nop", 0, 0, 0);
   p << I("sw", 0, 0, DebugAddr(kU32), true) << R("tend", 0, 0, 0);  // data task: r0 = wavelet
-  tb::RtlPe pe;
+  RtlPe pe;
   pe.Load(p.Image(), {{0, static_cast<int>(arch::TaskKind::kLocal), 0},
                       {kColor, static_cast<int>(arch::TaskKind::kData), 0x40}});
   pe.Write(arch::ColorCfg::Addr(kColor),
            arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, ramp), ramp));
   pe.Activate(0);
-  pe.Run(200, 40);
+  pe.Run(200);
   ASSERT_FALSE(pe.Faulted());
   ASSERT_EQ(pe.Debug().size(), 1u);
   EXPECT_EQ(pe.Debug()[0].value, 0xCAFE0000u);
@@ -223,8 +267,8 @@ TEST(CeRtl, SendLoopsBackThroughTheRouterAndRunsTheDataTask) {
 TEST(CeRtl, SendOnAColorWithoutARouteFaultsBadColor) {
   Program p;
   p << I("send", 1, 0, 6, true) << R("tend", 0, 0, 0);
-  tb::RtlPe pe;
-  Start(pe, p).Run(50, 20);
+  RtlPe pe;
+  Start(pe, p).Run(50);
   ASSERT_TRUE(pe.Faulted());
   EXPECT_EQ(pe.Read(arch::FaultStatus::kAddr), static_cast<uint32_t>(arch::CeFault::kBadColor));
   EXPECT_EQ(pe.Read(arch::FaultAddr::kAddr), 6u);

@@ -1,4 +1,4 @@
-// Fabric::WaveletsInFlight under random traffic: every pattern of the traffic testbench runs on
+// Fabric::WaveletsInFlight under random traffic: every pattern of host/noc runs on
 // the functional model and on the RTL (plain-loop glue, every built tile shape that divides the
 // fabric), one cycle at a time; the flag after every cycle must be the same on all backends,
 // true whenever a wavelet is about to reach a CE side, and false once the fabric has drained.
@@ -11,9 +11,9 @@
 
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "noc/noc_run.h"
+#include "noc/pattern.h"
 #include "rtl/rtl_fabric.h"
-#include "testbench/traffic/noc_run.h"
-#include "testbench/traffic/pattern.h"
 
 namespace tessera {
 namespace {
@@ -80,7 +80,7 @@ class InFlight : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(InFlight, AgreesBetweenBackendsAndDrainsToFalse) {
   const int w = 4, h = 4;
-  tb::NocOptions opt;
+  noc::NocOptions opt;
   opt.pattern = GetParam();
   opt.rate = 0.2;
   opt.cycles = 150;
@@ -91,14 +91,14 @@ TEST_P(InFlight, AgreesBetweenBackendsAndDrainsToFalse) {
     SCOPED_TRACE(name);
     EXPECT_FALSE(backend->WaveletsInFlight()) << "nothing in flight after reset";
     InFlightRecorder rec(*backend);
-    tb::NocResult res = tb::RunNoc(rec, opt);
+    noc::NocResult res = noc::RunNoc(rec, opt);
     ASSERT_TRUE(res.Passed()) << res.stats.first_error;
     ASSERT_EQ(rec.trace.size(), backend->Cycle());
     // A wavelet reaching a CE side in cycle d was in the ramp after cycle d - 1.
     uint64_t deliveries = 0;
     for (int pe = 0; pe < w * h; ++pe) {
       for (uint32_t c = 0; c < arch::kNumColors; ++c) {
-        for (const tb::LogEntry& e : res.scoreboard->Log(pe, c)) {
+        for (const noc::LogEntry& e : res.scoreboard->Log(pe, c)) {
           ASSERT_GE(e.cycle, 1u);
           EXPECT_TRUE(rec.trace[e.cycle - 1]) << "delivery at cycle " << e.cycle;
           ++deliveries;
@@ -121,7 +121,7 @@ TEST_P(InFlight, AgreesBetweenBackendsAndDrainsToFalse) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Patterns, InFlight, ::testing::ValuesIn(tb::PatternNames()),
+INSTANTIATE_TEST_SUITE_P(Patterns, InFlight, ::testing::ValuesIn(noc::PatternNames()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Fabric::SetLinkLog under random traffic: every pattern of the traffic testbench runs on the
+// Fabric::SetLinkLog under random traffic: every pattern of host/noc runs on the
 // functional model and on the RTL (plain-loop glue, every built tile shape that divides the
 // fabric). The RTL's log must equal the functional model's restricted to the links the RTL
 // observes (all of them with 1x1 tiles), and the functional model's log must agree with what the
@@ -16,9 +16,9 @@
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "noc/noc_run.h"
+#include "noc/pattern.h"
 #include "rtl/rtl_fabric.h"
-#include "testbench/traffic/noc_run.h"
-#include "testbench/traffic/pattern.h"
 
 namespace tessera {
 namespace {
@@ -52,7 +52,7 @@ class LinkLog : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LinkLog, RtlLogsWhatTheFunctionalModelLogsOnEveryLinkItSees) {
   const int w = 4, h = 4;
-  tb::NocOptions opt;
+  noc::NocOptions opt;
   opt.pattern = GetParam();
   opt.rate = 0.2;
   opt.cycles = 150;
@@ -60,7 +60,7 @@ TEST_P(LinkLog, RtlLogsWhatTheFunctionalModelLogsOnEveryLinkItSees) {
 
   func::FuncFabric ref(w, h);
   ref.SetLinkLog(true);
-  const tb::NocResult res = tb::RunNoc(ref, opt);
+  const noc::NocResult res = noc::RunNoc(ref, opt);
   ASSERT_TRUE(res.Passed()) << res.stats.first_error;
   std::vector<fabric::LinkEvent> want = ref.TakeLinkLog();
   EXPECT_TRUE(ref.TakeLinkLog().empty()) << "taking the log clears it";
@@ -81,7 +81,7 @@ TEST_P(LinkLog, RtlLogsWhatTheFunctionalModelLogsOnEveryLinkItSees) {
   size_t deliveries = 0;
   for (int pe = 0; pe < w * h; ++pe) {
     for (uint32_t c = 0; c < arch::kNumColors; ++c) {
-      for (const tb::LogEntry& e : res.scoreboard->Log(pe, c)) {
+      for (const noc::LogEntry& e : res.scoreboard->Log(pe, c)) {
         int& n = down[std::make_tuple(pe, e.cycle, c)];
         EXPECT_GT(n, 0) << "PE " << pe << " color " << c << " delivery at cycle " << e.cycle
                         << " not logged";
@@ -101,7 +101,7 @@ TEST_P(LinkLog, RtlLogsWhatTheFunctionalModelLogsOnEveryLinkItSees) {
     SCOPED_TRACE(fmt::format("rtl tiles {}x{}", tw, th));
     rtl::LoopRtlFabric rtl(Shape(w, h, tw, th));
     rtl.SetLinkLog(true);
-    ASSERT_TRUE(tb::RunNoc(rtl, opt).Passed());
+    ASSERT_TRUE(noc::RunNoc(rtl, opt).Passed());
     std::vector<fabric::LinkEvent> got = rtl.TakeLinkLog();
     std::vector<fabric::LinkEvent> seen;
     for (const fabric::LinkEvent& e : want)
@@ -119,7 +119,7 @@ TEST_P(LinkLog, RtlLogsWhatTheFunctionalModelLogsOnEveryLinkItSees) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Patterns, LinkLog, ::testing::ValuesIn(tb::PatternNames()),
+INSTANTIATE_TEST_SUITE_P(Patterns, LinkLog, ::testing::ValuesIn(noc::PatternNames()),
                          [](const auto& info) { return info.param; });
 
 // A host stream into the W edge of a row, along the row and out of its E edge: the edge links
@@ -175,10 +175,10 @@ TEST(LinkLog, EdgeLinksAreLoggedBothWays) {
 
 TEST(LinkLog, IsOffUntilAskedFor) {
   func::FuncFabric f(2, 2);
-  tb::NocOptions opt;
+  noc::NocOptions opt;
   opt.cycles = 50;
   opt.rate = 0.3;
-  ASSERT_TRUE(tb::RunNoc(f, opt).Passed());
+  ASSERT_TRUE(noc::RunNoc(f, opt).Passed());
   EXPECT_TRUE(f.TakeLinkLog().empty());
 }
 

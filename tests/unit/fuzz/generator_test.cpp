@@ -135,14 +135,13 @@ TEST(Generator, ProgramsCoverTheTableTasksCompletionsAndFabricStreams) {
     runtime::LaunchTask(b, {0, 0}, main_id);
     std::vector<fabric::PeEvents> e;
     bool faulted = false;
-    for (int c = 0, quiet = 0; c < 100000 && !faulted && quiet < 48; ++c) {
+    for (int c = 0; c < 100000 && !faulted && !b.Fabric().Quiescent(); ++c) {
       b.Step(e);
       for (int col = 0; col < static_cast<int>(arch::kNumColors); ++col) {
         wavelets += b.CeOf({0, 0}).QueueCount(col) > 0;
         fabric_reads += arch::CeColor::Reader(b.Read({0, 0}, arch::CeColor::Addr(col)));
       }
       faulted = e[0].faulted;
-      quiet = e[0].quiet ? quiet + 1 : 0;
     }
   }
   // 200 programs: about 3 local, 3 data and 2 control task runs each, 25 completions.

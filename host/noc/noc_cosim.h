@@ -1,0 +1,27 @@
+// Random-traffic co-simulation: the same traffic on two fabric backends, every delivered wavelet
+// compared (destination, color, source, sequence, order and, since the functional model is cycle
+// exact, the cycle it arrived).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fabric/fabric.h"
+#include "noc/noc_run.h"
+
+namespace tessera::noc {
+
+struct NocCosimResult {
+  NocResult a, b;                // the runs on each backend
+  uint64_t mismatches = 0;       // log entries that differ, plus deliveries one side lacks
+  std::string first_difference;  // in words; "" when the runs agree
+  bool Passed() const { return mismatches == 0 && a.Passed() && b.Passed(); }
+};
+
+NocCosimResult RunNocCosim(fabric::Fabric& a, fabric::Fabric& b, const NocOptions& options);
+
+// Entries that differ between two runs' delivery logs, compared position by position per
+// (destination, color); a log longer than the other counts each extra entry.
+uint64_t CountLogMismatches(const Scoreboard& a, const Scoreboard& b);
+
+}  // namespace tessera::noc
