@@ -12,7 +12,6 @@ module tessera_fmac_cvt (
   output logic [31:0]          result_o,
   output logic [4:0]           flags_o    // tessera_pkg::fp_flag_e bits
 );
-  localparam logic [31:0] CanonicalNan32 = 32'h7FC0_0000;
   localparam logic [15:0] CanonicalNan16 = 16'h7E00;
 
   // ---- f32 source ----
@@ -23,27 +22,11 @@ module tessera_fmac_cvt (
     .nan_o(s_nan), .snan_o(s_snan)
   );
 
-  // ---- f16 source (lane 0), normalised ----
-  logic        h_sign, h_zero, h_inf, h_nan, h_snan;
-  logic [8:0]  h_exp;
-  logic [10:0] h_sig;
-
-  tessera_fmac_unpack #(.ExpBits(5), .ManBits(10), .ExpW(9)) u_unpack_f16 (
-    .x_i(a_i[15:0]), .sign_o(h_sign), .zero_o(h_zero), .inf_o(h_inf), .nan_o(h_nan),
-    .snan_o(h_snan), .exp_o(h_exp), .sig_o(h_sig)
-  );
-
-  // f16 -> f32, exact
+  // ---- f16 source (lane 0) -> f32, exact ----
   logic [31:0] h2s;
-  logic [8:0]  h2s_exp;
+  logic [4:0]  h2s_flags;
 
-  always_comb begin
-    h2s_exp = h_exp + 9'd112;  // rebias 15 -> 127
-    if (h_nan)       h2s = CanonicalNan32;
-    else if (h_inf)  h2s = {h_sign, 8'hFF, 23'd0};
-    else if (h_zero) h2s = {h_sign, 31'd0};
-    else             h2s = {h_sign, h2s_exp[7:0], h_sig[9:0], 13'd0};
-  end
+  tessera_f16_to_f32 u_f16_to_f32 (.h_i(a_i[15:0]), .s_o(h2s), .flags_o(h2s_flags));
 
   // ---- float -> i32, toward zero, on an f32 view of the source ----
   logic [31:0] fi_x, fi_sig, fi_abs, fi_res;
@@ -138,7 +121,7 @@ module tessera_fmac_cvt (
       tessera_pkg::FpOpCvtF2F: begin
         if (fmt_i == tessera_pkg::FpFmtF16) begin
           result_o = h2s;
-          flags_o  = {h_snan, 4'b0000};
+          flags_o  = h2s_flags;
         end else if (s_nan) begin
           result_o = {16'd0, CanonicalNan16};
           flags_o  = {s_snan, 4'b0000};
@@ -171,5 +154,5 @@ module tessera_fmac_cvt (
   end
 
   logic unused_bits;
-  assign unused_bits = ^{s_sub, h_sig[10], h2s_exp[8], fi_sh[7:5]};
+  assign unused_bits = ^{s_sub, fi_sh[7:5]};
 endmodule

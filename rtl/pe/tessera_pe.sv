@@ -108,15 +108,10 @@ module tessera_pe #(
   assign busy_o  = router_busy || to_router_busy || to_ce_busy;
 
   if (HasCe != 0) begin : g_ce
-    logic [13:0] fetch_addr, rd0_addr, rd1_addr, wr_addr;
-    logic [31:0] fetch_data, rd0_data, rd1_data, wr_data;
-    logic        we;
-    logic [3:0]  wr_be;
-    logic        fp_valid, fp_valid_out;
-    fp_op_e      fp_op;
-    fp_fmt_e     fp_fmt;
-    logic [31:0] fp_a, fp_b, fp_c, fp_result;
-    logic [9:0]  fp_flags;
+    tessera_ce_pkg::sram_req_t sram_req;
+    tessera_ce_pkg::sram_rsp_t sram_rsp;
+    tessera_ce_pkg::fmac_req_t fmac_req;
+    tessera_ce_pkg::fmac_rsp_t fmac_rsp;
 
     tessera_ce u_ce (
       .clk_i, .rst_ni, .en_i, .x_i, .y_i,
@@ -134,25 +129,10 @@ module tessera_pe #(
       .host_addr_i (cfg_addr_i),
       .host_wdata_i(cfg_wdata_i),
       .host_rdata_o(cfg_rdata_o),
-      .fetch_addr_o(fetch_addr),
-      .fetch_data_i(fetch_data),
-      .rd0_addr_o  (rd0_addr),
-      .rd0_data_i  (rd0_data),
-      .rd1_addr_o  (rd1_addr),
-      .rd1_data_i  (rd1_data),
-      .we_o        (we),
-      .wr_addr_o   (wr_addr),
-      .wr_be_o     (wr_be),
-      .wr_data_o   (wr_data),
-      .fp_valid_o  (fp_valid),
-      .fp_op_o     (fp_op),
-      .fp_fmt_o    (fp_fmt),
-      .fp_a_o      (fp_a),
-      .fp_b_o      (fp_b),
-      .fp_c_o      (fp_c),
-      .fp_valid_i  (fp_valid_out),
-      .fp_result_i (fp_result),
-      .fp_flags_i  (fp_flags),
+      .sram_o      (sram_req),
+      .sram_i      (sram_rsp),
+      .fmac_o      (fmac_req),
+      .fmac_i      (fmac_rsp),
       .dbg_valid_o,
       .dbg_fmt_o,
       .dbg_value_o,
@@ -166,29 +146,29 @@ module tessera_pe #(
 
     tessera_sram u_sram (
       .clk_i,
-      .fetch_addr_i(fetch_addr),
-      .fetch_data_o(fetch_data),
-      .rd0_addr_i  (rd0_addr),
-      .rd0_data_o  (rd0_data),
-      .rd1_addr_i  (rd1_addr),
-      .rd1_data_o  (rd1_data),
-      .we_i        (we),
-      .wr_addr_i   (wr_addr),
-      .wr_be_i     (wr_be),
-      .wr_data_i   (wr_data)
+      .fetch_addr_i(sram_req.fetch_addr),
+      .fetch_data_o(sram_rsp.fetch_data),
+      .rd0_addr_i  (sram_req.rd0_addr),
+      .rd0_data_o  (sram_rsp.rd0_data),
+      .rd1_addr_i  (sram_req.rd1_addr),
+      .rd1_data_o  (sram_rsp.rd1_data),
+      .we_i        (sram_req.wr.we),
+      .wr_addr_i   (sram_req.wr.addr),
+      .wr_be_i     (sram_req.wr.be),
+      .wr_data_i   (sram_req.wr.data)
     );
 
     tessera_fmac u_fmac (
       .clk_i, .rst_ni, .en_i,
-      .valid_i (fp_valid),
-      .op_i    (fp_op),
-      .fmt_i   (fp_fmt),
-      .a_i     (fp_a),
-      .b_i     (fp_b),
-      .c_i     (fp_c),
-      .valid_o (fp_valid_out),
-      .result_o(fp_result),
-      .flags_o (fp_flags)
+      .valid_i (fmac_req.valid),
+      .op_i    (fmac_req.op),   // fp_op_e and fp_fmt_e values (tessera_ce_pkg)
+      .fmt_i   (fmac_req.fmt),
+      .a_i     (fmac_req.a),
+      .b_i     (fmac_req.b),
+      .c_i     (fmac_req.c),
+      .valid_o (fmac_rsp.valid),
+      .result_o(fmac_rsp.result),
+      .flags_o (fmac_rsp.flags)
     );
 
     logic unused_ce;

@@ -16,7 +16,8 @@ namespace tessera::test {
 namespace {
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string Slurp(const std::string& path) {
@@ -70,11 +71,11 @@ std::string NpyDiff(const std::string& written, const std::string& golden) {
     if (differing++ == 0) first = i;
   }
   if (differing == 0) return "";
-  return fmt::format("{} differs from the golden {} in {} of {} elements; the first is {}: {} "
-                     "written, {} golden",
-                     written, golden, differing, a.count(),
-                     IndexText(first, a.shape, a.fortran_order), ElementText(a, first),
-                     ElementText(b, first));
+  return fmt::format(
+      "{} differs from the golden {} in {} of {} elements; the first is {}: {} "
+      "written, {} golden",
+      written, golden, differing, a.count(), IndexText(first, a.shape, a.fortran_order),
+      ElementText(a, first), ElementText(b, first));
 }
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -115,9 +116,10 @@ std::string GoldenDiff(const std::string& written, const std::string& golden) {
   if (i == a.size() || i == b.size())
     return fmt::format("{} has {} bytes, the golden {} has {} (the shorter is a prefix)", written,
                        a.size(), golden, b.size());
-  return fmt::format("{} differs from the golden {} first at byte {}: 0x{:02x} written, 0x{:02x} "
-                     "golden",
-                     written, golden, i, static_cast<uint8_t>(a[i]), static_cast<uint8_t>(b[i]));
+  return fmt::format(
+      "{} differs from the golden {} first at byte {}: 0x{:02x} written, 0x{:02x} "
+      "golden",
+      written, golden, i, static_cast<uint8_t>(a[i]), static_cast<uint8_t>(b[i]));
 }
 
 }  // namespace tessera::test

@@ -14,9 +14,7 @@
 namespace tessera::test {
 namespace {
 
-std::string Tmp(const std::string& name) {
-  return (::testing::TempDir() + "/golden_diff_") + name;
-}
+std::string Tmp(const std::string& name) { return (::testing::TempDir() + "/golden_diff_") + name; }
 
 void WriteText(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

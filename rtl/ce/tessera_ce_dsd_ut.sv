@@ -1,0 +1,622 @@
+// One microthread of the DSD engine (docs/isa.md 2.4, 6): the operation it runs (taken from the
+// DSD instruction at issue: descriptors, length, scalar, completion), where it is (the next
+// element and its addresses, results in flight, fdot partials and combine steps), and, each
+// cycle, the plan of its next step: whether it is ready and why not (UtStatus.Wait), whether the
+// step is an fdot combine step, a pair step or a split step, and whether an operand lies outside
+// SRAM. It completes, ends and steps when the engine (tessera_ce_dsd_plan) says so; the step's
+// datapath is the engine's (tessera_ce_dsd_step), fed by this microthread's view_o.
+// The functional model's twin is the per-microthread part of model/ce/dsd.cpp.
+module tessera_ce_dsd_ut (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+  input  logic                                live_i,        // enabled, no fault recorded
+  // the DSD instruction at issue (docs/isa.md 4.11), and whether it issues on this microthread
+  input  logic                                issue_i,
+  input  logic [31:0]                         iss_insn_i,
+  input  tessera_pkg::dsd_op_e                iss_op_i,
+  input  tessera_pkg::dsd_fmt_e               iss_fmt_i,
+  input  tessera_pkg::dsd_form_e              iss_form_i,
+  input  logic [2:0]                          iss_has_i,     // bit r: an operand in role r
+  input  logic [14:0]                         iss_len_i,
+  input  logic [63:0]                         iss_dsr_dst_i,
+  input  logic [63:0]                         iss_dsr_src0_i,
+  input  logic [63:0]                         iss_dsr_src1_i,
+  input  logic [31:0]                         iss_scalar_i,
+  input  logic [15:0]                         iss_pc_i,
+  // what the next step needs this cycle
+  input  logic [tessera_pkg::NumColors-1:0]   head_data_i,   // a data wavelet heads color c
+  input  logic [tessera_pkg::NumColors-1:0]   head_ctrl_i,   // a control wavelet heads color c
+  input  logic [tessera_pkg::NumColors-1:0]   cred_i,        // an output credit (after a send)
+  input  logic [1:0]                          sc_ports_i,    // read ports the scalar stage took
+  input  logic [7:0]                          sc_banks_i,    // ... its banks and row
+  input  logic [11:0]                         sc_row_i,
+  input  logic                                sc_fmac_i,     // it takes the next FMAC slot
+  input  logic                                split_i,       // a split step's second half is due
+  input  logic                                split_me_i,    // ... and it is this microthread's
+  input  logic                                spair_i,       // ... a pair step
+  // the result due in this cycle, if it is this microthread's, and its fdot word
+  input  logic                                due_i,
+  input  logic                                due_dw_we_i,   // the FMAC output updates ...
+  input  logic [2:0]                          due_dw_i,      // ... this fdot word ...
+  input  logic [31:0]                         due_dw_data_i, // ... to this
+  input  logic [tessera_pkg::NumTasks*2-1:0]  tkind_i,       // the task table's kinds
+  // the plan of its next step, and what completes or faults
+  output logic                                ready_o,       // its next step may be taken
+  output logic                                comp_o,        // its operation completes
+  output logic                                cfault_o,      // ... into a task it cannot activate
+  output logic                                range_o,       // its next element is outside SRAM
+  output logic [4:0]                          comp_tid_o,    // the completion's task ...
+  output logic                                comp_unbl_o,   // ... unblocked (else activated)
+  output logic [15:0]                         comp_pc_o,     // ... and its operation's pc
+  output logic [1:0]                          range_role_o,  // the first operand outside SRAM,
+  output logic [3:0]                          range_dsr_o,   // its DSR and its element's
+  output logic [31:0]                         range_addr_o,  // address
+  output logic [15:0]                         pc_o,          // its operation's pc
+  output tessera_ce_pkg::dsd_ut_view_t        view_o,
+  // what the engine decided (tessera_ce_dsd_plan)
+  input  logic                                run_i,         // the engine acts this cycle
+  input  logic                                may_end_i,     // no earlier fault stops it
+  input  logic                                may_complete_i,
+  input  logic                                turn_i,        // ready, but another one steps
+  input  logic                                step_i,        // it takes the step
+  // state
+  output logic                                busy_o,
+  output logic [2:0]                          in_flight_o,
+  output logic [tessera_pkg::NumColors-1:0]   reads_o,       // its fabin colors while busy
+  output logic [31:0]                         status_o,      // UtStatus, UtInfo
+  output logic [31:0]                         info_o,
+  output logic [7*32-1:0]                     dw_o           // fdot words, w at [32*w +: 32]
+);
+  `include "tessera_pkg_use.svh"
+
+  localparam int unsigned AW    = 21;  // element addresses (signed; see docs/isa.md 4.11)
+  localparam int unsigned NumDw = 7;   // fdot words: partials 0..3, combine results 4..6
+  localparam logic [1:0]  KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;  // dsd_kind_e, bits 1:0
+
+  function automatic logic [2:0] stages(input dsd_fmt_e f);  // fdot combine steps
+    stages = f == DsdFmtF16 ? 3'd4 : 3'd3;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // State: the operation as issued ...
+  logic                 busy_q, busy_d;
+  logic                 sync_q, sync_d;      // the CE waits for it (UtStatus.Sync)
+  logic [15:0]          upc_q, upc_d;
+  logic [6:0]           opc_q, opc_d;
+  dsd_op_e              op_q, op_d;
+  dsd_fmt_e             fmt_q, fmt_d;
+  dsd_form_e            form_q, form_d;
+  logic [2:0]           has_q, has_d;
+  logic [1:0]           okind_q [3];         // per role: kind, 16-bit, color, DSR, stride
+  logic [1:0]           okind_d [3];
+  logic                 ohalf_q [3];
+  logic                 ohalf_d [3];
+  logic [4:0]           ocol_q [3];
+  logic [4:0]           ocol_d [3];
+  logic [3:0]           odsr_q [3];
+  logic [3:0]           odsr_d [3];
+  logic [18:0]          oinc_q [3];          // signed: Stride * element size
+  logic [18:0]          oinc_d [3];
+  logic                 dctrl_q, dctrl_d, didx_q, didx_d;
+  logic [15:0]          dbase_q, dbase_d;
+  logic [31:0]          scal_q, scal_d;
+  logic [3:0]           sreg_q, sreg_d;
+  logic [14:0]          n_q, n_d;
+  logic                 unb_q, unb_d;        // unbounded length
+  logic [4:0]           tid_q, tid_d;
+  logic                 unbl_q, unbl_d;      // completion unblocks (else activates)
+  logic                 dot_q, dot_d, fmac_q, fmac_d, pairs_q, pairs_d;
+  logic [NumColors-1:0] fabin_q, fabin_d;
+  // ... and where it is
+  logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
+  logic [AW-1:0]        oaddr_d [3];
+  logic [15:0]          i_q, i_d;
+  logic                 ended_q, ended_d;    // takes no more element steps
+  logic [2:0]           infl_q, infl_d;      // results in flight
+  logic [2:0]           stage_q, stage_d;    // fdot: next combine step
+  logic [31:0]          dw_q [NumDw];
+  logic [31:0]          dw_d [NumDw];
+  logic [1:0]           lrdy_q [8];          // cycles until fdot partial lane j may be used
+  logic [1:0]           lrdy_d [8];
+  logic [1:0]           crdy_q [3];          // cycles until combine result k may be used
+  logic [1:0]           crdy_d [3];
+  logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
+  logic [4:0]           wcol_q, wcol_d;
+
+  // The instruction at issue.
+  tessera_pkg::insn_d_t iss_d;
+  logic [63:0]          iss_raw [3];
+  logic [3:0]           iss_dsr [3];
+  logic                 iss_n0;
+  always_comb begin
+    iss_d      = iss_insn_i;
+    iss_raw[0] = iss_dsr_dst_i;
+    iss_raw[1] = iss_dsr_src0_i;
+    iss_raw[2] = iss_dsr_src1_i;
+    iss_dsr[0] = iss_d.dst;
+    iss_dsr[1] = iss_d.src0;
+    iss_dsr[2] = iss_d.src1;
+    iss_n0     = iss_len_i == 15'd0;
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // The plan of the next step (docs/isa.md 6.8 item 4). It reads no SRAM data.
+  logic                 ending;    // a control wavelet heads a fabin color: the operation ends
+  logic                 ready, pl_comb, pl_split, pl_pair, pl_range;
+  logic [1:0]           pl_rrole;  // the first operand outside SRAM, and its address
+  logic [AW-1:0]        pl_raddr;
+  logic [2:0]           why;       // UtWait
+  logic [4:0]           wc;
+  always_comb begin
+    logic          r0, r1, in_ok, dot_ok;
+    logic [AW-1:0] a [3];
+    logic          mem [3];
+    logic [7:0]    banks [3];
+    logic [11:0]   rows [3];
+    logic [2:0]    st, j;
+    ending   = busy_q && !ended_q && (fabin_q & head_ctrl_i) != '0;
+    ready    = 1'b0;
+    pl_comb  = 1'b0;
+    pl_split = 1'b0;
+    pl_pair  = 1'b0;
+    pl_range = 1'b0;
+    pl_rrole = '0;
+    pl_raddr = '0;
+    why      = 3'(UtWaitReady);
+    wc       = 5'(NoColor);
+    r0       = 1'b0;
+    r1       = 1'b0;
+    in_ok    = 1'b0;
+    dot_ok   = 1'b1;
+    st       = stage_q;
+    j        = i_q[2:0];
+    for (int r = 0; r < 3; r++) begin
+      a[r]     = oaddr_q[r];
+      mem[r]   = 1'b0;
+      banks[r] = '0;
+      rows[r]  = '0;
+    end
+    if (busy_q && !ending) begin
+      if (split_me_i) begin
+        why = 3'(UtWaitReady);  // its split step's second half is due
+      end else if (ended_q) begin
+        if (!dot_q || st == stages(fmt_q)) begin
+          why = 3'(UtWaitDrain);
+        end else begin
+          // an fdot combine step (6.5): its inputs ready, the FMAC slot free
+          pl_comb = 1'b1;
+          if (fmt_q == DsdFmtF16) begin
+            unique case (st)
+              3'd0: in_ok = lrdy_q[0] == '0 && lrdy_q[1] == '0 && lrdy_q[2] == '0 &&
+                            lrdy_q[3] == '0;
+              3'd1: in_ok = lrdy_q[4] == '0 && lrdy_q[5] == '0 && lrdy_q[6] == '0 &&
+                            lrdy_q[7] == '0;
+              3'd2: in_ok = crdy_q[0] == '0 && crdy_q[1] == '0;
+              default: in_ok = crdy_q[2] == '0;
+            endcase
+          end else begin
+            unique case (st)
+              3'd0: in_ok = lrdy_q[0] == '0 && lrdy_q[1] == '0;
+              3'd1: in_ok = lrdy_q[2] == '0 && lrdy_q[3] == '0;
+              default: in_ok = crdy_q[0] == '0 && crdy_q[1] == '0;
+            endcase
+          end
+          if (sc_fmac_i || !in_ok) why = 3'(UtWaitFmac);
+          else                      ready = 1'b1;
+        end
+      end else begin
+        // an element step: two 16-bit elements at once where every operand allows
+        pl_pair = pairs_q && (unb_q || 17'(i_q) + 17'd1 < 17'(n_q)) && (!dot_q || !i_q[0]);
+        for (int r = 0; r < 3; r++)
+          if (has_q[r] && a[r][1:0] != 2'b00) pl_pair = 1'b0;
+        // mem1d operands: inside SRAM, and their banks and rows
+        for (int r = 0; r < 3; r++) begin
+          logic [AW-1:0] lim;
+          lim = (pl_pair || !ohalf_q[r]) ? AW'(SramBytes - 4) : AW'(SramBytes - 2);
+          if (has_q[r] && okind_q[r] == KMem) begin
+            if ($signed(a[r]) < 0 || $signed(a[r]) > $signed(lim)) begin
+              if (!pl_range) begin
+                pl_range = 1'b1;
+                pl_rrole = 2'(r);
+                pl_raddr = a[r];
+              end
+            end else begin
+              mem[r]   = 1'b1;
+              banks[r] = (pl_pair || !ohalf_q[r]) ? 8'(2'b11) << a[r][3:1] : 8'(1) << a[r][3:1];
+              rows[r]  = a[r][15:4];
+            end
+          end
+        end
+        // fabric operands: a data wavelet at each fabin head, a credit for fabout
+        for (int r = 1; r < 3; r++) begin
+          if (why == 3'(UtWaitReady) && has_q[r] && okind_q[r] == KIn &&
+              !head_data_i[ocol_q[r]]) begin
+            why = 3'(UtWaitFabIn);
+            wc  = ocol_q[r];
+          end
+        end
+        if (why == 3'(UtWaitReady) && has_q[0] && okind_q[0] == KOut &&
+            !cred_i[ocol_q[0]]) begin
+          why = 3'(UtWaitFabOut);
+          wc  = ocol_q[0];
+        end
+        // reads: src0 and src1 through the ports and banks the scalar stage left
+        if (why == 3'(UtWaitReady)) begin
+          logic f0, f1;
+          r0 = mem[1];
+          r1 = mem[2];
+          f0 = !(sc_ports_i != 2'd0 && (banks[1] & sc_banks_i) != '0 && rows[1] != sc_row_i);
+          f1 = !(sc_ports_i != 2'd0 && (banks[2] & sc_banks_i) != '0 && rows[2] != sc_row_i);
+          if (r0 && r1 && (banks[1] & banks[2]) != '0 && rows[1] != rows[2]) begin
+            pl_split = 1'b1;  // src0 now, src1 in the next cycle
+            if (sc_ports_i == 2'd2 || !f0) why = 3'(UtWaitPort);
+          end else if (3'(sc_ports_i) + 3'(r0) + 3'(r1) > 3'd2 || (r0 && !f0) || (r1 && !f1)) begin
+            why = 3'(UtWaitPort);
+          end
+        end
+        // the FMAC slot of the next cycle (a split step's is the one after)
+        if (why == 3'(UtWaitReady) && fmac_q && !pl_split && sc_fmac_i) why = 3'(UtWaitFmac);
+        if (why == 3'(UtWaitReady) && dot_q) begin
+          // the partial this step updates (6.5), ready by the cycle the step counts as taken
+          logic [1:0] lim;
+          lim = pl_split ? 2'd1 : 2'd0;
+          if (fmt_q == DsdFmtF32)
+            dot_ok = lrdy_q[{1'b0, j[1:0]}] <= lim;
+          else if (pl_pair)
+            dot_ok = lrdy_q[{j[2:1], 1'b0}] <= lim && lrdy_q[{j[2:1], 1'b1}] <= lim;
+          else
+            dot_ok = lrdy_q[j] <= lim;
+          if (!dot_ok) why = 3'(UtWaitFmac);
+        end
+        if (why == 3'(UtWaitReady)) ready = 1'b1;
+      end
+    end
+    if (ending) begin
+      why = 3'(UtWaitDrain);
+      wc  = 5'(NoColor);
+    end
+  end
+  assign ready_o = ready;
+  assign range_o = pl_range;
+
+  // ---------------------------------------------------------------------------------------------
+  // Completion: its last result is due, it issues with nothing to do, or it ends with nothing in
+  // flight. A completion into a task that is neither local nor control faults (TaskKind).
+  logic [2:0]  infl_after;  // results in flight after the one due
+  logic        comp;
+  logic [4:0]  c_tid;
+  logic        c_unbl;
+  logic [15:0] c_pc;
+  always_comb begin
+    logic [1:0] kind;
+    infl_after = infl_q - 3'(due_i);
+    comp   = due_i && ended_q && infl_q == 3'd1 && (!dot_q || stage_q == stages(fmt_q));
+    c_tid  = tid_q;
+    c_unbl = unbl_q;
+    c_pc   = upc_q;
+    if (issue_i && iss_n0 && iss_op_i != DsdOpDot) begin
+      comp   = 1'b1;
+      c_tid  = iss_d.tid;
+      c_unbl = iss_d.u && iss_d.tid != 5'(NoTask);
+      c_pc   = iss_pc_i;
+    end
+    if (ending && !dot_q && infl_after == '0) comp = 1'b1;
+    kind     = tkind_i[32'(c_tid)*2 +: 2];
+    cfault_o = comp && c_tid != 5'(NoTask) && !c_unbl && kind != 2'(TaskKindLocal) &&
+               kind != 2'(TaskKindControl);
+  end
+  assign comp_o       = comp;
+  assign comp_tid_o   = c_tid;
+  assign comp_unbl_o  = c_unbl;
+  assign comp_pc_o    = c_pc;
+  assign range_role_o = pl_rrole;
+  assign range_dsr_o  = odsr_q[pl_rrole];
+  assign range_addr_o = 32'($signed(pl_raddr));
+
+  // ---------------------------------------------------------------------------------------------
+  // Next state, in the order of the cycle: the fdot counters count down, the result due, the
+  // issue, the wait found, the end, the completion, the step.
+  always_comb begin
+    logic          pair, half;
+    logic [AW-1:0] inc;
+    logic [17:0]   step_bytes;
+    pair       = split_i ? spair_i : pl_pair;
+    half       = 1'b0;
+    inc        = '0;
+    step_bytes = '0;
+    busy_d  = busy_q;
+    sync_d  = sync_q;
+    upc_d   = upc_q;
+    opc_d   = opc_q;
+    op_d    = op_q;
+    fmt_d   = fmt_q;
+    form_d  = form_q;
+    has_d   = has_q;
+    dctrl_d = dctrl_q;
+    didx_d  = didx_q;
+    dbase_d = dbase_q;
+    scal_d  = scal_q;
+    sreg_d  = sreg_q;
+    n_d     = n_q;
+    unb_d   = unb_q;
+    tid_d   = tid_q;
+    unbl_d  = unbl_q;
+    dot_d   = dot_q;
+    fmac_d  = fmac_q;
+    pairs_d = pairs_q;
+    fabin_d = fabin_q;
+    i_d     = i_q;
+    ended_d = ended_q;
+    infl_d  = infl_q;
+    stage_d = stage_q;
+    wait_d  = wait_q;
+    wcol_d  = wcol_q;
+    for (int r = 0; r < 3; r++) begin
+      okind_d[r] = okind_q[r];
+      ohalf_d[r] = ohalf_q[r];
+      ocol_d[r]  = ocol_q[r];
+      odsr_d[r]  = odsr_q[r];
+      oinc_d[r]  = oinc_q[r];
+      oaddr_d[r] = oaddr_q[r];
+    end
+    for (int w = 0; w < NumDw; w++) dw_d[w] = dw_q[w];
+    for (int k = 0; k < 8; k++) lrdy_d[k] = lrdy_q[k];
+    for (int k = 0; k < 3; k++) crdy_d[k] = crdy_q[k];
+
+    if (live_i) begin
+      for (int k = 0; k < 8; k++) if (lrdy_q[k] != 2'd0) lrdy_d[k] = lrdy_q[k] - 2'd1;
+      for (int k = 0; k < 3; k++) if (crdy_q[k] != 2'd0) crdy_d[k] = crdy_q[k] - 2'd1;
+    end
+
+    // 1. the result due: its fdot word, one fewer in flight
+    if (due_dw_we_i) dw_d[due_dw_i] = due_dw_data_i;
+    if (live_i) infl_d = infl_after;
+
+    // 3. the DSD instruction issues on this microthread (docs/isa.md 4.11)
+    if (issue_i) begin
+      busy_d  = !(iss_n0 && iss_op_i != DsdOpDot);
+      sync_d  = iss_d.u && iss_d.tid == 5'(NoTask);
+      unbl_d  = iss_d.u && iss_d.tid != 5'(NoTask);
+      tid_d   = iss_d.tid;
+      upc_d   = iss_pc_i;
+      opc_d   = iss_d.op;
+      op_d    = iss_op_i;
+      fmt_d   = iss_fmt_i;
+      form_d  = iss_form_i;
+      has_d   = iss_has_i;
+      n_d     = iss_len_i;
+      unb_d   = iss_len_i == 15'(UnboundedLength);
+      i_d     = '0;
+      ended_d = iss_n0;
+      infl_d  = '0;
+      wait_d  = 3'(UtWaitReady);
+      wcol_d  = 5'(NoColor);
+      dot_d   = iss_op_i == DsdOpDot;
+      fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
+      pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt;
+      scal_d  = iss_scalar_i;
+      sreg_d  = iss_d.s;
+      stage_d = '0;
+      fabin_d = '0;
+      dctrl_d = iss_dsr_dst_i[DsdCtrlLsb];
+      didx_d  = iss_dsr_dst_i[DsdIdxLsb];
+      dbase_d = iss_dsr_dst_i[DsdBaseLsb +: 16];
+      for (int r = 0; r < 3; r++) begin
+        half       = iss_raw[r][DsdElemLsb];
+        step_bytes = half ? {iss_raw[r][DsdStrideLsb + 15], iss_raw[r][DsdStrideLsb +: 16], 1'b0}
+                          : {iss_raw[r][DsdStrideLsb +: 16], 2'b00};
+        okind_d[r] = iss_raw[r][DsdKindLsb +: 2];
+        ohalf_d[r] = half;
+        ocol_d[r]  = iss_raw[r][DsdColorLsb +: 5];
+        odsr_d[r]  = iss_dsr[r];
+        oaddr_d[r] = AW'(iss_raw[r][DsdBaseLsb +: 16]);
+        oinc_d[r]  = {step_bytes[17], step_bytes};
+        if (iss_has_i[r] && (iss_raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
+                             iss_raw[r][DsdStrideLsb +: 16] != 16'd1))
+          pairs_d = 1'b0;
+        if (r != 0 && iss_has_i[r] && iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindFabIn))
+          fabin_d[iss_raw[r][DsdColorLsb +: 5]] = 1'b1;
+      end
+      // fdot partials: p0 = the accumulator, the others -0.0 (docs/isa.md 6.5)
+      for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
+      for (int k = 0; k < 3; k++) crdy_d[k] = '0;
+      if (iss_fmt_i == DsdFmtF16) begin
+        dw_d[0] = {16'h8000, iss_scalar_i[15:0]};
+        for (int k = 1; k < 4; k++) dw_d[k] = 32'h8000_8000;
+      end else begin
+        dw_d[0] = iss_scalar_i;
+        for (int k = 1; k < 4; k++) dw_d[k] = 32'h8000_0000;
+      end
+    end
+
+    // the wait the plan found (UtStatus.Wait, UtInfo.Color)
+    if (run_i && busy_q) begin
+      wait_d = turn_i ? 3'(UtWaitTurn) : why;
+      wcol_d = wc;
+    end
+    // 4. the end by a control wavelet, the completion, the step
+    if (may_end_i && ending) ended_d = 1'b1;
+    if (may_complete_i && comp) begin
+      busy_d = 1'b0;
+      wait_d = 3'(UtWaitReady);
+      wcol_d = 5'(NoColor);
+    end
+    if (step_i && !(!split_i && pl_split)) begin  // a split step's first half changes nothing here
+      if (pl_comb && !split_i) begin
+        // an fdot combine step (6.5): its result is an input of a later one, or R[S]
+        if (stage_q != stages(fmt_q) - 3'd1) crdy_d[stage_q[1:0]] = 2'(FmacLatency - 1);
+        stage_d = stage_q + 3'd1;
+        infl_d  = infl_after + 3'd1;
+      end else begin
+        // an element step: its result goes into flight, the next element
+        if (dot_q) begin
+          if (fmt_q == DsdFmtF32) begin
+            lrdy_d[{1'b0, i_q[1:0]}] = 2'(FmacLatency - 1);
+          end else if (pair) begin
+            lrdy_d[{i_q[2:1], 1'b0}] = 2'(FmacLatency - 1);
+            lrdy_d[{i_q[2:1], 1'b1}] = 2'(FmacLatency - 1);
+          end else begin
+            lrdy_d[i_q[2:0]] = 2'(FmacLatency - 1);
+          end
+        end
+        infl_d = infl_after + 3'd1;
+        i_d    = i_q + (pair ? 16'd2 : 16'd1);
+        for (int r = 0; r < 3; r++) begin
+          inc = AW'($signed(oinc_q[r]));
+          if (pair) inc = {inc[AW-2:0], 1'b0};
+          oaddr_d[r] = oaddr_q[r] + inc;
+        end
+        if (!unb_q && 17'(i_q) + (pair ? 17'd2 : 17'd1) >= 17'(n_q)) ended_d = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q  <= 1'b0;
+      sync_q  <= 1'b0;
+      upc_q   <= '0;
+      opc_q   <= '0;
+      op_q    <= DsdOpAdd;
+      fmt_q   <= DsdFmtF32;
+      form_q  <= DsdFormV3;
+      has_q   <= '0;
+      dctrl_q <= 1'b0;
+      didx_q  <= 1'b0;
+      dbase_q <= '0;
+      scal_q  <= '0;
+      sreg_q  <= '0;
+      n_q     <= '0;
+      unb_q   <= 1'b0;
+      tid_q   <= '0;
+      unbl_q  <= 1'b0;
+      dot_q   <= 1'b0;
+      fmac_q  <= 1'b0;
+      pairs_q <= 1'b0;
+      fabin_q <= '0;
+      i_q     <= '0;
+      ended_q <= 1'b0;
+      infl_q  <= '0;
+      stage_q <= '0;
+      wait_q  <= '0;
+      wcol_q  <= '0;
+      for (int r = 0; r < 3; r++) begin
+        okind_q[r] <= '0;
+        ohalf_q[r] <= 1'b0;
+        ocol_q[r]  <= '0;
+        odsr_q[r]  <= '0;
+        oinc_q[r]  <= '0;
+        oaddr_q[r] <= '0;
+      end
+      for (int w = 0; w < NumDw; w++) dw_q[w] <= '0;
+      for (int k = 0; k < 8; k++) lrdy_q[k] <= '0;
+      for (int k = 0; k < 3; k++) crdy_q[k] <= '0;
+    end else begin
+      busy_q  <= busy_d;
+      sync_q  <= sync_d;
+      upc_q   <= upc_d;
+      opc_q   <= opc_d;
+      op_q    <= op_d;
+      fmt_q   <= fmt_d;
+      form_q  <= form_d;
+      has_q   <= has_d;
+      dctrl_q <= dctrl_d;
+      didx_q  <= didx_d;
+      dbase_q <= dbase_d;
+      scal_q  <= scal_d;
+      sreg_q  <= sreg_d;
+      n_q     <= n_d;
+      unb_q   <= unb_d;
+      tid_q   <= tid_d;
+      unbl_q  <= unbl_d;
+      dot_q   <= dot_d;
+      fmac_q  <= fmac_d;
+      pairs_q <= pairs_d;
+      fabin_q <= fabin_d;
+      i_q     <= i_d;
+      ended_q <= ended_d;
+      infl_q  <= infl_d;
+      stage_q <= stage_d;
+      wait_q  <= wait_d;
+      wcol_q  <= wcol_d;
+      for (int r = 0; r < 3; r++) begin
+        okind_q[r] <= okind_d[r];
+        ohalf_q[r] <= ohalf_d[r];
+        ocol_q[r]  <= ocol_d[r];
+        odsr_q[r]  <= odsr_d[r];
+        oinc_q[r]  <= oinc_d[r];
+        oaddr_q[r] <= oaddr_d[r];
+      end
+      for (int w = 0; w < NumDw; w++) dw_q[w] <= dw_d[w];
+      for (int k = 0; k < 8; k++) lrdy_q[k] <= lrdy_d[k];
+      for (int k = 0; k < 3; k++) crdy_q[k] <= crdy_d[k];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Outputs: the view the step takes, the registers the CE reads
+  always_comb begin
+    view_o        = '0;
+    view_o.op     = op_q;
+    view_o.fmt    = fmt_q;
+    view_o.form   = form_q;
+    view_o.dot    = dot_q;
+    view_o.fmac   = fmac_q;
+    view_o.has    = has_q;
+    view_o.dst    = {okind_q[0], ohalf_q[0], ocol_q[0], oaddr_q[0][15:0]};
+    view_o.ctrl   = dctrl_q;
+    view_o.idx    = didx_q;
+    view_o.base   = dbase_q;
+    view_o.src0   = {okind_q[1], ohalf_q[1], ocol_q[1], oaddr_q[1][15:0]};
+    view_o.src1   = {okind_q[2], ohalf_q[2], ocol_q[2], oaddr_q[2][15:0]};
+    view_o.scalar = scal_q;
+    view_o.sreg   = sreg_q;
+    view_o.i      = i_q;
+    view_o.stage  = stage_q;
+    view_o.comb   = pl_comb;
+    view_o.split  = pl_split;
+    view_o.pair   = pl_pair;
+  end
+
+  always_comb begin
+    status_o = '0;
+    info_o   = '0;
+    if (busy_q) begin
+      status_o[UtStatusBusyLsb]        = 1'b1;
+      status_o[UtStatusSyncLsb]        = sync_q;
+      status_o[UtStatusWaitLsb +: 3]   = wait_q;
+      status_o[UtStatusOpcodeLsb +: 7] = opc_q;
+      status_o[UtStatusDoneLsb +: 15]  = i_q[14:0];
+      info_o[UtInfoPcLsb +: 16]        = upc_q;
+      info_o[UtInfoColorLsb +: 5]      = wcol_q;
+      info_o[UtInfoTidLsb +: 5]        = tid_q;
+      info_o[UtInfoUnblockLsb]         = unbl_q;
+    end
+  end
+
+  assign busy_o      = busy_q;
+  assign pc_o        = upc_q;
+  assign in_flight_o = infl_q;
+  assign reads_o     = busy_q ? fabin_q : '0;
+  for (genvar w = 0; w < NumDw; w++) begin : g_dw
+    assign dw_o[32*w +: 32] = dw_q[w];
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // Assertions: a busy microthread holds a valid plan of its operation
+  `include "tessera_assert.svh"
+`ifndef SYNTHESIS
+  logic plan_ok;
+  always_comb begin
+    plan_ok = (!has_q[0] || okind_q[0] == KMem || okind_q[0] == KOut) &&
+              (!has_q[1] || okind_q[1] == KMem || okind_q[1] == KIn) &&
+              (!has_q[2] || okind_q[2] == KMem || okind_q[2] == KIn) &&
+              (unb_q || {1'b0, i_q} <= 17'(n_q)) &&
+              (!dot_q || stage_q <= stages(fmt_q));
+  end
+  `ASSERT(BusyUtHasValidPlan, !busy_q || plan_ok)
+`endif
+
+  logic unused;
+  assign unused = ^{iss_d.ut};
+endmodule

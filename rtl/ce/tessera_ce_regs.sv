@@ -1,0 +1,285 @@
+// The compute engine's architectural registers (docs/isa.md 2, 3.2): GPRs, DSRs, the task table
+// (kind, entry, argument), TaskActive and TaskBlocked, FpFlags, the cycle counter and CycleHi,
+// the DebugPort values, FabricDim; the register read mux (a CE load and the host's back door
+// read through the same function) and the one register write port (a CE store while running,
+// the host's back door while frozen: the two never overlap), which also drives the router's
+// register bus. Registers held elsewhere (pc, fault registers, CeStatus fields, CeColor, UtStatus,
+// UtInfo, the router's) come in for the read mux. Each cycle's writes land in the order of the
+// cycle (docs/isa.md 6.8); where two write the same register, the later one below wins.
+module tessera_ce_regs (
+  input  logic                                        clk_i,
+  input  logic                                        rst_ni,
+  input  logic                                        en_i,          // 0: frozen, host writes
+  input  logic [15:0]                                 x_i,
+  input  logic [15:0]                                 y_i,
+  // the register write port: a CE store (tessera_ce_scalar) ...
+  input  tessera_ce_pkg::reg_wr_t                     ce_wr_i,
+  input  logic [15:0]                                 ce_addr_i,     // its address (the router's)
+  // ... or the host's back door, decoded (tessera_ce_mmio)
+  input  logic                                        host_we_i,
+  input  logic [15:0]                                 host_addr_i,
+  input  logic [31:0]                                 host_wdata_i,
+  input  logic                                        host_valid_i,  // a listed register
+  input  logic [4:0]                                  host_reg_i,    // mmio_reg_e
+  input  logic [4:0]                                  host_idx_i,
+  input  logic                                        host_router_i,
+  output logic [31:0]                                 host_rdata_o,
+  input  logic [31:0]                                 sram_rdata_i,  // a host read of SRAM
+  // the router's registers
+  output logic                                        rt_we_o,
+  output logic [15:0]                                 rt_addr_o,
+  output logic [31:0]                                 rt_wdata_o,
+  input  logic [31:0]                                 rt_rdata_i,
+  // a CE load of a register
+  input  logic [4:0]                                  ce_reg_i,      // mmio_reg_e
+  input  logic [4:0]                                  ce_idx_i,
+  output logic [31:0]                                 ce_rdata_o,
+  // GPR and DSR writes, in the order they land: the scalar stage, a scalar FP result, the
+  // picker's r0, an fdot result (docs/isa.md 6.5), the host
+  input  tessera_ce_pkg::gpr_wr_t                     sc_gpr_i,
+  input  tessera_ce_pkg::dsr_wr_t                     sc_dsr_i,
+  input  tessera_ce_pkg::gpr_wr_t                     fp_gpr_i,
+  input  tessera_ce_pkg::gpr_wr_t                     dsd_gpr_i,
+  // task state changes, in the order they land (docs/isa.md 3.2)
+  input  tessera_ce_pkg::task_fx_t                    sc_task_i,     // a task instruction
+  input  logic                                        pick_i,        // the picker starts ...
+  input  logic [4:0]                                  pick_task_i,   // ... this task, r0 = its
+  input  logic [31:0]                                 pick_data_i,   // wavelet (data tasks)
+  input  logic                                        disp_i,        // the dispatcher sets ...
+  input  logic [4:0]                                  disp_task_i,   // ... this task active
+  input  logic [15:0]                                 disp_arg_i,    // with this argument
+  input  logic [31:0]                                 dsd_activate_i,// completions (5.3)
+  input  logic [31:0]                                 dsd_unblock_i,
+  input  logic [4:0]                                  fp_flags_i,    // flags raised this cycle
+  input  logic                                        cyc_latch_i,   // a CE load of CycleLo
+  // the registers held elsewhere, for the read mux
+  input  logic [15:0]                                 pc_i,
+  input  logic [31:0]                                 ce_status_i,
+  input  logic [4:0]                                  fault_cause_i,
+  input  logic [15:0]                                 fault_pc_i,
+  input  logic [31:0]                                 fault_addr_i,
+  input  logic [31:0]                                 fault_info_i,
+  input  logic [tessera_pkg::NumColors*4-1:0]         ocred_i,       // CeColor
+  input  logic [tessera_pkg::NumColors-1:0]           ut_reads_i,
+  input  logic [tessera_pkg::NumColors-1:0]           in_valid_i,
+  input  logic [tessera_pkg::NumColors-1:0]           in_ctrl_i,
+  input  logic [tessera_pkg::NumColors*5-1:0]         in_count_i,
+  input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_status_i,
+  input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_info_i,
+  // the registers, for the rest of the CE
+  output logic [tessera_pkg::NumGprs*32-1:0]          gpr_o,         // r at [32*r +: 32]
+  output logic [tessera_pkg::NumDsrs*64-1:0]          dsr_o,         // d at [64*d +: 64]
+  output logic [tessera_pkg::NumTasks*2-1:0]          tkind_o,       // TaskKind of task t
+  output logic [tessera_pkg::NumTasks*16-1:0]         tentry_o,      // entry pc of task t
+  output logic [31:0]                                 active_o,
+  output logic [31:0]                                 blocked_o
+);
+  `include "tessera_pkg_use.svh"
+
+  logic [31:0] gpr_q [NumGprs];
+  logic [31:0] gpr_d [NumGprs];
+  logic [63:0] dsr_q [NumDsrs];
+  logic [63:0] dsr_d [NumDsrs];
+  logic [1:0]  tkind_q [NumTasks];
+  logic [1:0]  tkind_d [NumTasks];
+  logic [15:0] tentry_q [NumTasks];
+  logic [15:0] tentry_d [NumTasks];
+  logic [15:0] targ_q [NumTasks];
+  logic [15:0] targ_d [NumTasks];
+  logic [31:0] dbg_q [NumDebugFmts];
+  logic [31:0] dbg_d [NumDebugFmts];
+  logic [31:0] active_q, active_d, blocked_q, blocked_d;
+  logic [4:0]  fpflags_q, fpflags_d;
+  logic [47:0] cycle_q, cycle_d;
+  logic [15:0] cyc_hi_q, cyc_hi_d;
+  logic [31:0] fabric_dim_q, fabric_dim_d;
+
+  // ---------------------------------------------------------------------------------------------
+  // The register write port: a CE store while running, the host while frozen
+  tessera_ce_pkg::reg_wr_t rw;
+  logic [4:0]              rw_reg;  // mmio_reg_e, as a plain signal for the case below
+  logic                    host_wr; // the host writes a register (not SRAM)
+  always_comb begin
+    host_wr   = !en_i && host_we_i && host_valid_i;
+    rw        = ce_wr_i;
+    if (!en_i) begin
+      rw.we     = host_we_i && host_valid_i;
+      rw.id     = host_reg_i;
+      rw.idx    = host_idx_i;
+      rw.router = host_router_i;
+      rw.data   = host_wdata_i;
+    end
+    rw_reg = rw.id;
+  end
+  assign rt_we_o    = (en_i && ce_wr_i.we && ce_wr_i.router) || (!en_i && host_we_i && host_router_i);
+  assign rt_addr_o  = en_i ? ce_addr_i : host_addr_i;
+  assign rt_wdata_o = en_i ? ce_wr_i.data : host_wdata_i;
+
+  // ---------------------------------------------------------------------------------------------
+  // Next state
+  always_comb begin
+    for (int r = 0; r < NumGprs; r++) gpr_d[r] = gpr_q[r];
+    for (int r = 0; r < NumDsrs; r++) dsr_d[r] = dsr_q[r];
+    for (int t = 0; t < NumTasks; t++) begin
+      tkind_d[t]  = tkind_q[t];
+      tentry_d[t] = tentry_q[t];
+      targ_d[t]   = targ_q[t];
+    end
+    for (int k = 0; k < NumDebugFmts; k++) dbg_d[k] = dbg_q[k];
+    active_d     = active_q;
+    blocked_d    = blocked_q;
+    fpflags_d    = fpflags_q;
+    cyc_hi_d     = cyc_hi_q;
+    fabric_dim_d = fabric_dim_q;
+    cycle_d      = en_i ? cycle_q + 48'd1 : cycle_q;  // counts on after a fault
+
+    // GPRs and DSRs
+    if (sc_gpr_i.we)  gpr_d[sc_gpr_i.addr] = sc_gpr_i.data;
+    if (fp_gpr_i.we)  gpr_d[fp_gpr_i.addr] = fp_gpr_i.data;
+    if (pick_i)       gpr_d[0] = tkind_q[pick_task_i] == TaskKindData ? pick_data_i
+                                                                      : {16'h0, targ_q[pick_task_i]};
+    if (dsd_gpr_i.we) gpr_d[dsd_gpr_i.addr] = dsd_gpr_i.data;  // an fdot result wins
+    if (sc_dsr_i.we)  dsr_d[sc_dsr_i.addr] = sc_dsr_i.data;
+    if (host_wr && host_reg_i == MmioGpr) gpr_d[host_idx_i[3:0]] = host_wdata_i;
+    if (host_wr && host_reg_i == MmioDsr) begin
+      if (host_idx_i[0]) dsr_d[host_idx_i[4:1]][63:32] = host_wdata_i;
+      else               dsr_d[host_idx_i[4:1]][31:0]  = host_wdata_i;
+    end
+    if (host_wr && host_reg_i == MmioFabricDim) fabric_dim_d = host_wdata_i;
+
+    // TaskArg: the register write, then activate with an argument, then the dispatcher
+    if (rw.we && rw_reg == MmioTaskArg && rw.idx != 5'(NoTask)) targ_d[rw.idx] = rw.data[15:0];
+    if (sc_task_i.arg_we) targ_d[sc_task_i.arg_task] = sc_task_i.arg;
+    if (disp_i)           targ_d[disp_task_i] = disp_arg_i;
+    // entry 31 of the task table is read-only zero (a CE store to it faults ReadOnly)
+    if (rw.we && rw_reg == MmioTaskCfg && rw.idx != 5'(NoTask)) begin
+      tentry_d[rw.idx] = rw.data[15:0];
+      tkind_d[rw.idx]  = rw.data[TaskCfgKindLsb +: 2];
+    end
+    if (rw.we && rw_reg == MmioDebugPort && rw.idx < 5'(NumDebugFmts))
+      dbg_d[rw.idx[2:0]] = rw.data;
+
+    // Masks and flags: the register write first, then the instruction's block/unblock, the
+    // picker's clear, the activations (instruction, dispatcher, completions)
+    if (rw.we) begin
+      unique case (rw_reg)
+        MmioTaskActive:    active_d  = rw.data;
+        MmioTaskActiveSet: active_d  = active_q | rw.data;
+        MmioTaskActiveClr: active_d  = active_q & ~rw.data;
+        MmioTaskBlocked:   blocked_d = rw.data;
+        MmioTaskBlockSet:  blocked_d = blocked_q | rw.data;
+        MmioTaskBlockClr:  blocked_d = blocked_q & ~rw.data;
+        MmioFpFlags:       fpflags_d = rw.data[4:0];
+        default: ;
+      endcase
+    end
+    blocked_d = (blocked_d | sc_task_i.block) & ~sc_task_i.unblock;
+    if (pick_i && tkind_q[pick_task_i] != TaskKindData) active_d[pick_task_i] = 1'b0;
+    active_d = active_d | sc_task_i.activate;
+    if (disp_i) active_d[disp_task_i] = 1'b1;
+    active_d  = active_d | dsd_activate_i;
+    blocked_d = blocked_d & ~dsd_unblock_i;
+    active_d[NoTask] = 1'b0;
+    fpflags_d = fpflags_d | fp_flags_i;
+    if (cyc_latch_i) cyc_hi_d = cycle_q[47:32];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int r = 0; r < NumGprs; r++) gpr_q[r] <= '0;
+      for (int r = 0; r < NumDsrs; r++) dsr_q[r] <= '0;
+      for (int t = 0; t < NumTasks; t++) begin
+        tkind_q[t]  <= '0;
+        tentry_q[t] <= '0;
+        targ_q[t]   <= '0;
+      end
+      for (int k = 0; k < NumDebugFmts; k++) dbg_q[k] <= '0;
+      active_q     <= '0;
+      blocked_q    <= '0;
+      fpflags_q    <= '0;
+      cycle_q      <= '0;
+      cyc_hi_q     <= '0;
+      fabric_dim_q <= '0;
+    end else begin
+      for (int r = 0; r < NumGprs; r++) gpr_q[r] <= gpr_d[r];
+      for (int r = 0; r < NumDsrs; r++) dsr_q[r] <= dsr_d[r];
+      for (int t = 0; t < NumTasks; t++) begin
+        tkind_q[t]  <= tkind_d[t];
+        tentry_q[t] <= tentry_d[t];
+        targ_q[t]   <= targ_d[t];
+      end
+      for (int k = 0; k < NumDebugFmts; k++) dbg_q[k] <= dbg_d[k];
+      active_q     <= active_d;
+      blocked_q    <= blocked_d;
+      fpflags_q    <= fpflags_d;
+      cycle_q      <= cycle_d;
+      cyc_hi_q     <= cyc_hi_d;
+      fabric_dim_q <= fabric_dim_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
+  // The read mux: the value of register r, element i (r as tessera_ce_mmio decodes it, valid)
+  logic [3:0] ocred [NumColors];
+  for (genvar c = 0; c < NumColors; c++) begin : g_col
+    assign ocred[c] = ocred_i[c*4 +: 4];
+  end
+
+  function automatic logic [31:0] reg_read(input logic [4:0] r, input logic [4:0] i);
+    logic [31:0] v;
+    v = '0;
+    unique case (r)
+      MmioPeCoord:     v = {y_i, x_i};
+      MmioFabricDim:   v = fabric_dim_q;
+      MmioCeStatus:    v = ce_status_i;
+      MmioCycleLo:     v = cycle_q[31:0];
+      MmioCycleHi:     v = {16'h0, cyc_hi_q};
+      MmioFpFlags:     v = {27'h0, fpflags_q};
+      MmioFaultStatus: v = {27'h0, fault_cause_i};
+      MmioFaultPc:     v = {16'h0, fault_pc_i};
+      MmioFaultAddr:   v = fault_addr_i;
+      MmioFaultInfo:   v = fault_info_i;
+      MmioDebugPort:   v = dbg_q[i[2:0]];
+      MmioCeColor:     v = {20'h0, ocred[i], 1'b0, ut_reads_i[i], in_ctrl_i[i] & in_valid_i[i],
+                            in_count_i[i*5 +: 5]};
+      MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = rt_rdata_i;
+      MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
+      MmioUtInfo:      v = ut_info_i[32*i[2:0] +: 32];
+      MmioTaskCfg:     v = {14'h0, tkind_q[i], tentry_q[i]};
+      MmioTaskArg:     v = {16'h0, targ_q[i]};
+      MmioTaskActive, MmioTaskActiveSet, MmioTaskActiveClr: v = active_q & 32'h7FFF_FFFF;
+      MmioTaskBlocked, MmioTaskBlockSet, MmioTaskBlockClr:  v = blocked_q;
+      MmioGpr:         v = gpr_q[i[3:0]];
+      MmioCePc:        v = {16'h0, pc_i};
+      MmioDsr:         v = i[0] ? dsr_q[i[4:1]][63:32] : dsr_q[i[4:1]][31:0];
+      default: ;
+    endcase
+    reg_read = v;
+  endfunction
+
+  assign ce_rdata_o   = reg_read(ce_reg_i, ce_idx_i);
+  assign host_rdata_o = host_addr_i < SramBytes[15:0] ? sram_rdata_i
+                      : host_valid_i ? reg_read(host_reg_i, host_idx_i) : 32'h0;
+
+  // ---------------------------------------------------------------------------------------------
+  // Outputs
+  for (genvar r = 0; r < NumGprs; r++) begin : g_gpr
+    assign gpr_o[32*r +: 32] = gpr_q[r];
+  end
+  for (genvar r = 0; r < NumDsrs; r++) begin : g_dsr
+    assign dsr_o[64*r +: 64] = dsr_q[r];
+  end
+  for (genvar t = 0; t < NumTasks; t++) begin : g_task
+    assign tkind_o[2*t +: 2]   = tkind_q[t];
+    assign tentry_o[16*t +: 16] = tentry_q[t];
+  end
+  assign active_o  = active_q;
+  assign blocked_o = blocked_q;
+
+  `include "tessera_assert.svh"
+  `ASSERT(NoTaskIsNeverActive, !active_q[NoTask])
+  `ASSERT(CeStoresOnlyWhileRunning, !ce_wr_i.we || en_i)
+
+  logic unused;
+  assign unused = rw.router;  // the router's registers are written through rt_we_o
+endmodule
