@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "../runtime/loop_program.h"
 #include "arch/arch.h"
 #include "asm/assembler.h"
 #include "asm/link.h"
@@ -23,26 +24,8 @@
 namespace tessera::cosim {
 namespace {
 
-assembler::PeProgram Link(const std::string& text) {
-  return assembler::LinkSingle({assembler::AssembleText("t.s", text).object}, {});
-}
-
-// A loop that sums 1..10 into r1, prints it and ends.
-const char* kLoop = R"(
-        .text
-        .task   main, local, 0
-main:   li      r1, 0
-        li      r2, 10
-loop:   add     r1, r1, r2
-        addi    r2, r2, -1
-        nop
-        bnez    r2, loop
-        sw      r1, data
-        dbg.u32 r1
-        tend
-        .data
-data:   .word   0
-)";
+using runtime::test::kLoop;
+using runtime::test::Link;
 
 using runtime::FuncMachine;
 using runtime::Machine;

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "asm/assembler.h"
 #include "asm/link.h"
+#include "loop_program.h"
 #include "rtl/rtl_fabric.h"
 #include "runtime/func_machine.h"
 #include "runtime/machine.h"
@@ -19,26 +20,8 @@
 namespace tessera::runtime {
 namespace {
 
-assembler::PeProgram Link(const std::string& text) {
-  return assembler::LinkSingle({assembler::AssembleText("t.s", text).object}, {});
-}
-
-// A loop that sums 1..10 into r1, prints it, stores it, sets a DSR and ends.
-const char* kLoop = R"(
-        .text
-        .task   main, local, 0
-main:   li      r1, 0
-        li      r2, 10
-loop:   add     r1, r1, r2
-        addi    r2, r2, -1
-        nop
-        bnez    r2, loop
-        sw      r1, data
-        dbg.u32 r1
-        tend
-        .data
-data:   .word   0
-)";
+using runtime::test::kLoop;
+using runtime::test::Link;
 
 std::unique_ptr<Machine> Rtl(fabric::Coord origin = {0, 0}) {
   RtlMachineOptions o;
