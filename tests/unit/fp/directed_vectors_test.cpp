@@ -22,12 +22,6 @@ namespace {
 using arch::FpFmt;
 using arch::FpOp;
 
-const TestFloatOp& Op(const char* name) {
-  const TestFloatOp* op = FindTestFloatOp(name);
-  EXPECT_NE(op, nullptr) << name;
-  return *op;
-}
-
 bool Has(const std::vector<uint32_t>& v, uint32_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }

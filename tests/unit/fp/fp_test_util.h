@@ -4,12 +4,14 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <ostream>
 
 #include "fp/flags.h"
 #include "fp/scalar_ops.h"
+#include "fp/testfloat_file.h"
 
 namespace tessera::fp::fptest {
 
@@ -109,6 +111,13 @@ inline R F16MulAdd(uint16_t a, uint16_t b, uint16_t c) {
   uint8_t f = 0;
   const uint32_t r = fp::F16MulAdd(a, b, c, f);
   return {r, f};
+}
+
+// The TestFloat operation of that name (a test failure if there is none).
+inline const TestFloatOp& Op(const char* name) {
+  const TestFloatOp* op = FindTestFloatOp(name);
+  EXPECT_NE(op, nullptr) << name;
+  return *op;
 }
 
 }  // namespace tessera::fp::fptest

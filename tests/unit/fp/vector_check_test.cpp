@@ -21,12 +21,6 @@ namespace {
 using arch::FpFmt;
 using arch::FpOp;
 
-const TestFloatOp& Op(const char* name) {
-  const TestFloatOp* op = FindTestFloatOp(name);
-  EXPECT_NE(op, nullptr) << name;
-  return *op;
-}
-
 // A file of the given (a, b) vectors with the functional model's results, lines 1, 2, ...
 TestFloatFile FileOf(const char* op_name, const std::vector<std::pair<uint32_t, uint32_t>>& ab) {
   TestFloatFile file;
