@@ -27,11 +27,13 @@
 #include "arch/arch.h"
 #include "asm/link.h"
 #include "rtl/rtl_fabric.h"
+#include "util/enum_names.h"
 
 namespace {
 
 namespace arch = tessera::arch;
 namespace rtl = tessera::rtl;
+namespace util = tessera::util;
 
 double Now() {
   using C = std::chrono::steady_clock;
@@ -39,19 +41,14 @@ double Now() {
 }
 
 enum class Mode { kOff, kOutside, kTenth, kAll };
-const char* ModeName(Mode m) {
-  switch (m) {
-    case Mode::kOff:
-      return "off";
-    case Mode::kOutside:
-      return "outside";
-    case Mode::kTenth:
-      return "tenth";
-    case Mode::kAll:
-      return "all";
-  }
-  return "?";
-}
+constexpr util::EnumName<Mode> kModeNameTable[] = {
+    {Mode::kOff, "off"},
+    {Mode::kOutside, "outside"},
+    {Mode::kTenth, "tenth"},
+    {Mode::kAll, "all"},
+};
+
+const char* ModeName(Mode m) { return util::NameOf(kModeNameTable, m); }
 
 struct Sample {
   double seconds = 0;

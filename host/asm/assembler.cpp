@@ -17,6 +17,7 @@
 #include "asm/operands.h"
 #include "asm/predefined.h"
 #include "asm/source.h"
+#include "util/enum_names.h"
 
 namespace tessera::assembler {
 namespace {
@@ -130,21 +131,15 @@ struct Sym {
   std::optional<int64_t> param_default;
 };
 
-const char* KindWord(Sym::Kind k) {
-  switch (k) {
-    case Sym::Kind::kLabel:
-      return "a label";
-    case Sym::Kind::kEqu:
-      return "a constant (.equ)";
-    case Sym::Kind::kParam:
-      return "a param";
-    case Sym::Kind::kDefine:
-      return "a constant given with -D";
-    case Sym::Kind::kGlobalDecl:
-      return "a .global symbol";
-  }
-  return "?";
-}
+constexpr util::EnumName<Sym::Kind> kKindWordTable[] = {
+    {Sym::Kind::kLabel, "a label"},
+    {Sym::Kind::kEqu, "a constant (.equ)"},
+    {Sym::Kind::kParam, "a param"},
+    {Sym::Kind::kDefine, "a constant given with -D"},
+    {Sym::Kind::kGlobalDecl, "a .global symbol"},
+};
+
+const char* KindWord(Sym::Kind k) { return util::NameOf(kKindWordTable, k); }
 
 struct TaskDecl {
   std::string entry;

@@ -141,18 +141,11 @@ std::string ToLower(std::string s) {
 }
 
 size_t CommentStart(const std::string& text) {
-  char quote = 0;
+  QuoteTracker quotes;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (quote) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == quote) {
-        quote = 0;
-      }
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == ';' || (c == '/' && i + 1 < text.size() && text[i + 1] == '/')) {
+    if (quotes.Quoted(text, i)) continue;
+    if (c == ';' || (c == '/' && i + 1 < text.size() && text[i + 1] == '/')) {
       return i;
     }
   }

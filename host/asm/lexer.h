@@ -32,6 +32,31 @@ struct Token {
 // The tokens of text up to its comment. Throws LineError on a malformed token.
 std::vector<Token> Lex(const std::string& text);
 
+// Follows a left-to-right scan of a line through quoted strings and character literals.
+class QuoteTracker {
+ public:
+  // True if text[i] is inside quotes (the quotes included); steps `i` over an escaped character.
+  bool Quoted(const std::string& text, size_t& i) {
+    const char c = text[i];
+    if (quote_ != 0) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == quote_) {
+        quote_ = 0;
+      }
+      return true;
+    }
+    if (c == '"' || c == '\'') {
+      quote_ = c;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  char quote_ = 0;
+};
+
 // Offset of the comment that ends the line (`;` or `//` outside quotes), or text.size().
 size_t CommentStart(const std::string& text);
 

@@ -10,6 +10,7 @@
 
 #include "asm/diagnostics.h"
 #include "asm/lexer.h"
+#include "util/enum_names.h"
 
 namespace tessera::assembler {
 namespace {
@@ -18,11 +19,7 @@ constexpr const char* kMagic = "tessera-object";
 constexpr int kVersion = 1;
 constexpr size_t kBytesPerLine = 32;
 
-struct RelocName {
-  RelocKind kind;
-  const char* name;
-};
-constexpr RelocName kRelocNames[] = {
+constexpr util::EnumName<RelocKind> kRelocNames[] = {
     {RelocKind::kU16, "U16"},         {RelocKind::kS16, "S16"},       {RelocKind::kPC16, "PC16"},
     {RelocKind::kHI16, "HI16"},       {RelocKind::kLO16, "LO16"},     {RelocKind::kU5, "U5"},
     {RelocKind::kTID5, "TID5"},       {RelocKind::kW32, "W32"},       {RelocKind::kH16, "H16"},
@@ -335,23 +332,16 @@ uint32_t RelocSpan(RelocKind k) {
   }
 }
 
-const char* SectionName(SectionId s) {
-  switch (s) {
-    case SectionId::kText:
-      return ".text";
-    case SectionId::kData:
-      return ".data";
-    case SectionId::kBss:
-      return ".bss";
-  }
-  return "?";
-}
+constexpr util::EnumName<SectionId> kSectionNameTable[] = {
+    {SectionId::kText, ".text"},
+    {SectionId::kData, ".data"},
+    {SectionId::kBss, ".bss"},
+};
+
+const char* SectionName(SectionId s) { return util::NameOf(kSectionNameTable, s); }
 
 std::optional<SectionId> ParseSectionName(const std::string& name) {
-  for (int s = 0; s < kNumSections; ++s) {
-    if (name == SectionName(SectionId(s))) return SectionId(s);
-  }
-  return std::nullopt;
+  return util::ParseName(kSectionNameTable, name, util::NameCase::kExact);
 }
 
 std::string SymRef::ToString() const {
@@ -360,18 +350,10 @@ std::string SymRef::ToString() const {
   return fmt::format("{}+{}", sym, addend);
 }
 
-const char* RelocKindName(RelocKind k) {
-  for (const RelocName& r : kRelocNames) {
-    if (r.kind == k) return r.name;
-  }
-  return "?";
-}
+const char* RelocKindName(RelocKind k) { return util::NameOf(kRelocNames, k); }
 
 std::optional<RelocKind> ParseRelocKind(const std::string& name) {
-  for (const RelocName& r : kRelocNames) {
-    if (name == r.name) return r.kind;
-  }
-  return std::nullopt;
+  return util::ParseName(kRelocNames, name, util::NameCase::kExact);
 }
 
 std::string ElemTypeName(arch::ElemType t) { return arch::Text(t); }

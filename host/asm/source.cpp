@@ -45,19 +45,12 @@ std::vector<std::pair<size_t, size_t>> SplitArgs(const std::string& text, size_t
     pieces.emplace_back(b, e);
   };
   int depth = 0;
-  char quote = 0;
+  QuoteTracker quotes;
   size_t start = begin;
   for (size_t i = begin; i < end; ++i) {
     const char c = text[i];
-    if (quote) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == quote) {
-        quote = 0;
-      }
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(') {
+    if (quotes.Quoted(text, i)) continue;
+    if (c == '(') {
       ++depth;
     } else if (c == ')') {
       --depth;

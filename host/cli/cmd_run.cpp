@@ -32,6 +32,7 @@
 #include "layout/image.h"
 #include "runtime/device.h"
 #include "runtime/npy.h"
+#include "util/enum_names.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -87,22 +88,12 @@ bool IsNpy(const std::string& path) {
   return path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
 }
 
-const char* Dtype(arch::ElemType t) {
-  switch (t) {
-    case arch::ElemType::kF32:
-      return "<f4";
-    case arch::ElemType::kI32:
-      return "<i4";
-    case arch::ElemType::kU32:
-      return "<u4";
-    case arch::ElemType::kF16:
-      return "<f2";
-    case arch::ElemType::kI16:
-      return "<i2";
-    default:
-      return "<u2";
-  }
-}
+constexpr util::EnumName<arch::ElemType> kDtypeTable[] = {
+    {arch::ElemType::kF32, "<f4"}, {arch::ElemType::kI32, "<i4"}, {arch::ElemType::kU32, "<u4"},
+    {arch::ElemType::kF16, "<f2"}, {arch::ElemType::kI16, "<i2"},
+};
+
+const char* Dtype(arch::ElemType t) { return util::NameOf(kDtypeTable, t, "<u2"); }
 
 // The symbol's region: the one given, else the bounding box of the PEs exporting it, which must
 // all export it.

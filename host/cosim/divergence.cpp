@@ -2,19 +2,17 @@
 
 #include <fmt/format.h>
 
+#include "util/enum_names.h"
+
 namespace tessera::cosim {
 
-const char* RunEndName(RunEnd e) {
-  switch (e) {
-    case RunEnd::kQuiet:
-      return "quiet";
-    case RunEnd::kFault:
-      return "fault";
-    case RunEnd::kTimeout:
-      return "timeout";
-  }
-  return "?";
-}
+constexpr util::EnumName<RunEnd> kRunEndNameTable[] = {
+    {RunEnd::kQuiet, "quiet"},
+    {RunEnd::kFault, "fault"},
+    {RunEnd::kTimeout, "timeout"},
+};
+
+const char* RunEndName(RunEnd e) { return util::NameOf(kRunEndNameTable, e); }
 
 std::string Divergence::Describe(const std::string& name_a, const std::string& name_b) const {
   std::string s = fmt::format("PE({},{}) cycle {}", coord.x, coord.y, cycle);

@@ -5,47 +5,20 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/enum_names.h"
+
 namespace tessera::fuzz {
 
-const char* CategoryName(Category c) {
-  switch (c) {
-    case Category::kAlu:
-      return "alu";
-    case Category::kMem:
-      return "mem";
-    case Category::kBranch:
-      return "branch";
-    case Category::kLoop:
-      return "loop";
-    case Category::kCall:
-      return "call";
-    case Category::kFp:
-      return "fp";
-    case Category::kDsr:
-      return "dsr";
-    case Category::kTask:
-      return "task";
-    case Category::kSend:
-      return "send";
-    case Category::kDebug:
-      return "debug";
-    case Category::kMmio:
-      return "mmio";
-    case Category::kUtWait:
-      return "utwait";
-    case Category::kFault:
-      return "fault";
-    case Category::kDsdMem:
-      return "dsd";
-    case Category::kDsdFabric:
-      return "fabric";
-    case Category::kDsdAsync:
-      return "async";
-    case Category::kCount:
-      break;
-  }
-  return "?";
-}
+constexpr util::EnumName<Category> kCategoryNameTable[] = {
+    {Category::kAlu, "alu"},        {Category::kMem, "mem"},    {Category::kBranch, "branch"},
+    {Category::kLoop, "loop"},      {Category::kCall, "call"},  {Category::kFp, "fp"},
+    {Category::kDsr, "dsr"},        {Category::kTask, "task"},  {Category::kSend, "send"},
+    {Category::kDebug, "debug"},    {Category::kMmio, "mmio"},  {Category::kUtWait, "utwait"},
+    {Category::kFault, "fault"},    {Category::kDsdMem, "dsd"}, {Category::kDsdFabric, "fabric"},
+    {Category::kDsdAsync, "async"},
+};
+
+const char* CategoryName(Category c) { return util::NameOf(kCategoryNameTable, c); }
 
 Mix Mix::All() {
   Mix m;
@@ -70,21 +43,13 @@ Mix Mix::Parse(const std::string& text) {
   std::stringstream in(text);
   std::string word;
   while (std::getline(in, word, ',')) {
-    bool found = false;
-    for (int c = 0; c < kNumCategories && !found; ++c) {
-      if (word == CategoryName(static_cast<Category>(c))) {
-        m.Add(static_cast<Category>(c));
-        found = true;
-      }
-    }
-    if (!found) {
-      std::string names;
-      for (int c = 0; c < kNumCategories; ++c)
-        names += (c ? ", " : "") + std::string(CategoryName(static_cast<Category>(c)));
+    const auto c = util::ParseName(kCategoryNameTable, word, util::NameCase::kExact);
+    if (!c) {
       throw std::invalid_argument(
           fmt::format("unknown mix '{}': use all, scalar, or a comma-separated list of {}",
-                      word.empty() ? text : word, names));
+                      word.empty() ? text : word, util::NameList(kCategoryNameTable, ", ", ", ")));
     }
+    m.Add(*c);
   }
   if (m.Empty()) throw std::invalid_argument("empty mix: name at least one category");
   return m;

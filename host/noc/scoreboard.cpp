@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "noc/payload.h"
+#include "util/enum_names.h"
 
 namespace tessera::noc {
 namespace {
@@ -21,21 +22,15 @@ const std::vector<LogEntry>& EmptyLog() {
 
 }  // namespace
 
-const char* ToString(Verdict v) {
-  switch (v) {
-    case Verdict::kOk:
-      return "ok";
-    case Verdict::kReordered:
-      return "reordered";
-    case Verdict::kDuplicated:
-      return "duplicated";
-    case Verdict::kMisrouted:
-      return "misrouted";
-    case Verdict::kCorrupted:
-      return "corrupted";
-  }
-  return "?";
-}
+constexpr util::EnumName<Verdict> kToStringTable[] = {
+    {Verdict::kOk, "ok"},
+    {Verdict::kReordered, "reordered"},
+    {Verdict::kDuplicated, "duplicated"},
+    {Verdict::kMisrouted, "misrouted"},
+    {Verdict::kCorrupted, "corrupted"},
+};
+
+const char* ToString(Verdict v) { return util::NameOf(kToStringTable, v); }
 
 Scoreboard::Scoreboard(int width, int height, bool keep_log)
     : width_(width), height_(height), num_pes_(width * height), keep_log_(keep_log) {

@@ -21,40 +21,32 @@
 #include "rtl/tile_model.h"
 #include "runtime/diagnosis.h"
 #include "runtime/progress.h"
+#include "util/enum_names.h"
 
 namespace tessera::runtime {
 
-const char* BackendName(Backend b) {
-  switch (b) {
-    case Backend::kFunc:
-      return "func";
-    case Backend::kRtl:
-      return "rtl";
-    default:
-      return "cosim";
-  }
-}
+constexpr util::EnumName<Backend> kBackendNameTable[] = {
+    {Backend::kFunc, "func"},
+    {Backend::kRtl, "rtl"},
+    {Backend::kCosim, "cosim"},
+};
+
+const char* BackendName(Backend b) { return util::NameOf(kBackendNameTable, b); }
 
 Backend ParseBackend(const std::string& name) {
-  if (name == "func") return Backend::kFunc;
-  if (name == "rtl") return Backend::kRtl;
-  if (name == "cosim") return Backend::kCosim;
-  throw std::invalid_argument(
-      fmt::format("--backend {}: expected func, rtl or cosim", name.empty() ? "''" : name));
+  if (auto b = util::ParseName(kBackendNameTable, name)) return *b;
+  throw std::invalid_argument(fmt::format("--backend {}: expected {}", name.empty() ? "''" : name,
+                                          util::NameList(kBackendNameTable)));
 }
 
-const char* StatusName(RunResult::Status s) {
-  switch (s) {
-    case RunResult::Status::kQuiescent:
-      return "quiescent";
-    case RunResult::Status::kCycleLimit:
-      return "cycle limit";
-    case RunResult::Status::kFault:
-      return "fault";
-    default:
-      return "mismatch";
-  }
-}
+constexpr util::EnumName<RunResult::Status> kStatusNameTable[] = {
+    {RunResult::Status::kQuiescent, "quiescent"},
+    {RunResult::Status::kCycleLimit, "cycle limit"},
+    {RunResult::Status::kFault, "fault"},
+    {RunResult::Status::kMismatch, "mismatch"},
+};
+
+const char* StatusName(RunResult::Status s) { return util::NameOf(kStatusNameTable, s); }
 
 Device::Device(const DeviceOptions& opt) : opt_(opt) {
   if (opt_.width < 1 || opt_.height < 1 || opt_.width > 0xFFFF || opt_.height > 0xFFFF)

@@ -8,6 +8,7 @@
 #include "arch/arch.h"
 #include "asm/disasm.h"
 #include "ce/fault_text.h"
+#include "util/enum_names.h"
 
 namespace tessera::runtime {
 namespace {
@@ -22,23 +23,17 @@ std::string Mask(uint32_t m) {
   return s;
 }
 
+constexpr util::EnumName<arch::CeStall> kStallTexts[] = {
+    {arch::CeStall::kUt, "waits for a busy microthread"},
+    {arch::CeStall::kSync, "waits for its synchronous DSD operation"},
+    {arch::CeStall::kSend, "send has no credit or ramp slot"},
+    {arch::CeStall::kUtWait, "utwait"},
+    {arch::CeStall::kPort, "waits for a memory port"},
+    {arch::CeStall::kFmac, "waits for the FMAC"},
+};
+
 const char* StallText(uint32_t stall) {
-  switch (static_cast<arch::CeStall>(stall)) {
-    case arch::CeStall::kUt:
-      return "waits for a busy microthread";
-    case arch::CeStall::kSync:
-      return "waits for its synchronous DSD operation";
-    case arch::CeStall::kSend:
-      return "send has no credit or ramp slot";
-    case arch::CeStall::kUtWait:
-      return "utwait";
-    case arch::CeStall::kPort:
-      return "waits for a memory port";
-    case arch::CeStall::kFmac:
-      return "waits for the FMAC";
-    default:
-      return "";
-  }
+  return util::NameOf(kStallTexts, static_cast<arch::CeStall>(stall), "");
 }
 
 std::string UtWaitText(uint32_t wait, uint32_t color) {

@@ -448,33 +448,21 @@ void Ce::Combine(int u, uint64_t taken) {
   const uint8_t last = DotStages(m.fmt) - 1;
   uint32_t v = 0;
   const arch::FpOp add = arch::FpOp::kAdd;
-  if (f16) {
-    switch (d.stage) {
-      case 0:
-        v = FmacLanes(add, ff, d.part[0], d.part[1], 0, lanes, r.flags);
-        break;
-      case 1:
-        v = FmacLanes(add, ff, d.part[2], d.part[3], 0, lanes, r.flags);
-        break;
-      case 2:
-        v = FmacLanes(add, ff, d.comb[0], d.comb[1], 0, lanes, r.flags);
-        break;
-      default:  // lane 0 + lane 1: lane 1 moves to the b operand of lane 0
-        v = FmacLanes(add, ff, d.comb[2], d.comb[2] >> 16, 0, 1, r.flags) & 0xFFFF;
-        break;
-    }
-  } else {
-    switch (d.stage) {
-      case 0:
-        v = FmacLanes(add, ff, d.part[0], d.part[1], 0, lanes, r.flags);
-        break;
-      case 1:
-        v = FmacLanes(add, ff, d.part[2], d.part[3], 0, lanes, r.flags);
-        break;
-      default:
-        v = FmacLanes(add, ff, d.comb[0], d.comb[1], 0, lanes, r.flags);
-        break;
-    }
+  // Pairs of partial sums, then their two sums (f32 ends there); f16 then adds its two lanes,
+  // lane 1 moving to the b operand of lane 0.
+  switch (d.stage) {
+    case 0:
+      v = FmacLanes(add, ff, d.part[0], d.part[1], 0, lanes, r.flags);
+      break;
+    case 1:
+      v = FmacLanes(add, ff, d.part[2], d.part[3], 0, lanes, r.flags);
+      break;
+    case 2:
+      v = FmacLanes(add, ff, d.comb[0], d.comb[1], 0, lanes, r.flags);
+      break;
+    default:
+      v = FmacLanes(add, ff, d.comb[2], d.comb[2] >> 16, 0, 1, r.flags) & 0xFFFF;
+      break;
   }
   if (d.stage == last) {
     r.kind = PendingResult::kGpr;

@@ -5,6 +5,7 @@
 #include "arch/arch.h"
 #include "ce/mmio.h"
 #include "isa/decode.h"
+#include "util/enum_names.h"
 
 namespace tessera::ce {
 namespace {
@@ -29,19 +30,15 @@ const char* KindText(uint8_t kind) {
   return k == arch::TaskKind::kNone ? "unbound" : arch::Text(k);
 }
 
+constexpr util::EnumName<arch::DsdRole> kRoleTexts[] = {
+    {arch::DsdRole::kDst, "dst"},
+    {arch::DsdRole::kSrc0, "src0"},
+    {arch::DsdRole::kSrc1, "src1"},
+    {arch::DsdRole::kScalar, "s"},
+};
+
 const char* RoleText(unsigned role) {
-  switch (static_cast<arch::DsdRole>(role)) {
-    case arch::DsdRole::kDst:
-      return "dst";
-    case arch::DsdRole::kSrc0:
-      return "src0";
-    case arch::DsdRole::kSrc1:
-      return "src1";
-    case arch::DsdRole::kScalar:
-      return "s";
-    default:
-      return "operand";
-  }
+  return util::NameOf(kRoleTexts, static_cast<arch::DsdRole>(role), "operand");
 }
 
 std::string ElemText(unsigned elem) {
@@ -50,23 +47,14 @@ std::string ElemText(unsigned elem) {
   return text == "?" ? fmt::format("type {}", elem & 7) : text;
 }
 
+constexpr util::EnumName<arch::ElemClass> kClassTextTable[] = {
+    {arch::ElemClass::kF32, "f32"},           {arch::ElemClass::kF16, "f16"},
+    {arch::ElemClass::kI32, "i32 or u32"},    {arch::ElemClass::kI16, "i16 or u16"},
+    {arch::ElemClass::kX32, "a 32-bit type"}, {arch::ElemClass::kX16, "a 16-bit type"},
+};
+
 const char* ClassText(arch::ElemClass c) {
-  switch (c) {
-    case arch::ElemClass::kF32:
-      return "f32";
-    case arch::ElemClass::kF16:
-      return "f16";
-    case arch::ElemClass::kI32:
-      return "i32 or u32";
-    case arch::ElemClass::kI16:
-      return "i16 or u16";
-    case arch::ElemClass::kX32:
-      return "a 32-bit type";
-    case arch::ElemClass::kX16:
-      return "a 16-bit type";
-    default:
-      return "no descriptor";
-  }
+  return util::NameOf(kClassTextTable, c, "no descriptor");
 }
 
 std::string DsdKindText(unsigned kind) {

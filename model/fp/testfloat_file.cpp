@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "fp/flags.h"
+#include "util/enum_names.h"
 
 namespace tessera::fp {
 namespace {
@@ -103,19 +104,14 @@ std::vector<std::string_view> SplitFields(std::string_view line) {
   return fields;
 }
 
-const char* TypeName(ValueType t) {
-  switch (t) {
-    case ValueType::kF16:
-      return "f16";
-    case ValueType::kF32:
-      return "f32";
-    case ValueType::kI32:
-      return "i32";
-    case ValueType::kBool:
-      return "comparison result";
-  }
-  return "?";
-}
+constexpr util::EnumName<ValueType> kTypeNameTable[] = {
+    {ValueType::kF16, "f16"},
+    {ValueType::kF32, "f32"},
+    {ValueType::kI32, "i32"},
+    {ValueType::kBool, "comparison result"},
+};
+
+const char* TypeName(ValueType t) { return util::NameOf(kTypeNameTable, t); }
 
 void ThrowIfReadError(gzFile gz, const std::string& path, int line_no) {
   int err = Z_OK;
