@@ -176,7 +176,7 @@ module tessera_ce_scalar (
       MemOpH, MemOpHu: mem_bytes = 3'd2;
       default:         mem_bytes = 3'd4;
     endcase
-    acc_size    = is_dsr_mem ? 2'd3 : mem_bytes == 3'd1 ? 2'd0 : mem_bytes == 3'd2 ? 2'd1 : 2'd2;
+    acc_size    = is_dsr_mem || is_setbase ? 2'd3 : mem_bytes == 3'd1 ? 2'd0 : mem_bytes == 3'd2 ? 2'd1 : 2'd2;
     in_mmio     = ea[15:0] >= MmioBase[15:0];
     task_id     = fz ? {16'h0, imm} : rb_i;
     br_target   = {16'h0, pc_i} + {{14{imm[15]}}, imm, 2'b00};
@@ -287,8 +287,8 @@ module tessera_ce_scalar (
                             fault_misaligned ? 5'(CeFaultMisaligned) :
                             fault_mmio       ? 5'(CeFaultMmioAccess) : 5'(CeFaultReadOnly);
         fault_rec_o.addr  = ea;
-        // FaultInfo of an access: its size and direction (setbase: none)
-        if (!is_setbase) fault_rec_o.info = fault_info(acc_size, is_store || is_std);
+        // FaultInfo of an access: its size and direction (setbase: size Dsd, a read)
+        fault_rec_o.info  = fault_info(acc_size, is_store || is_std);
       end else if (fault_target) begin
         fault_rec_o.cause = 5'(CeFaultPcRange);
         fault_rec_o.addr  = is_br ? br_target : jump_target;

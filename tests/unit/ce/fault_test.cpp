@@ -62,6 +62,20 @@ TEST(CeFault, OutOfRangeStore) {
             "PE(3,2) fault: out-of-range 16-bit store at pc 0x004C (address 0x00010002)");
 }
 
+// dsetb only checks the range (docs/isa.md 5.3): FaultInfo says a descriptor-sized read.
+TEST(CeFault, OutOfRangeDescriptorBase) {
+  Prog p(0x48);
+  p("lui", {R(2), I(1)})("dsetb", {D(1), M(4, 2)})("tend");
+  Bench b;
+  EXPECT_EQ(RunFault(b, p, {{0, TaskKind::kLocal, 0x48}}, 0),
+            "PE(3,2) fault: out-of-range base address in dsetb at pc 0x004C (address 0x00010004)");
+  EXPECT_EQ(Cause(b), CeFault::kOutOfRange);
+  EXPECT_EQ(b.ce.State().fault_addr, 0x10004u);
+  EXPECT_EQ(arch::FaultInfo::Size(b.ce.State().fault_info),
+            static_cast<uint32_t>(arch::AccSize::kDsd));
+  EXPECT_EQ(arch::FaultInfo::Write(b.ce.State().fault_info), 0u);
+}
+
 TEST(CeFault, MmioAccess) {
   {
     Prog p(0x60);
