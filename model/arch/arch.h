@@ -1222,11 +1222,13 @@ struct PeCoord {
   static constexpr uint32_t kCount = 1;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // column; reset: the PE's own
   static constexpr unsigned kXLsb = 0, kXWidth = 16;
   static constexpr uint32_t X(uint32_t r) { return (r >> 0) & 0xFFFFu; }
   static constexpr uint32_t WithX(uint32_t r, uint32_t v) {
     return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
   }
+  // row; reset: the PE's own
   static constexpr unsigned kYLsb = 16, kYWidth = 16;
   static constexpr uint32_t Y(uint32_t r) { return (r >> 16) & 0xFFFFu; }
   static constexpr uint32_t WithY(uint32_t r, uint32_t v) {
@@ -1391,11 +1393,13 @@ struct FabricDim {
   static constexpr uint32_t kCount = 1;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // fabric width
   static constexpr unsigned kWLsb = 0, kWWidth = 16;
   static constexpr uint32_t W(uint32_t r) { return (r >> 0) & 0xFFFFu; }
   static constexpr uint32_t WithW(uint32_t r, uint32_t v) {
     return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
   }
+  // fabric height
   static constexpr unsigned kHLsb = 16, kHWidth = 16;
   static constexpr uint32_t H(uint32_t r) { return (r >> 16) & 0xFFFFu; }
   static constexpr uint32_t WithH(uint32_t r, uint32_t v) {
@@ -1409,7 +1413,7 @@ struct CeStatus {
   static constexpr uint32_t kCount = 1;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
-  // running task, 31 if none
+  // running task, 31 if none; reset 31
   static constexpr unsigned kTaskLsb = 0, kTaskWidth = 5;
   static constexpr uint32_t Task(uint32_t r) { return (r >> 0) & 0x1Fu; }
   static constexpr uint32_t WithTask(uint32_t r, uint32_t v) {
@@ -1431,17 +1435,19 @@ struct CeStatus {
   static constexpr uint32_t WithQuiet(uint32_t r, uint32_t v) {
     return (r & ~(0x1u << 10)) | ((v & 0x1u) << 10);
   }
-  // CeStall
+  // CeStall: why the last instruction to issue waited
   static constexpr unsigned kStallLsb = 12, kStallWidth = 3;
   static constexpr uint32_t Stall(uint32_t r) { return (r >> 12) & 0x7u; }
   static constexpr uint32_t WithStall(uint32_t r, uint32_t v) {
     return (r & ~(0x7u << 12)) | ((v & 0x7u) << 12);
   }
+  // the color of a send stall, Stall = 3; else 0
   static constexpr unsigned kStallColorLsb = 16, kStallColorWidth = 5;
   static constexpr uint32_t StallColor(uint32_t r) { return (r >> 16) & 0x1Fu; }
   static constexpr uint32_t WithStallColor(uint32_t r, uint32_t v) {
     return (r & ~(0x1Fu << 16)) | ((v & 0x1Fu) << 16);
   }
+  // bit u: microthread u busy
   static constexpr unsigned kUtBusyLsb = 24, kUtBusyWidth = 8;
   static constexpr uint32_t UtBusy(uint32_t r) { return (r >> 24) & 0xFFu; }
   static constexpr uint32_t WithUtBusy(uint32_t r, uint32_t v) {
@@ -1449,7 +1455,7 @@ struct CeStatus {
   }
 };
 
-// cycle counter bits 31:0; a CE read latches CycleHi
+// cycle counter bits 31:0; a CE read latches bits 47:32 into CycleHi
 struct CycleLo {
   static constexpr uint16_t kAddr = 0xC010;
   static constexpr uint32_t kCount = 1;
@@ -1468,6 +1474,7 @@ struct CycleHi {
   static constexpr uint32_t kCount = 1;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // bits 47:32 latched by the last CE read of CycleLo
   static constexpr unsigned kValueLsb = 0, kValueWidth = 16;
   static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFu; }
   static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
@@ -1514,7 +1521,7 @@ struct FaultStatus {
   static constexpr uint32_t kCount = 1;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
-  // CeFault
+  // CeFault; 0 none
   static constexpr unsigned kCauseLsb = 0, kCauseWidth = 5;
   static constexpr uint32_t Cause(uint32_t r) { return (r >> 0) & 0x1Fu; }
   static constexpr uint32_t WithCause(uint32_t r, uint32_t v) {
@@ -1522,6 +1529,7 @@ struct FaultStatus {
   }
 };
 
+// pc of the faulting instruction
 struct FaultPc {
   static constexpr uint16_t kAddr = 0xC024;
   static constexpr uint32_t kCount = 1;
@@ -1540,6 +1548,7 @@ struct FaultAddr {
   static constexpr uint32_t kCount = 1;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // meaning per cause, section 7
   static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
   static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
   static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
@@ -1547,6 +1556,7 @@ struct FaultAddr {
   }
 };
 
+// what the faulting access or operand was
 struct FaultInfo {
   static constexpr uint16_t kAddr = 0xC02C;
   static constexpr uint32_t kCount = 1;
@@ -1569,7 +1579,7 @@ struct FaultInfo {
   static constexpr uint32_t WithWrite(uint32_t r, uint32_t v) {
     return (r & ~(0x1u << 6)) | ((v & 0x1u) << 6);
   }
-  // microthread, 15 if none
+  // microthread, 15 if not a microthread
   static constexpr unsigned kUtLsb = 8, kUtWidth = 4;
   static constexpr uint32_t Ut(uint32_t r) { return (r >> 8) & 0xFu; }
   static constexpr uint32_t WithUt(uint32_t r, uint32_t v) {
@@ -1594,6 +1604,7 @@ struct DebugPort {
   static constexpr uint32_t kCount = 6;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // a write emits a record
   static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
   static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
   static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
@@ -1607,21 +1618,25 @@ struct CeColor {
   static constexpr uint32_t kCount = 24;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // wavelets queued at the CE
   static constexpr unsigned kInCountLsb = 0, kInCountWidth = 5;
   static constexpr uint32_t InCount(uint32_t r) { return (r >> 0) & 0x1Fu; }
   static constexpr uint32_t WithInCount(uint32_t r, uint32_t v) {
     return (r & ~(0x1Fu << 0)) | ((v & 0x1Fu) << 0);
   }
+  // the head is a control wavelet
   static constexpr unsigned kHeadCtrlLsb = 5, kHeadCtrlWidth = 1;
   static constexpr uint32_t HeadCtrl(uint32_t r) { return (r >> 5) & 0x1u; }
   static constexpr uint32_t WithHeadCtrl(uint32_t r, uint32_t v) {
     return (r & ~(0x1u << 5)) | ((v & 0x1u) << 5);
   }
+  // a running DSD operation reads this color
   static constexpr unsigned kReaderLsb = 6, kReaderWidth = 1;
   static constexpr uint32_t Reader(uint32_t r) { return (r >> 6) & 0x1u; }
   static constexpr uint32_t WithReader(uint32_t r, uint32_t v) {
     return (r & ~(0x1u << 6)) | ((v & 0x1u) << 6);
   }
+  // credits to send on this color; reset RampInDepth
   static constexpr unsigned kOutCreditsLsb = 8, kOutCreditsWidth = 4;
   static constexpr uint32_t OutCredits(uint32_t r) { return (r >> 8) & 0xFu; }
   static constexpr uint32_t WithOutCredits(uint32_t r, uint32_t v) {
@@ -1651,12 +1666,13 @@ struct UtStatus {
   static constexpr uint32_t WithWait(uint32_t r, uint32_t v) {
     return (r & ~(0x7u << 2)) | ((v & 0x7u) << 2);
   }
+  // bits 6:0 of the issuing instruction
   static constexpr unsigned kOpcodeLsb = 8, kOpcodeWidth = 7;
   static constexpr uint32_t Opcode(uint32_t r) { return (r >> 8) & 0x7Fu; }
   static constexpr uint32_t WithOpcode(uint32_t r, uint32_t v) {
     return (r & ~(0x7Fu << 8)) | ((v & 0x7Fu) << 8);
   }
-  // elements finished
+  // elements stepped, mod 2^15: the index of the next element
   static constexpr unsigned kDoneLsb = 16, kDoneWidth = 15;
   static constexpr uint32_t Done(uint32_t r) { return (r >> 16) & 0x7FFFu; }
   static constexpr uint32_t WithDone(uint32_t r, uint32_t v) {
@@ -1664,11 +1680,13 @@ struct UtStatus {
   }
 };
 
+// per-microthread operation (read only)
 struct UtInfo {
   static constexpr uint16_t kAddr = 0xC2A0;
   static constexpr uint32_t kCount = 8;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // of the issuing instruction
   static constexpr unsigned kPcLsb = 0, kPcWidth = 16;
   static constexpr uint32_t Pc(uint32_t r) { return (r >> 0) & 0xFFFFu; }
   static constexpr uint32_t WithPc(uint32_t r, uint32_t v) {
@@ -1699,6 +1717,7 @@ struct TaskCfg {
   static constexpr uint32_t kCount = 32;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // entry pc
   static constexpr unsigned kEntryLsb = 0, kEntryWidth = 16;
   static constexpr uint32_t Entry(uint32_t r) { return (r >> 0) & 0xFFFFu; }
   static constexpr uint32_t WithEntry(uint32_t r, uint32_t v) {
@@ -1712,11 +1731,13 @@ struct TaskCfg {
   }
 };
 
+// task argument; entry 31 is read-only zero
 struct TaskArg {
   static constexpr uint16_t kAddr = 0xC380;
   static constexpr uint32_t kCount = 32;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // argument passed to the task in r0
   static constexpr unsigned kArgLsb = 0, kArgWidth = 16;
   static constexpr uint32_t Arg(uint32_t r) { return (r >> 0) & 0xFFFFu; }
   static constexpr uint32_t WithArg(uint32_t r, uint32_t v) {
@@ -1756,6 +1777,7 @@ struct TaskBlocked {
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
 };
 
+// write 1 to set
 struct TaskBlockSet {
   static constexpr uint16_t kAddr = 0xC410;
   static constexpr uint32_t kCount = 1;
@@ -1763,6 +1785,7 @@ struct TaskBlockSet {
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
 };
 
+// write 1 to clear
 struct TaskBlockClr {
   static constexpr uint16_t kAddr = 0xC414;
   static constexpr uint32_t kCount = 1;
@@ -1802,6 +1825,7 @@ struct Dsr {
   static constexpr uint32_t kCount = 32;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // element 2n + w: word w of dn
   static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
   static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
   static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {

@@ -120,4 +120,25 @@ std::string EmitSvEnum(const Enum& e);
 std::string EmitSvEnumUse(const Enum& e);
 std::string EmitHppEnum(const Enum& e);
 
+// Text for a Markdown table cell. `|` would end the cell; `*` and `_` next to a non-blank could
+// start emphasis; a backslash or backquote would escape or start a code span.
+inline std::string MdText(const std::string& s) {
+  std::string o;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const bool blank_before = i == 0 || s[i - 1] == ' ';
+    const bool blank_after = i + 1 == s.size() || s[i + 1] == ' ';
+    if (c == '|' || c == '\\' || c == '`' ||
+        ((c == '*' || c == '_') && !(blank_before && blank_after)))
+      o += '\\';
+    o += c;
+  }
+  return o;
+}
+
+// A bit range as the docs write it: "7" or "15:0".
+inline std::string Bits(unsigned msb, unsigned lsb) {
+  return msb == lsb ? std::to_string(msb) : std::to_string(msb) + ":" + std::to_string(lsb);
+}
+
 }  // namespace tessera::archgen

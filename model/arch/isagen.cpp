@@ -485,21 +485,6 @@ std::string EmitIsaHpp(const IsaDesc& d) {
 
 namespace {
 
-// Text for a Markdown table cell. `|` would end the cell; `*` and `_` next to a non-blank could
-// start emphasis; a backslash or backquote would escape or start a code span.
-std::string MdText(const std::string& s) {
-  std::string o;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const bool blank_before = i == 0 || s[i - 1] == ' ';
-    const bool blank_after = i + 1 == s.size() || s[i + 1] == ' ';
-    if (c == '|' || c == '\\' || c == '`' ||
-        ((c == '*' || c == '_') && !(blank_before && blank_after)))
-      o += '\\';
-    o += c;
-  }
-  return o;
-}
 
 // A code span in a table cell: only `|` needs escaping (GFM splits the cells first).
 std::string MdCode(const std::string& s) {
@@ -523,10 +508,6 @@ std::string ItemName(const Enum& e, uint64_t v) {
 std::string Lower(std::string s) {
   for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;
-}
-
-std::string Bits(unsigned msb, unsigned lsb) {
-  return msb == lsb ? std::to_string(msb) : std::to_string(msb) + ":" + std::to_string(lsb);
 }
 
 }  // namespace

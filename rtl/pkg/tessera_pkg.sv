@@ -306,8 +306,8 @@ package tessera_pkg;
 
   // this PE's coordinates (read only)
   localparam logic [15:0] PeCoordAddr = 16'hC000;
-  localparam int unsigned PeCoordXLsb = 0;  localparam int unsigned PeCoordXWidth = 16;
-  localparam int unsigned PeCoordYLsb = 16;  localparam int unsigned PeCoordYWidth = 16;
+  localparam int unsigned PeCoordXLsb = 0;  localparam int unsigned PeCoordXWidth = 16;  // column; reset: the PE's own
+  localparam int unsigned PeCoordYLsb = 16;  localparam int unsigned PeCoordYWidth = 16;  // row; reset: the PE's own
 
   // per-color base route
   localparam logic [15:0] ColorCfgAddr = 16'hC100;
@@ -351,26 +351,26 @@ package tessera_pkg;
 
   // fabric size (set by the host at load)
   localparam logic [15:0] FabricDimAddr = 16'hC004;
-  localparam int unsigned FabricDimWLsb = 0;  localparam int unsigned FabricDimWWidth = 16;
-  localparam int unsigned FabricDimHLsb = 16;  localparam int unsigned FabricDimHWidth = 16;
+  localparam int unsigned FabricDimWLsb = 0;  localparam int unsigned FabricDimWWidth = 16;  // fabric width
+  localparam int unsigned FabricDimHLsb = 16;  localparam int unsigned FabricDimHWidth = 16;  // fabric height
 
   // CE state (read only)
   localparam logic [15:0] CeStatusAddr = 16'hC008;
-  localparam int unsigned CeStatusTaskLsb = 0;  localparam int unsigned CeStatusTaskWidth = 5;  // running task, 31 if none
+  localparam int unsigned CeStatusTaskLsb = 0;  localparam int unsigned CeStatusTaskWidth = 5;  // running task, 31 if none; reset 31
   localparam int unsigned CeStatusRunningLsb = 8;  localparam int unsigned CeStatusRunningWidth = 1;
   localparam int unsigned CeStatusFaultedLsb = 9;  localparam int unsigned CeStatusFaultedWidth = 1;
   localparam int unsigned CeStatusQuietLsb = 10;  localparam int unsigned CeStatusQuietWidth = 1;  // idle, nothing runnable, no microthread busy, CE queues empty
-  localparam int unsigned CeStatusStallLsb = 12;  localparam int unsigned CeStatusStallWidth = 3;  // CeStall
-  localparam int unsigned CeStatusStallColorLsb = 16;  localparam int unsigned CeStatusStallColorWidth = 5;
-  localparam int unsigned CeStatusUtBusyLsb = 24;  localparam int unsigned CeStatusUtBusyWidth = 8;
+  localparam int unsigned CeStatusStallLsb = 12;  localparam int unsigned CeStatusStallWidth = 3;  // CeStall: why the last instruction to issue waited
+  localparam int unsigned CeStatusStallColorLsb = 16;  localparam int unsigned CeStatusStallColorWidth = 5;  // the color of a send stall, Stall = 3; else 0
+  localparam int unsigned CeStatusUtBusyLsb = 24;  localparam int unsigned CeStatusUtBusyWidth = 8;  // bit u: microthread u busy
 
-  // cycle counter bits 31:0; a CE read latches CycleHi
+  // cycle counter bits 31:0; a CE read latches bits 47:32 into CycleHi
   localparam logic [15:0] CycleLoAddr = 16'hC010;
   localparam int unsigned CycleLoValueLsb = 0;  localparam int unsigned CycleLoValueWidth = 32;
 
   // cycle counter bits 47:32, latched
   localparam logic [15:0] CycleHiAddr = 16'hC014;
-  localparam int unsigned CycleHiValueLsb = 0;  localparam int unsigned CycleHiValueWidth = 16;
+  localparam int unsigned CycleHiValueLsb = 0;  localparam int unsigned CycleHiValueWidth = 16;  // bits 47:32 latched by the last CE read of CycleLo
 
   // sticky FP exception flags (FpFlag bit order)
   localparam logic [15:0] FpFlagsAddr = 16'hC018;
@@ -382,20 +382,22 @@ package tessera_pkg;
 
   // first CE fault; a host write clears the fault registers
   localparam logic [15:0] FaultStatusAddr = 16'hC020;
-  localparam int unsigned FaultStatusCauseLsb = 0;  localparam int unsigned FaultStatusCauseWidth = 5;  // CeFault
+  localparam int unsigned FaultStatusCauseLsb = 0;  localparam int unsigned FaultStatusCauseWidth = 5;  // CeFault; 0 none
 
+  // pc of the faulting instruction
   localparam logic [15:0] FaultPcAddr = 16'hC024;
   localparam int unsigned FaultPcPcLsb = 0;  localparam int unsigned FaultPcPcWidth = 16;
 
   // address, target, task, color or value (per cause)
   localparam logic [15:0] FaultAddrAddr = 16'hC028;
-  localparam int unsigned FaultAddrValueLsb = 0;  localparam int unsigned FaultAddrValueWidth = 32;
+  localparam int unsigned FaultAddrValueLsb = 0;  localparam int unsigned FaultAddrValueWidth = 32;  // meaning per cause, section 7
 
+  // what the faulting access or operand was
   localparam logic [15:0] FaultInfoAddr = 16'hC02C;
   localparam int unsigned FaultInfoRoleLsb = 0;  localparam int unsigned FaultInfoRoleWidth = 3;  // DsdRole
   localparam int unsigned FaultInfoSizeLsb = 4;  localparam int unsigned FaultInfoSizeWidth = 2;  // AccSize
   localparam int unsigned FaultInfoWriteLsb = 6;  localparam int unsigned FaultInfoWriteWidth = 1;
-  localparam int unsigned FaultInfoUtLsb = 8;  localparam int unsigned FaultInfoUtWidth = 4;  // microthread, 15 if none
+  localparam int unsigned FaultInfoUtLsb = 8;  localparam int unsigned FaultInfoUtWidth = 4;  // microthread, 15 if not a microthread
   localparam int unsigned FaultInfoDsrLsb = 12;  localparam int unsigned FaultInfoDsrWidth = 4;
   localparam int unsigned FaultInfoIndexLsb = 16;  localparam int unsigned FaultInfoIndexWidth = 15;  // element index, or color
 
@@ -403,16 +405,16 @@ package tessera_pkg;
   localparam logic [15:0] DebugPortAddr = 16'hC040;
   localparam int unsigned DebugPortCount = 6;
   localparam int unsigned DebugPortStride = 4;
-  localparam int unsigned DebugPortValueLsb = 0;  localparam int unsigned DebugPortValueWidth = 32;
+  localparam int unsigned DebugPortValueLsb = 0;  localparam int unsigned DebugPortValueWidth = 32;  // a write emits a record
 
   // per-color CE queue state (read only)
   localparam logic [15:0] CeColorAddr = 16'hC080;
   localparam int unsigned CeColorCount = 24;
   localparam int unsigned CeColorStride = 4;
-  localparam int unsigned CeColorInCountLsb = 0;  localparam int unsigned CeColorInCountWidth = 5;
-  localparam int unsigned CeColorHeadCtrlLsb = 5;  localparam int unsigned CeColorHeadCtrlWidth = 1;
-  localparam int unsigned CeColorReaderLsb = 6;  localparam int unsigned CeColorReaderWidth = 1;
-  localparam int unsigned CeColorOutCreditsLsb = 8;  localparam int unsigned CeColorOutCreditsWidth = 4;
+  localparam int unsigned CeColorInCountLsb = 0;  localparam int unsigned CeColorInCountWidth = 5;  // wavelets queued at the CE
+  localparam int unsigned CeColorHeadCtrlLsb = 5;  localparam int unsigned CeColorHeadCtrlWidth = 1;  // the head is a control wavelet
+  localparam int unsigned CeColorReaderLsb = 6;  localparam int unsigned CeColorReaderWidth = 1;  // a running DSD operation reads this color
+  localparam int unsigned CeColorOutCreditsLsb = 8;  localparam int unsigned CeColorOutCreditsWidth = 4;  // credits to send on this color; reset RampInDepth
 
   // per-microthread state (read only)
   localparam logic [15:0] UtStatusAddr = 16'hC280;
@@ -421,13 +423,14 @@ package tessera_pkg;
   localparam int unsigned UtStatusBusyLsb = 0;  localparam int unsigned UtStatusBusyWidth = 1;
   localparam int unsigned UtStatusSyncLsb = 1;  localparam int unsigned UtStatusSyncWidth = 1;
   localparam int unsigned UtStatusWaitLsb = 2;  localparam int unsigned UtStatusWaitWidth = 3;  // UtWait
-  localparam int unsigned UtStatusOpcodeLsb = 8;  localparam int unsigned UtStatusOpcodeWidth = 7;
-  localparam int unsigned UtStatusDoneLsb = 16;  localparam int unsigned UtStatusDoneWidth = 15;  // elements finished
+  localparam int unsigned UtStatusOpcodeLsb = 8;  localparam int unsigned UtStatusOpcodeWidth = 7;  // bits 6:0 of the issuing instruction
+  localparam int unsigned UtStatusDoneLsb = 16;  localparam int unsigned UtStatusDoneWidth = 15;  // elements stepped, mod 2^15: the index of the next element
 
+  // per-microthread operation (read only)
   localparam logic [15:0] UtInfoAddr = 16'hC2A0;
   localparam int unsigned UtInfoCount = 8;
   localparam int unsigned UtInfoStride = 4;
-  localparam int unsigned UtInfoPcLsb = 0;  localparam int unsigned UtInfoPcWidth = 16;
+  localparam int unsigned UtInfoPcLsb = 0;  localparam int unsigned UtInfoPcWidth = 16;  // of the issuing instruction
   localparam int unsigned UtInfoColorLsb = 16;  localparam int unsigned UtInfoColorWidth = 5;  // color waited on, 31 if none
   localparam int unsigned UtInfoTidLsb = 24;  localparam int unsigned UtInfoTidWidth = 5;  // completion task, 31 if none
   localparam int unsigned UtInfoUnblockLsb = 29;  localparam int unsigned UtInfoUnblockWidth = 1;
@@ -436,13 +439,14 @@ package tessera_pkg;
   localparam logic [15:0] TaskCfgAddr = 16'hC300;
   localparam int unsigned TaskCfgCount = 32;
   localparam int unsigned TaskCfgStride = 4;
-  localparam int unsigned TaskCfgEntryLsb = 0;  localparam int unsigned TaskCfgEntryWidth = 16;
+  localparam int unsigned TaskCfgEntryLsb = 0;  localparam int unsigned TaskCfgEntryWidth = 16;  // entry pc
   localparam int unsigned TaskCfgKindLsb = 16;  localparam int unsigned TaskCfgKindWidth = 2;  // TaskKind
 
+  // task argument; entry 31 is read-only zero
   localparam logic [15:0] TaskArgAddr = 16'hC380;
   localparam int unsigned TaskArgCount = 32;
   localparam int unsigned TaskArgStride = 4;
-  localparam int unsigned TaskArgArgLsb = 0;  localparam int unsigned TaskArgArgWidth = 16;
+  localparam int unsigned TaskArgArgLsb = 0;  localparam int unsigned TaskArgArgWidth = 16;  // argument passed to the task in r0
 
   // bit t: task t activated
   localparam logic [15:0] TaskActiveAddr = 16'hC400;
@@ -456,8 +460,10 @@ package tessera_pkg;
   // bit t: task t blocked
   localparam logic [15:0] TaskBlockedAddr = 16'hC40C;
 
+  // write 1 to set
   localparam logic [15:0] TaskBlockSetAddr = 16'hC410;
 
+  // write 1 to clear
   localparam logic [15:0] TaskBlockClrAddr = 16'hC414;
 
   // host only: general registers
@@ -474,7 +480,7 @@ package tessera_pkg;
   localparam logic [15:0] DsrAddr = 16'hC880;
   localparam int unsigned DsrCount = 32;
   localparam int unsigned DsrStride = 4;
-  localparam int unsigned DsrValueLsb = 0;  localparam int unsigned DsrValueWidth = 32;
+  localparam int unsigned DsrValueLsb = 0;  localparam int unsigned DsrValueWidth = 32;  // element 2n + w: word w of dn
 
   // The memory-mapped registers (docs/isa.md 3.2), as tessera_ce_mmio names them.
   typedef enum logic [4:0] {
