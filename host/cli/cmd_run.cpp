@@ -7,12 +7,14 @@
 // Exit status: 0 when the run reached quiescence; 1 when it faulted, passed --max-cycles or (cosim)
 // the backends differed, with the reason on stderr; 2 on bad input, before anything runs.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -32,6 +34,7 @@
 #include "layout/image.h"
 #include "runtime/device.h"
 #include "runtime/npy.h"
+#include "stream_files.h"
 #include "util/enum_names.h"
 #include "util/json.h"
 
@@ -84,8 +87,24 @@ Spec ParseSpec(const std::string& text, const std::string& option, bool value_re
   return s;
 }
 
-bool IsNpy(const std::string& path) {
-  return path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+bool IsNpy(const std::string& path) { return EndsWith(path, ".npy"); }
+
+// An output file that cannot be written is refused before anything runs: its folder must exist
+// and be writable, and so must the file if it exists.
+void CheckWritable(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  if (fs::is_directory(p, ec))
+    throw std::invalid_argument(fmt::format("{}: cannot write {}: it is a folder", what, path));
+  if (!fs::is_directory(dir, ec))
+    throw std::invalid_argument(
+        fmt::format("{}: cannot write {}: there is no folder {}", what, path, dir.string()));
+  const bool exists = fs::exists(p, ec);
+  if (::access(exists ? path.c_str() : dir.c_str(), W_OK) != 0)
+    throw std::invalid_argument(fmt::format("{}: cannot write {}: {} is not writable", what, path,
+                                            exists ? path : dir.string()));
 }
 
 constexpr util::EnumName<arch::ElemType> kDtypeTable[] = {
@@ -184,21 +203,23 @@ Input ReadInput(const runtime::Device& dev, const std::string& text, const RunAr
   return in;
 }
 
-void WriteOutput(runtime::Device& dev, const Output& o) {
+runtime::MemcpyResult WriteOutput(runtime::Device& dev, const Output& o) {
   const size_t count = static_cast<size_t>(o.region.w) * o.region.h * o.per_pe;
   std::vector<uint8_t> data(count * (o.opt.elem_bits / 8));
-  dev.MemcpyD2H(data.data(), count, o.spec.name, o.region, o.per_pe, o.opt);
+  const runtime::MemcpyResult res =
+      dev.MemcpyD2H(data.data(), count, o.spec.name, o.region, o.per_pe, o.opt);
   const std::string& path = o.spec.value;
   if (IsNpy(path)) {
     runtime::WriteNpy(path, Dtype(o.type),
                       {static_cast<size_t>(o.region.h), static_cast<size_t>(o.region.w),
                        static_cast<size_t>(o.per_pe)},
                       data.data(), data.size(), o.opt.order == runtime::Order::kColMajor);
-    return;
+    return res;
   }
   std::ofstream f(path, std::ios::binary);
   f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
   if (!f) throw std::runtime_error(fmt::format("--out {}: cannot write {}", o.spec.name, path));
+  return res;
 }
 
 // X,Y,SIDE[,COLOR]=FILE (--stream-in with a color, --stream-out without).
@@ -207,7 +228,7 @@ struct StreamSpec {
   int side = 0;
   uint32_t color = 0;
   std::string file;
-  std::vector<uint32_t> words;  // --stream-in: the wavelets' data
+  std::vector<StreamWord> words;  // --stream-in: the wavelets
 };
 
 StreamSpec ParseStream(const std::string& text, const std::string& option, bool with_color) {
@@ -232,28 +253,6 @@ StreamSpec ParseStream(const std::string& text, const std::string& option, bool 
     s.file = m[4];
   }
   return s;
-}
-
-// The 32-bit words of a --stream-in file: an .npy of f4, i4 or u4, or raw little-endian words.
-std::vector<uint32_t> ReadWords(const std::string& path, const std::string& option) {
-  std::vector<uint8_t> bytes;
-  if (IsNpy(path)) {
-    runtime::NpyArray a = runtime::ReadNpy(path);
-    if (a.elem_bytes != 4)
-      throw std::invalid_argument(fmt::format(
-          "{}: {} holds {}; a wavelet carries 32 bits (f4, i4 or u4)", option, path, a.dtype));
-    bytes = std::move(a.data);
-  } else {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw std::invalid_argument(fmt::format("{}: cannot open {}", option, path));
-    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    if (bytes.size() % 4)
-      throw std::invalid_argument(
-          fmt::format("{}: {} has {} bytes, not whole 32-bit words", option, path, bytes.size()));
-  }
-  std::vector<uint32_t> words(bytes.size() / 4);
-  if (!words.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
-  return words;
 }
 
 runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& img) {
@@ -299,6 +298,12 @@ runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& i
   return d;
 }
 
+// "16 words in 16 cycles"
+std::string Copies(const runtime::MemcpyResult& c) {
+  return fmt::format("{} word{} in {} cycle{}", c.words, c.words == 1 ? "" : "s", c.cycles,
+                     c.cycles == 1 ? "" : "s");
+}
+
 int RunImage(const RunArgs& a) {
   layout::Image img;
   try {
@@ -314,6 +319,7 @@ int RunImage(const RunArgs& a) {
   std::vector<StreamSpec> streams_in, streams_out;
   std::ofstream trace;
   uint64_t traced = 0;
+  runtime::MemcpyResult h2d, d2h;  // --host-port: the cycles the copies took
   try {
     dev = std::make_unique<runtime::Device>(DeviceOptionsFor(a, img));
     dev->Load(img);
@@ -330,26 +336,47 @@ int RunImage(const RunArgs& a) {
     }
     // Everything is read and checked before the first cycle runs.
     for (const std::string& s : a.in) inputs.push_back(ReadInput(*dev, s, a));
-    for (const std::string& s : a.out) outputs.push_back(PlanTransfer(*dev, s, "--out", a));
+    for (const std::string& s : a.out) {
+      outputs.push_back(PlanTransfer(*dev, s, "--out", a));
+      CheckWritable(outputs.back().spec.value, "--out " + outputs.back().spec.name);
+    }
     for (const std::string& s : a.launch) launches.push_back(ParseSpec(s, "--launch", false));
     for (const std::string& s : a.stream_in) {
       streams_in.push_back(ParseStream(s, "--stream-in", true));
-      streams_in.back().words = ReadWords(streams_in.back().file, "--stream-in");
+      streams_in.back().words = ReadStreamFile(streams_in.back().file, "--stream-in");
     }
     for (const std::string& s : a.stream_out) {
       streams_out.push_back(ParseStream(s, "--stream-out", false));
+      CheckWritable(streams_out.back().file, "--stream-out");
       dev->StreamOut(streams_out.back().pe, streams_out.back().side);  // checks the port
     }
-    for (const StreamSpec& st : streams_in) dev->StreamIn(st.pe, st.side, st.color, st.words);
-    if (a.launch.empty()) {  // main where it is exported; nothing if no PE exports it
+    for (const StreamSpec& st : streams_in) {
+      // Runs of wavelets with the same control bit, in order.
+      for (size_t i = 0; i < st.words.size();) {
+        std::vector<uint32_t> run;
+        const bool ctrl = st.words[i].ctrl;
+        for (; i < st.words.size() && st.words[i].ctrl == ctrl; ++i)
+          run.push_back(st.words[i].data);
+        dev->StreamIn(st.pe, st.side, st.color, run, ctrl);
+      }
+    }
+    if (a.launch.empty()) {  // main where it is exported
       try {
         dev->Symbol("main");
         launches.push_back({"main", std::nullopt, ""});
-      } catch (const std::invalid_argument&) {
+      } catch (const std::invalid_argument& e) {
+        if (streams_in.empty())
+          throw std::invalid_argument(fmt::format(
+              "nothing to run: no PE exports 'main', the task launched by default, and no "
+              "--stream-in feeds the fabric; name a task with --launch ({})",
+              e.what()));
+        fmt::print(stderr,
+                   "tessera run: note: no PE exports 'main'; nothing is launched, the run is "
+                   "driven by --stream-in alone\n");
       }
     }
     for (const Input& in : inputs)
-      dev->MemcpyH2D(in.spec.name, in.data.data(), in.count, in.region, in.per_pe, in.opt);
+      h2d += dev->MemcpyH2D(in.spec.name, in.data.data(), in.count, in.region, in.per_pe, in.opt);
     for (const Spec& l : launches) {
       std::optional<uint16_t> arg;
       if (!l.value.empty()) {
@@ -374,33 +401,43 @@ int RunImage(const RunArgs& a) {
   if (a.quiet) dev->SetDebugHandler([](const ce::DebugRecord&) {});
   const runtime::RunResult r = dev->Run(a.max_cycles);
   const char* backend = runtime::BackendName(dev->options().backend);
+  const std::string copies = a.host_port && h2d.words
+                                 ? fmt::format("; cycles {}..{} (host-port copies before: {})",
+                                               r.start_cycle, r.end_cycle - 1, Copies(h2d))
+                                 : "";
   if (r.ok()) {
     fmt::print(
-        "{}: quiescent after {} cycles ({} instructions, {} task starts, {} debug records){}\n",
+        "{}: quiescent after {} cycles ({} instructions, {} task starts, {} debug records){}{}\n",
         backend, r.cycles(), r.instructions, r.tasks_started, r.debug_records,
         dev->NumMachines() == 2
             ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
-            : "");
-    for (const Output& o : outputs) WriteOutput(*dev, o);
-    for (const StreamSpec& st : streams_out) {
-      std::vector<uint32_t> data;
-      for (const fabric::EdgeStream::Wavelet& w : dev->StreamOut(st.pe, st.side))
-        data.push_back(w.data);
-      if (IsNpy(st.file)) {
-        runtime::WriteNpy(st.file, "<u4", {data.size()}, data.data(), 4 * data.size());
-      } else {
-        std::ofstream f(st.file, std::ios::binary);
-        f.write(reinterpret_cast<const char*>(data.data()),
-                static_cast<std::streamsize>(4 * data.size()));
-        if (!f) throw std::runtime_error(fmt::format("--stream-out: cannot write {}", st.file));
-      }
-      fmt::print("stream out of PE({},{}) {}: {} wavelets to {}\n", st.pe.x, st.pe.y,
-                 arch::ToString(static_cast<arch::Dir>(st.side)), data.size(), st.file);
-    }
+            : "",
+        copies);
   } else {
-    fmt::print(stderr, "{}: {} after {} cycles\n{}", backend, runtime::StatusName(r.status),
-               r.cycles(), r.message);
+    fmt::print(stderr, "{}: {} after {} cycles{}\n{}", backend, runtime::StatusName(r.status),
+               r.cycles(), copies, r.message);
     if (!r.message.empty() && r.message.back() != '\n') fmt::print(stderr, "\n");
+  }
+  // Outputs are written after a fault or a deadlock too (memory as the run left it, read through
+  // the back door); after a cosim mismatch there is no one memory to write.
+  if (r.status != runtime::RunResult::Status::kMismatch) {
+    if (!r.ok() && !(outputs.empty() && streams_out.empty()))
+      fmt::print(stderr, "outputs below hold the state the {} left (back door, no cycles)\n",
+                 r.status == runtime::RunResult::Status::kFault ? "fault" : "unfinished run");
+    for (Output& o : outputs) {
+      if (!r.ok()) o.opt.timing = runtime::Timing::kBackDoor;
+      d2h += WriteOutput(*dev, o);
+      if (!r.ok()) fmt::print(stderr, "--out {}: written to {}\n", o.spec.name, o.spec.value);
+    }
+    for (const StreamSpec& st : streams_out) {
+      const std::vector<fabric::EdgeStream::Wavelet> w = dev->StreamOut(st.pe, st.side);
+      WriteStreamFile(st.file, "--stream-out", w);
+      fmt::print("stream out of PE({},{}) {}: {} wavelets to {}\n", st.pe.x, st.pe.y,
+                 arch::ToString(static_cast<arch::Dir>(st.side)), w.size(), st.file);
+    }
+    if (a.host_port && d2h.words) fmt::print("host-port copies after: {}\n", Copies(d2h));
+  } else if (!outputs.empty() || !streams_out.empty()) {
+    fmt::print(stderr, "outputs not written: the backends differ\n");
   }
   if (trace.is_open()) {
     trace.close();
@@ -421,7 +458,11 @@ int RunImage(const RunArgs& a) {
         .Add("tasks_started", r.tasks_started)
         .Add("debug_records", r.debug_records)
         .Add("link_wavelets", r.link_wavelets)
-        .Add("faults", r.faults.size());
+        .Add("faults", r.faults.size())
+        .Add("start_cycle", r.start_cycle)
+        .Add("end_cycle", r.end_cycle)
+        .Add("h2d_cycles", h2d.cycles)
+        .Add("d2h_cycles", d2h.cycles);
     fmt::print("{}\n", j.str());
   }
   return r.ok() ? 0 : 1;
@@ -446,10 +487,11 @@ void AddRunCommand(CLI::App& app) {
                   "(default: main)");
   cmd->add_option("--stream-in", a->stream_in,
                   "X,Y,SIDE,COLOR=FILE: wavelets into the edge port of PE(X,Y) on SIDE (W, E, S, "
-                  "N), one per 32-bit word of the .npy or raw file");
+                  "N), one per 32-bit word of the .npy or raw file, or per line of a .csv "
+                  "(DATA or CONTROL,DATA)");
   cmd->add_option("--stream-out", a->stream_out,
-                  "X,Y,SIDE=FILE: after the run, the data of the wavelets that left through that "
-                  "edge port (.npy u4 or raw)");
+                  "X,Y,SIDE=FILE: after the run, the wavelets that left through that edge port: "
+                  "their data (.npy u4 or raw) or cycle, color, control and data (.csv)");
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many");
   cmd->add_flag("--host-port", a->host_port,
                 "memcpy through the host ports, costing cycles (default: the zero-time back door)");

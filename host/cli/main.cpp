@@ -10,6 +10,8 @@
 int main(int argc, char** argv) {
   CLI::App app{"Tessera: an RTL-accurate emulator of a wafer-scale dataflow fabric"};
   app.require_subcommand(1);
+  // --help shows every option's default (subcommands inherit this).
+  app.option_defaults()->always_capture_default();
   tessera::cli::AddNocCommand(app);
   tessera::cli::AddFpcheckCommand(app);
   tessera::cli::AddAsmCommand(app);

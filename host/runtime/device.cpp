@@ -1,6 +1,7 @@
 #include "runtime/device.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -48,6 +49,42 @@ constexpr util::EnumName<RunResult::Status> kStatusNameTable[] = {
 
 const char* StatusName(RunResult::Status s) { return util::NameOf(kStatusNameTable, s); }
 
+namespace {
+
+// Host memory per PE, measured (bench/fabric_memory.sh: peak resident size of `tessera run` on
+// 16x16 and 64x64, the difference over the extra PEs): the functional model keeps about 203 KB per
+// PE, the RTL about 122 KB. A fabric that would need more than this machine's memory is refused
+// before anything is allocated.
+constexpr uint64_t kFuncBytesPerPe = 203 * 1024;
+constexpr uint64_t kRtlBytesPerPe = 122 * 1024;
+
+uint64_t BytesPerPe(Backend b) {
+  return (b != Backend::kRtl ? kFuncBytesPerPe : 0) + (b != Backend::kFunc ? kRtlBytesPerPe : 0);
+}
+
+std::string MemoryNeed(const DeviceOptions& o) {
+  const uint64_t pes = static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height);
+  const double gb = static_cast<double>(pes * BytesPerPe(o.backend)) / (1024.0 * 1024 * 1024);
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  const double have =
+      pages > 0 && page > 0 ? static_cast<double>(pages) * page / (1024.0 * 1024 * 1024) : 0;
+  return fmt::format(
+      "a {}x{} fabric on {} needs about {} KB per PE, {:.1f} GB for its {} PEs; this machine has "
+      "{:.1f} GB",
+      o.width, o.height, BackendName(o.backend), BytesPerPe(o.backend) / 1024, gb, pes, have);
+}
+
+void CheckMemory(const DeviceOptions& o) {
+  const uint64_t pes = static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height);
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return;
+  if (pes * BytesPerPe(o.backend) > static_cast<uint64_t>(pages) * static_cast<uint64_t>(page))
+    throw std::invalid_argument(
+        fmt::format("--fabric {}x{}: too large for memory: {}", o.width, o.height, MemoryNeed(o)));
+}
+
+}  // namespace
+
 Device::Device(const DeviceOptions& opt) : opt_(opt) {
   if (opt_.width < 1 || opt_.height < 1 || opt_.width > 0xFFFF || opt_.height > 0xFFFF)
     throw std::invalid_argument(
@@ -70,6 +107,23 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
   }
   if (!opt_.wave_path.empty() && opt_.backend == Backend::kFunc)
     throw std::invalid_argument("--wave: waves come from the RTL; use --backend rtl or cosim");
+  CheckMemory(opt_);
+  try {
+    OpenMachines();
+  } catch (const std::bad_alloc&) {
+    machines_.clear();
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: out of memory: {}", opt_.width,
+                                            opt_.height, MemoryNeed(opt_)));
+  }
+  for (auto& m : machines_) {
+    m->SetTaskLog(true);
+    m->Fabric().SetStopWhenQuiescent(true);
+    m->Fabric().SetLinkLog(machines_.size() == 2);  // cosim compares every link
+  }
+  on_debug_ = [](const ce::DebugRecord& d) { std::printf("%s\n", d.ToString().c_str()); };
+}
+
+void Device::OpenMachines() {
   if (opt_.backend != Backend::kRtl)
     machines_.push_back(MakeFuncMachine(opt_.width, opt_.height, opt_.tile));
   if (opt_.backend != Backend::kFunc) {
@@ -87,12 +141,6 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
     r.wave_y1 = opt_.wave_y1;
     machines_.push_back(MakeRtlMachine(r));
   }
-  for (auto& m : machines_) {
-    m->SetTaskLog(true);
-    m->Fabric().SetStopWhenQuiescent(true);
-    m->Fabric().SetLinkLog(machines_.size() == 2);  // cosim compares every link
-  }
-  on_debug_ = [](const ce::DebugRecord& d) { std::printf("%s\n", d.ToString().c_str()); };
 }
 
 Device::~Device() = default;
@@ -311,6 +359,19 @@ std::vector<fabric::EdgeStream::Wavelet> Device::StreamOut(fabric::Coord pe, int
   return out;
 }
 
+std::string Device::PendingStreams() const {
+  std::string out;
+  for (const auto& st : streams_) {
+    const fabric::EdgeStream& e = *st->ends[0];
+    if (e.Pending() == 0) continue;
+    out += fmt::format(
+        "host stream into PE({},{}) {}: {} wavelets not yet injected, the next on color {}\n",
+        st->pe.x, st->pe.y, arch::ToString(static_cast<arch::Dir>(st->side)), e.Pending(),
+        e.PendingColor());
+  }
+  return out;
+}
+
 bool Device::Quiescent() {
   for (auto& m : machines_)  // host streams are edge endpoints: their Quiet() counts
     if (!m->Fabric().Quiescent()) return false;
@@ -398,8 +459,8 @@ RunResult Device::Run(uint64_t max_cycles) {
     if (done >= max_cycles) {
       r.status = RunResult::Status::kCycleLimit;
       r.message = fmt::format(
-          "the run did not finish within {} cycles (deadlock, or raise --max-cycles):\n{}",
-          max_cycles, DiagnoseDeadlock(*machines_[0], &*image_));
+          "the run did not finish within {} cycles (deadlock, or raise --max-cycles):\n{}{}",
+          max_cycles, DiagnoseDeadlock(*machines_[0], &*image_), PendingStreams());
       break;
     }
     uint64_t stepped[2] = {0, 0};

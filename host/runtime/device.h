@@ -85,6 +85,11 @@ const char* StatusName(RunResult::Status s);
 struct MemcpyResult {
   uint64_t cycles = 0;  // simulated cycles the copy took (0 through the back door)
   uint64_t words = 0;   // 32-bit words moved
+  MemcpyResult& operator+=(const MemcpyResult& o) {
+    cycles += o.cycles;
+    words += o.words;
+    return *this;
+  }
 };
 
 class Device {
@@ -151,6 +156,7 @@ class Device {
  private:
   void CheckOpen() const;
   void CheckLoaded() const;
+  void OpenMachines();  // the backend's machines (cosim: func, then rtl)
   // Every machine writes (cosim: both) ...
   void WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port);
   // ... and reads; cosim throws if the two differ.
@@ -163,6 +169,8 @@ class Device {
   // stepped with Machine::Step, which took its debug records and task starts.
   void Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events = nullptr);
   bool Quiescent();
+  // The deadlock diagnosis's lines for host streams with wavelets not yet injected.
+  std::string PendingStreams() const;
 
   DeviceOptions opt_;
   std::vector<std::unique_ptr<Machine>> machines_;

@@ -13,16 +13,6 @@
 namespace tessera::runtime {
 namespace {
 
-std::string Mask(uint32_t m) {
-  std::string s;
-  for (int t = 0; t < 32; ++t) {
-    if (!((m >> t) & 1)) continue;
-    s += s.empty() ? "" : ", ";
-    s += std::to_string(t);
-  }
-  return s;
-}
-
 constexpr util::EnumName<arch::CeStall> kStallTexts[] = {
     {arch::CeStall::kUt, "waits for a busy microthread"},
     {arch::CeStall::kSync, "waits for its synchronous DSD operation"},
@@ -105,6 +95,23 @@ std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc
   return fmt::format("0x{:04x} ({}:{})", pc, Basename(l->file), l->line);
 }
 
+std::string TaskText(Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task) {
+  const assembler::PeProgram* p = image ? image->ProgramAt(pe.x, pe.y) : nullptr;
+  std::string name;
+  if (p && task < 31) {
+    const auto entry =
+        static_cast<uint16_t>(arch::TaskCfg::Entry(m.Read(pe, arch::TaskCfg::Addr(task))));
+    // The label at the entry: an exported or global one first, else any in .text.
+    int best = -1;
+    for (const auto& [n, sym] : p->symbols) {
+      if (sym.section != ".text" || sym.address != entry) continue;
+      const int rank = sym.exported ? 2 : sym.global ? 1 : 0;
+      if (rank > best) best = rank, name = n;
+    }
+  }
+  return name.empty() ? fmt::format("task {}", task) : fmt::format("task {} ({})", task, name);
+}
+
 std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes) {
   std::string out;
   int busy = 0;
@@ -120,7 +127,7 @@ std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes
       line += "compute engine quiet";
     } else if (arch::CeStatus::Running(st)) {
       const uint16_t pc = static_cast<uint16_t>(m.Read(pe, arch::CePc::kAddr));
-      line += fmt::format("task {} running at pc {}", arch::CeStatus::Task(st),
+      line += fmt::format("{} running at pc {}", TaskText(m, image, pe, arch::CeStatus::Task(st)),
                           DescribePc(image, pe, pc));
       const uint32_t stall = arch::CeStatus::Stall(st);
       if (stall != 0) {
@@ -155,8 +162,14 @@ std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes
     if (!routers.empty()) line += ";\n    router input queues: " + routers;
     const uint32_t blocked = m.Read(pe, arch::TaskBlocked::kAddr);
     const uint32_t active = m.Read(pe, arch::TaskActive::kAddr);
-    if (active) line += fmt::format(";\n    activated tasks: {}", Mask(active));
-    if (blocked) line += fmt::format(";\n    blocked tasks: {}", Mask(blocked));
+    auto tasks = [&](uint32_t mask) {
+      std::string t;
+      for (uint32_t k = 0; k < 31; ++k)
+        if ((mask >> k) & 1) t += (t.empty() ? "" : ", ") + TaskText(m, image, pe, k);
+      return t;
+    };
+    if (active) line += ";\n    activated: " + tasks(active);
+    if (blocked) line += ";\n    blocked: " + tasks(blocked);
     out += line + "\n";
   }
   if (busy > max_pes) out += fmt::format("... and {} more busy PEs\n", busy - max_pes);

@@ -16,7 +16,8 @@ namespace tessera::runtime {
 //   PE(1,0): task 3 running at pc 0x0040 (recv.s:22), stalled: send on color 4 has no credit;
 //     microthread 2 (fmovs at pc 0x0038, recv.s:20) waits for data on color 5;
 //     CE input queues: color 7: 3 of 16 (head control);
-//     router input queues: from W color 5: 3; blocked tasks: 4
+//     router input queues: from W color 5: 3;
+//     blocked: task 4 (done)
 // `image` may be null (no source lines).
 std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes = 16);
 
@@ -25,6 +26,9 @@ std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes
 // faulting pc and the task table), with the cycle and the source line; a router fault as
 // fabric::DescribeFault words it.
 std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::FaultRecord& f);
+
+// "task 3 (recv)": the task and the label at its entry (TaskCfg), or "task 3" without one.
+std::string TaskText(Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task);
 
 // "0x0040 (recv.s:22)" or "0x0040" without line information.
 std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc);

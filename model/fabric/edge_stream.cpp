@@ -107,4 +107,8 @@ uint64_t EdgeStream::NextWake() const {
   return wake;
 }
 
+uint32_t EdgeStream::PendingColor() const {
+  return out_.empty() ? 0 : static_cast<uint32_t>(arch::Link::Color(out_.front()));
+}
+
 }  // namespace tessera::fabric

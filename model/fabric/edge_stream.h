@@ -59,6 +59,8 @@ class EdgeStream final : public RampEndpoint {
   void Hold(bool hold) { hold_ = hold; }
 
   size_t Pending() const { return out_.size(); }  // injected, not yet sent into the router
+  // The color of the first wavelet not yet sent (Pending() > 0): the one waiting for a credit.
+  uint32_t PendingColor() const;
   // The cycle each injected wavelet was sent (its Tick), in order of injection.
   const std::vector<uint64_t>& SentCycles() const { return sent_; }
   size_t Holding() const { return in_.size(); }  // received, not yet consumed

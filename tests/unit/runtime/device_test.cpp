@@ -303,6 +303,23 @@ TEST(Device, AFaultStopsTheRunAndSaysWhere) {
   }
 }
 
+TEST(Device, AFabricTooLargeForMemoryIsRefusedWithItsSize) {
+  DeviceOptions o;
+  o.width = 65535;
+  o.height = 65535;
+  try {
+    Device dev(o);
+    FAIL() << "a 65535x65535 fabric was opened";
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.find("--fabric 65535x65535: too large for memory: a 65535x65535 fabric on func "
+                     "needs about 203 KB per PE, "),
+              0u)
+        << m;
+    EXPECT_NE(m.find(" GB for its 4294836225 PEs; this machine has "), std::string::npos) << m;
+  }
+}
+
 // Makes the RTL's copy of x[i] on PE(0,0) differ: it holds `value` (cosim: machine 1 is the RTL).
 void CorruptRtlX(Rig& rig, int i, float value) {
   const uint16_t addr = static_cast<uint16_t>(rig.dev.image().Symbol(0, 0, "x")->address + 4 * i);

@@ -5,3 +5,9 @@
 main:   li      r1, 0x103
         lw      r2, 0(r1)
         tend
+
+; Memory that a run's outputs read after the fault.
+        .data
+        .align  4
+kept:   .word   0x1234
+        .export kept, i32, 1

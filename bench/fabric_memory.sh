@@ -1,0 +1,31 @@
+#!/bin/sh
+# Host memory per PE of each backend: the peak resident size (GNU time, %M) of `tessera run` on a
+# small and a large fabric holding one PE's program, the difference over the extra PEs. Start-up
+# and the program cancel. The runtime's memory check (host/runtime/device.cpp, kFuncBytesPerPe and
+# kRtlBytesPerPe) uses these numbers.
+#
+#   bench/fabric_memory.sh [BUILD_DIR]   (default build; needs /usr/bin/time)
+set -eu
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tessera=$(cd "$build" && pwd)/bin/tessera
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+small=16
+large=64
+for n in $small $large; do
+  printf 'fabric %sx%s\nregion at=0,0 program=%s/firmware/tutorial/01_loop/loop.s\n' \
+    "$n" "$n" "$root" > "$tmp/f$n.tlayout"
+  "$tessera" link -o "$tmp/f$n.timg" "$tmp/f$n.tlayout" > /dev/null
+done
+for backend in func rtl; do
+  for n in $small $large; do
+    /usr/bin/time -f %M -o "$tmp/$backend$n" \
+      "$tessera" run "$tmp/f$n.timg" --backend $backend --quiet --no-progress > /dev/null
+  done
+  a=$(cat "$tmp/$backend$small")
+  b=$(cat "$tmp/$backend$large")
+  pes=$((large * large - small * small))
+  echo "$backend: ${a} KB at ${small}x${small}, ${b} KB at ${large}x${large}:" \
+    "$(((b - a) / pes)) KB per PE"
+done
