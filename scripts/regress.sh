@@ -92,7 +92,7 @@ for f in "$shared"/testfloat/*.tv.gz; do
   if grep -qx "$stem" <<< "$ops"; then
     run "fpcheck_rtl_$stem" "$tessera" fpcheck --backend rtl "$f"
   else
-    # Division and square root are the next issue's work: listed, not run, until they exist.
+    # A file of an operation the FMAC does not implement: listed, not run.
     echo "regress: PENDING fpcheck_rtl_$stem: the FMAC has no $stem yet"
   fi
 done

@@ -213,6 +213,8 @@ enum class FpOp : uint8_t {
   kCvtF2F = 11,
   kCvtF2I = 12,
   kCvtI2F = 13,
+  kDiv = 14,
+  kSqrt = 15,
 };
 inline constexpr unsigned kFpOpWidth = 4;
 inline const char* ToString(FpOp v) {
@@ -231,6 +233,8 @@ inline const char* ToString(FpOp v) {
     case FpOp::kCvtF2F: return "CvtF2F";
     case FpOp::kCvtF2I: return "CvtF2I";
     case FpOp::kCvtI2F: return "CvtI2F";
+    case FpOp::kDiv: return "Div";
+    case FpOp::kSqrt: return "Sqrt";
   }
   return "?";
 }
@@ -292,6 +296,14 @@ inline bool FromString(std::string_view s, FpOp* out) {
     *out = FpOp::kCvtI2F;
     return true;
   }
+  if (s == "Div") {
+    *out = FpOp::kDiv;
+    return true;
+  }
+  if (s == "Sqrt") {
+    *out = FpOp::kSqrt;
+    return true;
+  }
   return false;
 }
 // in f16, two independent lanes, each with its flags
@@ -305,6 +317,8 @@ inline constexpr bool IsTwoLaneF16(FpOp v) {
     case FpOp::kMax:
     case FpOp::kNeg:
     case FpOp::kAbs:
+    case FpOp::kDiv:
+    case FpOp::kSqrt:
       return true;
     default:
       return false;
@@ -318,6 +332,7 @@ inline constexpr bool IsUnary(FpOp v) {
     case FpOp::kCvtF2F:
     case FpOp::kCvtF2I:
     case FpOp::kCvtI2F:
+    case FpOp::kSqrt:
       return true;
     default:
       return false;

@@ -409,6 +409,8 @@ enum class DsdOp : uint8_t {
   kIShl = 15,
   kIShr = 16,
   kIMov = 17,
+  kDiv = 18,
+  kSqrt = 19,
 };
 inline constexpr unsigned kDsdOpWidth = 5;
 inline const char* ToString(DsdOp v) {
@@ -431,6 +433,8 @@ inline const char* ToString(DsdOp v) {
     case DsdOp::kIShl: return "IShl";
     case DsdOp::kIShr: return "IShr";
     case DsdOp::kIMov: return "IMov";
+    case DsdOp::kDiv: return "Div";
+    case DsdOp::kSqrt: return "Sqrt";
   }
   return "?";
 }
@@ -506,6 +510,14 @@ inline bool FromString(std::string_view s, DsdOp* out) {
   }
   if (s == "IMov") {
     *out = DsdOp::kIMov;
+    return true;
+  }
+  if (s == "Div") {
+    *out = DsdOp::kDiv;
+    return true;
+  }
+  if (s == "Sqrt") {
+    *out = DsdOp::kSqrt;
     return true;
   }
   return false;
@@ -941,6 +953,8 @@ inline constexpr InsnInfo kInsns[] = {
     {"fcvt.h.s", InsnFormat::kR, 0x2, 11, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 11, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0xB000002, 0xFF80, true, false, 0, "rd = f16(rb)"},
     {"fcvt.w.s", InsnFormat::kR, 0x2, 12, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 12, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0xC000002, 0xFF80, true, false, 0, "rd = i32(rb), toward zero, saturating"},
     {"fcvt.s.w", InsnFormat::kR, 0x2, 13, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 13, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0xD000002, 0xFF80, true, false, 0, "rd = f32(i32 rb)"},
+    {"fdiv.s", InsnFormat::kR, 0x2, 14, 3, {OperandKind::kRd, OperandKind::kRb, OperandKind::kRc}, InsnClass::kFp, 14, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0xE000002, 0xFFF80, true, false, 0, "rd = rb / rc, correctly rounded"},
+    {"fsqrt.s", InsnFormat::kR, 0x2, 15, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 15, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0xF000002, 0xFF80, true, false, 0, "rd = sqrt(rb), correctly rounded"},
     {"fadd.h", InsnFormat::kR, 0x2, 16, 3, {OperandKind::kRd, OperandKind::kRb, OperandKind::kRc}, InsnClass::kFp, 0, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x10000002, 0xFFF80, true, false, 0, "rd = rb + rc"},
     {"fsub.h", InsnFormat::kR, 0x2, 17, 3, {OperandKind::kRd, OperandKind::kRb, OperandKind::kRc}, InsnClass::kFp, 1, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x11000002, 0xFFF80, true, false, 0, "rd = rb - rc"},
     {"fmul.h", InsnFormat::kR, 0x2, 18, 3, {OperandKind::kRd, OperandKind::kRb, OperandKind::kRc}, InsnClass::kFp, 2, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x12000002, 0xFFF80, true, false, 0, "rd = rb * rc"},
@@ -955,6 +969,8 @@ inline constexpr InsnInfo kInsns[] = {
     {"fcvt.s.h", InsnFormat::kR, 0x2, 27, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 11, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x1B000002, 0xFF80, true, false, 0, "rd = f32(f16 rb), exact"},
     {"fcvt.w.h", InsnFormat::kR, 0x2, 28, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 12, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x1C000002, 0xFF80, true, false, 0, "rd = i32(f16 rb), toward zero, saturating"},
     {"fcvt.h.w", InsnFormat::kR, 0x2, 29, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 13, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x1D000002, 0xFF80, true, false, 0, "rd = f16(i32 rb)"},
+    {"fdiv.h", InsnFormat::kR, 0x2, 30, 3, {OperandKind::kRd, OperandKind::kRb, OperandKind::kRc}, InsnClass::kFp, 14, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x1E000002, 0xFFF80, true, false, 0, "rd = rb / rc, correctly rounded"},
+    {"fsqrt.h", InsnFormat::kR, 0x2, 31, 2, {OperandKind::kRd, OperandKind::kRb}, InsnClass::kFp, 15, 1, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFp, 0, 0xFF00007F, 0x1F000002, 0xFF80, true, false, 0, "rd = sqrt(rb), correctly rounded"},
     {"nop", InsnFormat::kR, 0x3, 0, 0, {}, InsnClass::kSys, 0, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFixed, 1, 0xFF00007F, 0x3, 0x0, false, false, 0, "nothing"},
     {"tend", InsnFormat::kR, 0x3, 1, 0, {}, InsnClass::kSys, 1, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFixed, 1, 0xFF00007F, 0x1000003, 0x0, false, false, 0, "end the running task"},
     {"trap", InsnFormat::kI, 0x4, -1, 1, {OperandKind::kUimm}, InsnClass::kSys, 2, 0, DsdForm(0), {ElemClass(0), ElemClass(0), ElemClass(0)}, CycleKind::kFixed, 1, 0x7F, 0x4, 0xFFFF0000, false, false, 0, "fault Trap with the immediate"},
@@ -1050,8 +1066,14 @@ inline constexpr InsnInfo kInsns[] = {
     {"fmachs", InsnFormat::kD, 0x78, -1, 5, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 8, 4, DsdForm(4), {ElemClass(1), ElemClass(1), ElemClass(2)}, CycleKind::kDsd, 0, 0x7F, 0x78, 0xFFFFFF80, false, false, 0, "dst = src0 + f32(src1) * f32(s)"},
     {"fdots", InsnFormat::kD, 0x79, -1, 4, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 9, 0, DsdForm(5), {ElemClass(0), ElemClass(1), ElemClass(1)}, CycleKind::kDsd, 0, 0x7F, 0x79, 0xFFFFF080, false, false, 0, "acc += sum src0 * src1"},
     {"fdoth", InsnFormat::kD, 0x7A, -1, 4, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 9, 1, DsdForm(5), {ElemClass(0), ElemClass(2), ElemClass(2)}, CycleKind::kDsd, 0, 0x7F, 0x7A, 0xFFFFF080, false, false, 0, "acc += sum src0 * src1"},
+    {"fdivs", InsnFormat::kD, 0x7B, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(0), {ElemClass(1), ElemClass(1), ElemClass(1)}, CycleKind::kDsd, 0, 0x7F, 0x7B, 0xFF0FFF80, false, false, 0, "dst = src0 / src1"},
+    {"fdivh", InsnFormat::kD, 0x7C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(0), {ElemClass(2), ElemClass(2), ElemClass(2)}, CycleKind::kDsd, 0, 0x7F, 0x7C, 0xFF0FFF80, false, false, 0, "dst = src0 / src1"},
+    {"fsqrts", InsnFormat::kD, 0x7D, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 19, 0, DsdForm(2), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x7D, 0xFF00FF80, false, false, 0, "dst = sqrt(src0)"},
+    {"fsqrth", InsnFormat::kD, 0x7E, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 19, 1, DsdForm(2), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x7E, 0xFF00FF80, false, false, 0, "dst = sqrt(src0)"},
+    {"fdivs", InsnFormat::kD, 0x3C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(1), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3C, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
+    {"fdivh", InsnFormat::kD, 0x3D, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(1), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3D, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
 };
-inline constexpr int kNumInsns = 147;
+inline constexpr int kNumInsns = 157;
 
 struct InsnAlias {
   const char* name;

@@ -485,7 +485,6 @@ std::string EmitIsaHpp(const IsaDesc& d) {
 
 namespace {
 
-
 // A code span in a table cell: only `|` needs escaping (GFM splits the cells first).
 std::string MdCode(const std::string& s) {
   std::string o = "`";

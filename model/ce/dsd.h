@@ -95,6 +95,10 @@ inline arch::FpOp FpOpOf(arch::DsdOp op) {
     case DsdOp::kMulAdd:
     case DsdOp::kDot:
       return FpOp::kMulAdd;
+    case DsdOp::kDiv:
+      return FpOp::kDiv;
+    case DsdOp::kSqrt:
+      return FpOp::kSqrt;
     default:
       return FpOp::kAdd;
   }
@@ -214,6 +218,7 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
     case DsdOp::kNeg:
     case DsdOp::kAbs:
     case DsdOp::kCvt:
+    case DsdOp::kSqrt:
       r.value = FmacLanes(fop, ff, x0, 0, 0, lanes, r.flags);
       break;
     default:

@@ -1,7 +1,7 @@
-// Add, subtract, multiply and fused multiply-add for one format, as header templates so that the
-// dispatch loop (execute.cpp) and the named scalar functions (scalar_ops.cpp) inline them. Results
-// are exact then rounded once by RoundPack; NaN results are F::kCanonicalNan. Integer arithmetic
-// only: nothing here depends on the host FPU or its rounding mode.
+// Add, subtract, multiply, fused multiply-add, divide and square root for one format, as header
+// templates so that the dispatch loop (execute.cpp) and the named scalar functions (scalar_ops.cpp)
+// inline them. Results are exact then rounded once by RoundPack; NaN results are F::kCanonicalNan.
+// Integer arithmetic only: nothing here depends on the host FPU or its rounding mode.
 //
 // NaN and invalid rules (SoftFloat 3e, RISC-V specialization):
 // - any NaN operand gives the canonical NaN; invalid is raised if any operand is a signaling NaN;
@@ -182,6 +182,98 @@ inline typename F::Bits MulAdd(typename F::Bits a, typename F::Bits b, typename 
   const bool sign = ((c_bigger ? sign_c : sign_p) != 0) != (neg_mask != 0);
   const int lz = LeadingZeros(s);
   return RoundPack<F>(sign, exp + 1 - lz, s << lz, flags);
+}
+
+namespace internal {
+
+// The significand of a finite nonzero x with its leading one moved to bit kPrecision - 1, and the
+// biased exponent that leading one then has (below 1 for subnormals).
+template <typename F>
+inline uint64_t Normalized(typename F::Bits x, int& exp) {
+  uint64_t m = Significand<F>(x);
+  const int shift = LeadingZeros(m) - (64 - F::kPrecision);
+  exp = ScaleExp<F>(x) - shift;
+  return m << shift;
+}
+
+// floor(sqrt(n)) for n < 2^62, and whether the root is exact.
+inline uint64_t IntSqrt(uint64_t n, bool& exact) {
+  uint64_t rem = n, root = 0, bit = uint64_t(1) << 62;
+  while (bit > rem) bit >>= 2;
+  while (bit != 0) {
+    if (rem >= root + bit) {
+      rem -= root + bit;
+      root = (root >> 1) + bit;
+    } else {
+      root >>= 1;
+    }
+    bit >>= 2;
+  }
+  exact = rem == 0;
+  return root;
+}
+
+}  // namespace internal
+
+// a / b, correctly rounded. x / 0 for finite nonzero x is infinity with the infinite flag; 0 / 0
+// and inf / inf are invalid.
+template <typename F>
+inline typename F::Bits Div(typename F::Bits a, typename F::Bits b, uint8_t& flags) {
+  using Bits = typename F::Bits;
+  const Bits sign = (a ^ b) & F::kSignMask;
+  if (__builtin_expect(F::IsSpecial(a) || F::IsSpecial(b), 0)) {
+    if (F::IsNan(a) || F::IsNan(b)) {
+      return internal::NanResult<F>(F::IsSignalingNan(a) || F::IsSignalingNan(b), flags);
+    }
+    if (F::IsInf(a)) {
+      if (F::IsInf(b)) return internal::NanResult<F>(true, flags);  // inf / inf
+      return Bits(sign | F::kInf);
+    }
+    return sign;  // finite / inf
+  }
+  if (F::IsZero(b)) {
+    if (F::IsZero(a)) return internal::NanResult<F>(true, flags);  // 0 / 0
+    flags |= kFlagInfinite;
+    return Bits(sign | F::kInf);
+  }
+  if (F::IsZero(a)) return sign;
+  // a = ma * 2^(ea - bias - (p - 1)) with ma in [2^(p-1), 2^p), b likewise. The quotient of
+  // ma * 2^(p+2) by mb has p + 2 or p + 3 bits: the kept bits, a round bit and one more; the
+  // remainder says whether anything lies below them.
+  int ea = 0, eb = 0;
+  const uint64_t ma = internal::Normalized<F>(a, ea);
+  const uint64_t mb = internal::Normalized<F>(b, eb);
+  const uint64_t n = ma << (F::kPrecision + 2);
+  const uint64_t q = n / mb;
+  const bool sticky = n % mb != 0;
+  const int lz = LeadingZeros(q);
+  const int exp = F::kBias + ea - eb + (63 - lz) - (F::kPrecision + 2);
+  return RoundPack<F>(sign != 0, exp, (q << lz) | sticky, flags);
+}
+
+// sqrt(a), correctly rounded. sqrt(-0) = -0; the root of a negative nonzero number (infinity
+// included) is invalid.
+template <typename F>
+inline typename F::Bits Sqrt(typename F::Bits a, uint8_t& flags) {
+  if (F::IsNan(a)) return internal::NanResult<F>(F::IsSignalingNan(a), flags);
+  if (F::IsZero(a)) return a;
+  if (F::Sign(a)) return internal::NanResult<F>(true, flags);
+  if (F::IsInf(a)) return a;
+  // a = ma * 2^k with k even (ma doubled if needed); sqrt(a) = sqrt(ma * 4^s) * 2^(k/2 - s),
+  // whose integer part has at least p + 2 bits for s = p/2 + 2.
+  int ea = 0;
+  uint64_t ma = internal::Normalized<F>(a, ea);
+  int k = ea - F::kBias - (F::kPrecision - 1);
+  if (k & 1) {
+    ma <<= 1;
+    k -= 1;
+  }
+  constexpr int kS = F::kPrecision / 2 + 2;
+  bool exact = false;
+  const uint64_t r = internal::IntSqrt(ma << (2 * kS), exact);
+  const int lz = LeadingZeros(r);
+  const int exp = F::kBias + k / 2 - kS + (63 - lz);
+  return RoundPack<F>(false, exp, (r << lz) | !exact, flags);
 }
 
 }  // namespace tessera::fp

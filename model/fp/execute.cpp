@@ -15,7 +15,7 @@ namespace {
 using arch::FpFmt;
 using arch::FpOp;
 
-constexpr int kNumOps = static_cast<int>(FpOp::kCvtI2F) + 1;
+constexpr int kNumOps = static_cast<int>(FpOp::kSqrt) + 1;
 constexpr int kNumFmts = static_cast<int>(FpFmt::kF16) + 1;
 
 inline uint16_t Lane(uint32_t word, int lane) { return uint16_t(word >> (16 * lane)); }
@@ -31,6 +31,8 @@ inline uint16_t F16Lane(uint16_t a, uint16_t b, uint16_t c, uint8_t& flags) {
   if constexpr (kOp == FpOp::kMax) return Max<F16>(a, b, flags);
   if constexpr (kOp == FpOp::kNeg) return Neg<F16>(a);
   if constexpr (kOp == FpOp::kAbs) return Abs<F16>(a);
+  if constexpr (kOp == FpOp::kDiv) return Div<F16>(a, b, flags);
+  if constexpr (kOp == FpOp::kSqrt) return Sqrt<F16>(a, flags);
   return 0;
 }
 
@@ -53,6 +55,8 @@ inline uint32_t Exec(uint32_t a, uint32_t b, uint32_t c, uint8_t flags[arch::kF1
     if constexpr (kOp == FpOp::kCvtF2F) return ConvertFloat<F32, F16>(a, f);
     if constexpr (kOp == FpOp::kCvtF2I) return ToI32TowardZero<F32>(a, f);
     if constexpr (kOp == FpOp::kCvtI2F) return FromI32<F32>(a, f);
+    if constexpr (kOp == FpOp::kDiv) return Div<F32>(a, b, f);
+    if constexpr (kOp == FpOp::kSqrt) return Sqrt<F32>(a, f);
   } else if constexpr (IsTwoLane(kOp, kFmt)) {
     const uint32_t lo = F16Lane<kOp>(Lane(a, 0), Lane(b, 0), Lane(c, 0), flags[0]);
     const uint32_t hi = F16Lane<kOp>(Lane(a, 1), Lane(b, 1), Lane(c, 1), flags[1]);

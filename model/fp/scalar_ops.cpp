@@ -19,6 +19,8 @@ bool F32Le(uint32_t a, uint32_t b, uint8_t& flags) { return Le<F32>(a, b, flags)
 bool F32Eq(uint32_t a, uint32_t b, uint8_t& flags) { return Eq<F32>(a, b, flags); }
 uint32_t F32Neg(uint32_t a) { return Neg<F32>(a); }
 uint32_t F32Abs(uint32_t a) { return Abs<F32>(a); }
+uint32_t F32Div(uint32_t a, uint32_t b, uint8_t& flags) { return Div<F32>(a, b, flags); }
+uint32_t F32Sqrt(uint32_t a, uint8_t& flags) { return Sqrt<F32>(a, flags); }
 
 uint16_t F16Add(uint16_t a, uint16_t b, uint8_t& flags) { return Add<F16>(a, b, flags); }
 uint16_t F16Sub(uint16_t a, uint16_t b, uint8_t& flags) { return Sub<F16>(a, b, flags); }
@@ -33,6 +35,8 @@ bool F16Le(uint16_t a, uint16_t b, uint8_t& flags) { return Le<F16>(a, b, flags)
 bool F16Eq(uint16_t a, uint16_t b, uint8_t& flags) { return Eq<F16>(a, b, flags); }
 uint16_t F16Neg(uint16_t a) { return Neg<F16>(a); }
 uint16_t F16Abs(uint16_t a) { return Abs<F16>(a); }
+uint16_t F16Div(uint16_t a, uint16_t b, uint8_t& flags) { return Div<F16>(a, b, flags); }
+uint16_t F16Sqrt(uint16_t a, uint8_t& flags) { return Sqrt<F16>(a, flags); }
 
 uint32_t F16ToF32(uint16_t a, uint8_t& flags) { return ConvertFloat<F16, F32>(a, flags); }
 uint16_t F32ToF16(uint32_t a, uint8_t& flags) { return ConvertFloat<F32, F16>(a, flags); }

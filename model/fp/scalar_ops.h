@@ -20,6 +20,8 @@ bool F32Le(uint32_t a, uint32_t b, uint8_t& flags);  // signaling
 bool F32Eq(uint32_t a, uint32_t b, uint8_t& flags);  // quiet
 uint32_t F32Neg(uint32_t a);
 uint32_t F32Abs(uint32_t a);
+uint32_t F32Div(uint32_t a, uint32_t b, uint8_t& flags);
+uint32_t F32Sqrt(uint32_t a, uint8_t& flags);
 
 uint16_t F16Add(uint16_t a, uint16_t b, uint8_t& flags);
 uint16_t F16Sub(uint16_t a, uint16_t b, uint8_t& flags);
@@ -32,6 +34,8 @@ bool F16Le(uint16_t a, uint16_t b, uint8_t& flags);
 bool F16Eq(uint16_t a, uint16_t b, uint8_t& flags);
 uint16_t F16Neg(uint16_t a);
 uint16_t F16Abs(uint16_t a);
+uint16_t F16Div(uint16_t a, uint16_t b, uint8_t& flags);
+uint16_t F16Sqrt(uint16_t a, uint8_t& flags);
 
 uint32_t F16ToF32(uint16_t a, uint8_t& flags);
 uint16_t F32ToF16(uint32_t a, uint8_t& flags);

@@ -262,9 +262,11 @@ module tessera_ce_dsd_step (
               DsdOpNeg: slot_o.op = 4'(FpOpNeg);
               DsdOpAbs: slot_o.op = 4'(FpOpAbs);
               DsdOpCvt: slot_o.op = 4'(FpOpCvtF2F);
+              DsdOpDiv: slot_o.op = 4'(FpOpDiv);
+              DsdOpSqrt: slot_o.op = 4'(FpOpSqrt);
               default:  slot_o.op = 4'(FpOpMulAdd);
             endcase
-            if (op == DsdOpNeg || op == DsdOpAbs || op == DsdOpCvt) slot_o.b = '0;
+            if (op == DsdOpNeg || op == DsdOpAbs || op == DsdOpCvt || op == DsdOpSqrt) slot_o.b = '0;
             if (op == DsdOpMulAdd) begin
               if (fmt == DsdFmtMix) begin
                 slot_o.a       = x1_f32;

@@ -5,17 +5,18 @@
 // cycles); no stalls, no hazards. See docs/fmac.md, "RTL datapath".
 //
 // Operands (docs/fmac.md, "The word-level interface (FpCase)"; model/fp/fp_backend.h):
-//   f32: the word. f16 Add, Sub, Mul, MulAdd, Min, Max, Neg, Abs: two independent lanes, lane 0
+//   f32: the word. f16 Add, Sub, Mul, MulAdd, Min, Max, Neg, Abs, Div, Sqrt: two independent lanes, lane 0
 //   in bits 15:0 and lane 1 in bits 31:16, flags of lane l in flags_o[5*l +: 5]. f16 compares
 //   and conversions use lane 0 only; their result is zero-extended and lane 1 flags are zero.
 //   Add = a * 1.0 + b, Sub = a * 1.0 + (-b), Mul = a * b + (-0), MulAdd = a * b + c, all through
 //   the fused multiply-add cores (one rounding, bit-exact with SoftFloat's add/sub/mul).
 //   CvtF2F and CvtF2I: fmt_i is the source format; CvtI2F: fmt_i is the destination format.
-//   Reserved op codes (14, 15) give 0 and no flags.
+//   Div = a / b and Sqrt = sqrt(a): tessera_fmac_divsqrt, one per format and lane.
 //
 // Stages (FmacLatency = 4): input register | S1 unpack, S2 multiply and align | S3 add and
-// normalise | S4 round and select, output register. Compares, min/max, sign operations and
-// conversions are computed after the input register and delayed alongside. No logic hangs on the
+// normalise | S4 round and select, output register. Compares, min/max, sign operations,
+// conversions, division and square root are computed after the input register and delayed
+// alongside. No logic hangs on the
 // input ports, so a verilated model evaluates the datapath once per clock edge. Other latencies:
 // 1 to 3 drop registers (1: the output register only), 5 adds one after S1, more add output stages.
 `include "../prim/tessera_assert.svh"
@@ -165,6 +166,12 @@ module tessera_fmac (
   logic [9:0]   fma16_flags;   // lane l at [5*l +: 5]
   logic [31:0]  nc16_res;
   logic [9:0]   nc16_flags;
+  logic [31:0]  ds16_res;      // division and square root, lane l at [16*l +: 16]
+  logic [9:0]   ds16_flags;
+  logic         is_div_sqrt;
+
+  assign is_div_sqrt = in_valid &
+                       ((in_op == tessera_pkg::FpOpDiv) | (in_op == tessera_pkg::FpOpSqrt));
 
   for (genvar l = 0; l < 2; l++) begin : g_lane
     tessera_fmac_fma #(.ExpBits(5), .ManBits(10), .Regs(FmaRegs)) u_fma16 (
@@ -185,13 +192,22 @@ module tessera_fmac (
       .result_o(nc16_res[16*l +: 16]),
       .flags_o (nc16_flags[5*l +: 5])
     );
+
+    tessera_fmac_divsqrt #(.ExpBits(5), .ManBits(10)) u_divsqrt16 (
+      .active_i(is_div_sqrt && in_fmt == tessera_pkg::FpFmtF16),
+      .sqrt_i  (in_op == tessera_pkg::FpOpSqrt),
+      .a_i     (in_a[16*l +: 16]),
+      .b_i     (in_b[16*l +: 16]),
+      .result_o(ds16_res[16*l +: 16]),
+      .flags_o (ds16_flags[5*l +: 5])
+    );
   end
 
   // -----------------------------------------------------------------------------------------------
   // Single-stage operations, computed after the input register and delayed with the control
   // -----------------------------------------------------------------------------------------------
-  logic [31:0] nc32_res, cvt_res, misc_res;
-  logic [4:0]  nc32_flags, cvt_flags;
+  logic [31:0] nc32_res, cvt_res, misc_res, ds32_res;
+  logic [4:0]  nc32_flags, cvt_flags, ds32_flags;
   logic [9:0]  misc_flags;
 
   tessera_fmac_noncomp #(.ExpBits(8), .ManBits(23)) u_noncomp32 (
@@ -200,6 +216,15 @@ module tessera_fmac (
     .b_i     (in_b),
     .result_o(nc32_res),
     .flags_o (nc32_flags)
+  );
+
+  tessera_fmac_divsqrt #(.ExpBits(8), .ManBits(23)) u_divsqrt32 (
+    .active_i(is_div_sqrt && in_fmt == tessera_pkg::FpFmtF32),
+    .sqrt_i  (in_op == tessera_pkg::FpOpSqrt),
+    .a_i     (in_a),
+    .b_i     (in_b),
+    .result_o(ds32_res),
+    .flags_o (ds32_flags)
   );
 
   tessera_fmac_cvt u_cvt (
@@ -236,6 +261,15 @@ module tessera_fmac (
       tessera_pkg::FpOpCvtF2F, tessera_pkg::FpOpCvtF2I, tessera_pkg::FpOpCvtI2F: begin
         misc_res   = cvt_res;
         misc_flags = {5'b00000, cvt_flags};
+      end
+      tessera_pkg::FpOpDiv, tessera_pkg::FpOpSqrt: begin
+        if (in_fmt == tessera_pkg::FpFmtF16) begin
+          misc_res   = ds16_res;
+          misc_flags = ds16_flags;
+        end else begin
+          misc_res   = ds32_res;
+          misc_flags = {5'b00000, ds32_flags};
+        end
       end
       default: ;
     endcase
@@ -307,7 +341,8 @@ module tessera_fmac (
 
   `ASSERT(Lane1FlagsOnlyInTwoLaneF16, !valid_o || (out_f16 && out_is_two_lane) ||
                                       flags_o[9:5] == '0)
-  `ASSERT(NoDivideByZeroFlag, !valid_o || (flags_o[3] == 1'b0 && flags_o[8] == 1'b0))
+  `ASSERT(InfiniteFlagOnlyFromDivision, !valid_o || out_op == tessera_pkg::FpOpDiv ||
+                                        (flags_o[3] == 1'b0 && flags_o[8] == 1'b0))
   `ASSERT(CompareIsBoolean, !(valid_o && out_cmp) || result_o[31:1] == '0)
   `ASSERT(NanIsCanonical32, !(valid_o && out_float32 && nan32) ||
                             result_o == tessera_pkg::CanonicalNan32)

@@ -255,6 +255,23 @@
           dec_o.wr_a = 1'b1;
           dec_o.rd_b = 1'b1;
         end
+        8'hE: begin  // fdiv.s
+          dec_o.legal = (insn_i & 32'hF00000) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
+          dec_o.cls = InsnClassFp;
+          dec_o.fp_op = FpOpDiv;
+          dec_o.fp_fmt = FpFmtF32;
+          dec_o.wr_a = 1'b1;
+          dec_o.rd_b = 1'b1;
+          dec_o.rd_c = 1'b1;
+        end
+        8'hF: begin  // fsqrt.s
+          dec_o.legal = (insn_i & 32'hFF0000) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
+          dec_o.cls = InsnClassFp;
+          dec_o.fp_op = FpOpSqrt;
+          dec_o.fp_fmt = FpFmtF32;
+          dec_o.wr_a = 1'b1;
+          dec_o.rd_b = 1'b1;
+        end
         8'h10: begin  // fadd.h
           dec_o.legal = (insn_i & 32'hF00000) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
           dec_o.cls = InsnClassFp;
@@ -373,6 +390,23 @@
           dec_o.legal = (insn_i & 32'hFF0000) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
           dec_o.cls = InsnClassFp;
           dec_o.fp_op = FpOpCvtI2F;
+          dec_o.fp_fmt = FpFmtF16;
+          dec_o.wr_a = 1'b1;
+          dec_o.rd_b = 1'b1;
+        end
+        8'h1E: begin  // fdiv.h
+          dec_o.legal = (insn_i & 32'hF00000) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
+          dec_o.cls = InsnClassFp;
+          dec_o.fp_op = FpOpDiv;
+          dec_o.fp_fmt = FpFmtF16;
+          dec_o.wr_a = 1'b1;
+          dec_o.rd_b = 1'b1;
+          dec_o.rd_c = 1'b1;
+        end
+        8'h1F: begin  // fsqrt.h
+          dec_o.legal = (insn_i & 32'hFF0000) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
+          dec_o.cls = InsnClassFp;
+          dec_o.fp_op = FpOpSqrt;
           dec_o.fp_fmt = FpFmtF16;
           dec_o.wr_a = 1'b1;
           dec_o.rd_b = 1'b1;
@@ -745,6 +779,28 @@
       dec_o.dsr_a = 1'b1;
       dec_o.rd_b = 1'b1;
       dec_o.imm_sx = 1'b1;
+    end
+    7'h3C: begin
+      dec_o.legal = (insn_i & 32'hF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpDiv;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormVS;
+      dec_o.ty_dst = ElemClassF32;
+      dec_o.ty_src0 = ElemClassF32;
+      dec_o.ty_src1 = ElemClassNone;
+      dec_o.rd_s = 1'b1;
+    end
+    7'h3D: begin
+      dec_o.legal = (insn_i & 32'hF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpDiv;
+      dec_o.dsd_fmt = DsdFmtF16;
+      dec_o.dsd_form = DsdFormVS;
+      dec_o.ty_dst = ElemClassF16;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassNone;
+      dec_o.rd_s = 1'b1;
     end
     7'h40: begin
       dec_o.legal = (insn_i & 32'hF00000) == 32'h0;
@@ -1362,6 +1418,46 @@
       dec_o.ty_src0 = ElemClassF16;
       dec_o.ty_src1 = ElemClassF16;
       dec_o.rd_s = 1'b1;
+    end
+    7'h7B: begin
+      dec_o.legal = (insn_i & 32'hF00000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpDiv;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormV3;
+      dec_o.ty_dst = ElemClassF32;
+      dec_o.ty_src0 = ElemClassF32;
+      dec_o.ty_src1 = ElemClassF32;
+    end
+    7'h7C: begin
+      dec_o.legal = (insn_i & 32'hF00000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpDiv;
+      dec_o.dsd_fmt = DsdFmtF16;
+      dec_o.dsd_form = DsdFormV3;
+      dec_o.ty_dst = ElemClassF16;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassF16;
+    end
+    7'h7D: begin
+      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpSqrt;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormV2;
+      dec_o.ty_dst = ElemClassF32;
+      dec_o.ty_src0 = ElemClassF32;
+      dec_o.ty_src1 = ElemClassNone;
+    end
+    7'h7E: begin
+      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpSqrt;
+      dec_o.dsd_fmt = DsdFmtF16;
+      dec_o.dsd_form = DsdFormV2;
+      dec_o.ty_dst = ElemClassF16;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassNone;
     end
     default: dec_o.legal = 1'b0;
   endcase

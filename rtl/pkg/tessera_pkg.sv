@@ -93,12 +93,14 @@ package tessera_pkg;
     FpOpAbs = 4'd10,
     FpOpCvtF2F = 4'd11,
     FpOpCvtF2I = 4'd12,
-    FpOpCvtI2F = 4'd13
+    FpOpCvtI2F = 4'd13,
+    FpOpDiv = 4'd14,
+    FpOpSqrt = 4'd15
   } fp_op_e;
   // in f16, two independent lanes, each with its flags
-  localparam logic [15:0] FpOpIsTwoLaneF16 = 16'b0000011000111111;
+  localparam logic [15:0] FpOpIsTwoLaneF16 = 16'b1100011000111111;
   // reads operand a only
-  localparam logic [15:0] FpOpIsUnary = 16'b0011111000000000;
+  localparam logic [15:0] FpOpIsUnary = 16'b1011111000000000;
 
   // operand format; for CvtF2F the source format
   typedef enum logic [0:0] {
@@ -606,7 +608,9 @@ package tessera_pkg;
     DsdOpIXor = 5'd14,
     DsdOpIShl = 5'd15,
     DsdOpIShr = 5'd16,
-    DsdOpIMov = 5'd17
+    DsdOpIMov = 5'd17,
+    DsdOpDiv = 5'd18,
+    DsdOpSqrt = 5'd19
   } dsd_op_e;
 
   // element format of a DSD operation

@@ -2,6 +2,8 @@
 // conflicts and split steps, fdot's reduction order, microthreads and completions.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "ce_test_util.h"
 #include "fp/execute.h"
 
@@ -90,6 +92,78 @@ TEST(CeDsd, FaddhOf64AlignedF16CostsThirtyEight) {
     ASSERT_EQ(b.Half(static_cast<uint16_t>(o + 2 * i)),
               Fp(FpOp::kAdd, FpFmt::kF16, H(0.5f * i), H(1.0f + i)) & 0xFFFF)
         << i;
+}
+
+// Division and square root step like the other FMAC operations: one element (f32) or one pair
+// (f16) per cycle, memory or scalar operands.
+TEST(CeDsd, DivisionAndSquareRootStepLikeAdd) {
+  const uint16_t a = 0x1000, c = 0x1104, o = 0x1208;
+  auto d = MakeOp(
+      {Mem1d(ElemType::kF32, o, 32), Mem1d(ElemType::kF32, a, 32), Mem1d(ElemType::kF32, c, 32)},
+      "fdivs", {D(0), D(1), D(2), Sync()});
+  FillF32(d.p, a, 32, 1.0f, 1.5f);
+  FillF32(d.p, c, 32, -3.0f, 0.5f);  // c[6] = 0: a division by zero
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  const uint64_t div_cost = Cost(b, d);
+  for (int i = 0; i < 32; ++i)
+    ASSERT_EQ(b.Word(static_cast<uint16_t>(o + 4 * i)),
+              Fp(FpOp::kDiv, FpFmt::kF32, F32(1.0f + 1.5f * i), F32(-3.0f + 0.5f * i)))
+        << i;
+  EXPECT_EQ(b.ce.State().fp_flags & static_cast<uint32_t>(arch::FpFlag::kInfinite),
+            static_cast<uint32_t>(arch::FpFlag::kInfinite));
+
+  auto e = MakeOp(
+      {Mem1d(ElemType::kF32, o, 32), Mem1d(ElemType::kF32, a, 32), Mem1d(ElemType::kF32, c, 32)},
+      "fadds", {D(0), D(1), D(2), Sync()});
+  FillF32(e.p, a, 32, 1.0f, 1.5f);
+  FillF32(e.p, c, 32, -3.0f, 0.5f);
+  Bench add;
+  add.Load(e.p, kMain);
+  add.RunToQuiet();
+  EXPECT_EQ(div_cost, Cost(add, e));
+
+  auto s = MakeOp({Mem1d(ElemType::kF16, o, 16), Mem1d(ElemType::kF16, a, 16)}, "fsqrth",
+                  {D(0), D(1), Sync()});
+  for (int i = 0; i < 16; ++i) s.p.Half(static_cast<uint16_t>(a + 2 * i), H(0.25f * i));
+  Bench sq;
+  sq.Load(s.p, kMain);
+  sq.RunToQuiet();
+  for (int i = 0; i < 16; ++i)
+    ASSERT_EQ(sq.Half(static_cast<uint16_t>(o + 2 * i)),
+              Fp(FpOp::kSqrt, FpFmt::kF16, H(0.25f * i), 0) & 0xFFFF)
+        << i;
+
+  auto v = MakeOp({Mem1d(ElemType::kF32, o, 8), Mem1d(ElemType::kF32, a, 8)}, "fdivs",
+                  {D(0), D(1), R(5), Sync()}, {{5, F32(7.0f)}});
+  FillF32(v.p, a, 8, 1.0f, 1.0f);
+  Bench vs;
+  vs.Load(v.p, kMain);
+  vs.RunToQuiet();
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(vs.Word(static_cast<uint16_t>(o + 4 * i)), F32((1.0f + i) / 7.0f)) << i;
+
+  auto h = MakeOp({Mem1d(ElemType::kF16, o, 8), Mem1d(ElemType::kF16, a, 8)}, "fdivh",
+                  {D(0), D(1), R(5), Sync()}, {{5, H(3.0f)}});
+  for (int i = 0; i < 8; ++i) h.p.Half(static_cast<uint16_t>(a + 2 * i), H(1.0f + i));
+  Bench hs;
+  hs.Load(h.p, kMain);
+  hs.RunToQuiet();
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(hs.Half(static_cast<uint16_t>(o + 2 * i)),
+              Fp(FpOp::kDiv, FpFmt::kF16, H(1.0f + i), H(3.0f)) & 0xFFFF)
+        << i;
+
+  auto r = MakeOp({Mem1d(ElemType::kF32, o, 8), Mem1d(ElemType::kF32, a, 8)}, "fsqrts",
+                  {D(0), D(1), Sync()});
+  FillF32(r.p, a, 8, -1.0f, 1.0f);  // sqrt(-1): invalid, the canonical NaN
+  Bench rs;
+  rs.Load(r.p, kMain);
+  rs.RunToQuiet();
+  EXPECT_EQ(rs.Word(o), arch::kCanonicalNan32);
+  for (int i = 1; i < 8; ++i)
+    ASSERT_EQ(rs.Word(static_cast<uint16_t>(o + 4 * i)), F32(std::sqrt(-1.0f + i))) << i;
 }
 
 TEST(CeDsd, UnalignedF16StepsOneElementAtATime) {

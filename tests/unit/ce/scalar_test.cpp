@@ -193,6 +193,30 @@ TEST(CeScalar, ScalarFpCostsSixAndSetsFlags) {
   EXPECT_EQ(b.RetireCycle(0x0010), 15u);
 }
 
+TEST(CeScalar, DivisionAndSquareRootCostLikeEveryFpOp) {
+  Prog q;
+  q("lui", {R(1), I(0x3F80)})("lui", {R(2), I(0x4040)})         // 1.0, 3.0
+      ("fdiv.s", {R(3), R(1), R(2)})                            // 1/3, inexact
+      ("fsqrt.s", {R(4), R(2)})                                 // sqrt(3)
+      ("ori", {R(9), Z(), I(0)})("fdiv.s", {R(5), R(1), R(9)})  // 1/0: infinite
+      ("ori", {R(6), Z(), I(0x4400)})                           // f16 4.0
+      ("fsqrt.h", {R(7), R(6)})                                 // 2.0
+      ("fdiv.h", {R(8), R(6), R(7)})                            // 4/2 = 2.0, exact
+      ("lw", {R(12), A(0xC018)})                                // FpFlags
+      ("tend");
+  Bench b;
+  b.Load(q, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(b.Gpr(3), 0x3EAAAAABu);
+  EXPECT_EQ(b.Gpr(4), 0x3FDDB3D7u);
+  EXPECT_EQ(b.Gpr(5), 0x7F800000u);
+  EXPECT_EQ(b.Gpr(7), 0x4000u);
+  EXPECT_EQ(b.Gpr(8), 0x4000u);
+  EXPECT_EQ(b.Gpr(12), static_cast<uint32_t>(arch::FpFlag::kInexact) |
+                           static_cast<uint32_t>(arch::FpFlag::kInfinite));
+  EXPECT_EQ(b.RetireCycle(0x000C), b.RetireCycle(0x0008) + 6);  // FmacLatency + 2, as fadd.s
+}
+
 TEST(CeScalar, LoadsAndStores) {
   Prog p;
   p.Word(0x100, 0x8081F2F3);

@@ -106,7 +106,7 @@ TEST(ExecuteF32, EveryOperation) {
 }
 
 TEST(ExecuteBadCode, ThrowsInvalidArgument) {
-  EXPECT_THROW(Exec(static_cast<FpOp>(14), FpFmt::kF32, 0), std::invalid_argument);
+  EXPECT_THROW(Exec(static_cast<FpOp>(16), FpFmt::kF32, 0), std::invalid_argument);
   EXPECT_THROW(Exec(FpOp::kAdd, static_cast<FpFmt>(2), 0), std::invalid_argument);
 }
 

@@ -52,6 +52,7 @@ inline constexpr uint8_t kNX = kFlagInexact;
 inline constexpr uint8_t kUF = kFlagUnderflow;
 inline constexpr uint8_t kOF = kFlagOverflow;
 inline constexpr uint8_t kNV = kFlagInvalid;
+inline constexpr uint8_t kDZ = kFlagInfinite;  // division by zero
 
 // A result word and the flags raised.
 struct R {
@@ -92,6 +93,10 @@ TESSERA_FP_WRAP2(F16Max, uint16_t)
 TESSERA_FP_WRAP2(F16Lt, uint16_t)
 TESSERA_FP_WRAP2(F16Le, uint16_t)
 TESSERA_FP_WRAP2(F16Eq, uint16_t)
+TESSERA_FP_WRAP2(F32Div, uint32_t)
+TESSERA_FP_WRAP2(F16Div, uint16_t)
+TESSERA_FP_WRAP1(F32Sqrt, uint32_t)
+TESSERA_FP_WRAP1(F16Sqrt, uint16_t)
 TESSERA_FP_WRAP1(F16ToF32, uint16_t)
 TESSERA_FP_WRAP1(F32ToF16, uint32_t)
 TESSERA_FP_WRAP1(F32ToI32, uint32_t)
