@@ -15,7 +15,11 @@
 //
 // The tracer keeps its own copy of the switch positions, which control wavelets advance. Wavelets
 // of a color that has switches must be traced in the order their (single) source injects them:
-// that is the order the network routes them in.
+// that is the order the network routes them in. Limit: since v0.2 a wavelet whose direction the
+// current position does not accept but another position does waits in the router for a control
+// wavelet from another source; the single-source traffic traced here never configures such
+// input-side switches, and the tracer still reports that case as RxMismatch (the gather tests of
+// tests/integration/runtime cover waiting).
 #pragma once
 
 #include <cstdint>

@@ -118,8 +118,9 @@ std::string DescribeFault(const FaultRecord& f) {
   std::string what;
   switch (cause) {
     case arch::FaultCause::kRxMismatch:
-      what = fmt::format("routing fault: color {} arrived from {}, which its route does not accept",
-                         color, ToString(dir));
+      what = fmt::format(
+          "routing fault: color {} arrived from {}, which no switch position of its route accepts",
+          color, ToString(dir));
       break;
     case arch::FaultCause::kReservedColor:
       what = fmt::format("reserved color {} entered the fabric from {}", color, ToString(dir));

@@ -26,7 +26,7 @@ struct FaultRecord {
 };
 
 // Describes a fault in words: "PE(3,2) fault at cycle 41: routing fault, color 5 arrived from E
-// which its route does not accept (1 fault)".
+// which no switch position of its route accepts (1 fault)".
 std::string DescribeFault(const FaultRecord& f);
 
 // One wavelet crossing a link, as the link log keeps it (Fabric::SetLinkLog). Each link is

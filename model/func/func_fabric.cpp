@@ -397,13 +397,14 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   const uint32_t ready = s.has_route & ~s.tied_hit & ~no_credit;
 
   // Faulty heads (a head its route cannot take) are consumed and reported ahead of traffic; an
-  // input reports at most one fault per cycle, a reserved color arriving first.
+  // input reports at most one fault per cycle, a reserved color arriving first. A head from an
+  // input that only another switch position of its color accepts is not faulty: it waits.
   int bad_color[kDirs];
   uint32_t bad_cause[kDirs];
   for (int dd = 0; dd < kDirs; ++dd) {
     bad_color[dd] = -1;
     if (arr_fault[dd] || !avail[dd]) continue;
-    uint32_t bad_rx = avail[dd] & ~s.rx_has[dd];
+    uint32_t bad_rx = avail[dd] & ~s.rx_any[dd];
     uint32_t bad = bad_rx | (avail[dd] & s.rx_has[dd] & (~s.has_route | s.tied_hit));
     if (!bad) continue;
     int c = LowestBit(bad);

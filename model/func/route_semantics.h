@@ -40,6 +40,17 @@ inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
   return r;
 }
 
+// The inputs some position of the color accepts (its base route's and those of positions 1..3).
+// A wavelet from one of them that the current position does not accept waits in its queue for a
+// position that does (v0.2); from any other input it is a routing fault (RxMismatch).
+inline uint8_t RxAnyPosition(uint32_t color_cfg, uint32_t switch_cfg) {
+  using S = arch::SwitchCfg;
+  uint8_t rx = 0;
+  for (uint32_t pos = 0; pos < 4; ++pos)
+    rx |= EffectiveRoute(color_cfg, S::WithPos(switch_cfg, pos)).rx;
+  return rx;
+}
+
 // SwitchCfg after a control wavelet of its color has been forwarded: the position advances; from
 // 3 it wraps to 0 in ring mode and stays at 3 otherwise.
 inline uint32_t AdvanceSwitch(uint32_t switch_cfg) {

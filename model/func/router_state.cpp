@@ -13,8 +13,10 @@ void RouterState::Reset() {
 
 void RouterState::UpdateRoute(int color) {
   route[color] = EffectiveRoute(color_cfg[color], switch_cfg[color]);
+  const uint8_t any = RxAnyPosition(color_cfg[color], switch_cfg[color]);
   const uint32_t bit = 1u << color;
   for (int d = 0; d < kDirs; ++d) {
+    rx_any[d] = (any >> d & 1) ? (rx_any[d] | bit) : (rx_any[d] & ~bit);
     tx_has[d] = (route[color].tx >> d & 1) ? (tx_has[d] | bit) : (tx_has[d] & ~bit);
     rx_has[d] = (route[color].rx >> d & 1) ? (rx_has[d] | bit) : (rx_has[d] & ~bit);
   }

@@ -41,6 +41,7 @@ struct RouterState {
   std::array<uint32_t, kDirs> nonempty{};          // per direction: colors with something stored
   std::array<uint32_t, kDirs> credit_ok{};         // per direction: colors with a credit
   std::array<uint32_t, kDirs> tx_has{}, rx_has{};  // per direction: colors whose route has it
+  std::array<uint32_t, kDirs> rx_any{};  // per direction: colors some switch position accepts
   uint32_t has_route = 0, tied_hit = 0;
   std::array<Route, kColors> route{};
   std::array<uint8_t, kDirs> rr_ptr{};

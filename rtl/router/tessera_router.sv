@@ -63,7 +63,7 @@ module tessera_router #(
 
   // ---- Configuration and switches ----
   logic [NumColors*NumDirs-1:0] tx_of_flat;
-  logic [NumDirs*NumColors-1:0] tx_has_flat, rx_has_flat;
+  logic [NumDirs*NumColors-1:0] tx_has_flat, rx_has_flat, rx_any_flat;
   logic [NumColors-1:0]         adv;
   logic [31:0]                  route_rdata;
   logic                         route_hit;
@@ -76,6 +76,7 @@ module tessera_router #(
     .tx_of_o    (tx_of_flat),
     .tx_has_o   (tx_has_flat),
     .rx_has_o   (rx_has_flat),
+    .rx_any_o   (rx_any_flat),
     .ramp_rx_any_o,
     .ramp_tx_any_o
   );
@@ -83,12 +84,14 @@ module tessera_router #(
   logic [NumDirs-1:0]   tx_of  [NumColors];
   logic [NumColors-1:0] tx_has [NumDirs];
   logic [NumColors-1:0] rx_has [NumDirs];
+  logic [NumColors-1:0] rx_any [NumDirs];  // some switch position accepts the color from d
   for (genvar c = 0; c < NumColors; c++) begin : g_tx_of
     assign tx_of[c] = tx_of_flat[c*NumDirs +: NumDirs];
   end
   for (genvar d = 0; d < NumDirs; d++) begin : g_has
     assign tx_has[d] = tx_has_flat[d*NumColors +: NumColors];
     assign rx_has[d] = rx_has_flat[d*NumColors +: NumColors];
+    assign rx_any[d] = rx_any_flat[d*NumColors +: NumColors];
   end
 
   // ---- Input queues ----
@@ -147,7 +150,9 @@ module tessera_router #(
     logic [NumColors-1:0] bad_rx, bad_any;
     logic [CW:0]          bad;
     for (int d = 0; d < NumDirs; d++) begin
-      bad_rx  = avail[d] & ~rx_has[d];
+      // A head that only another switch position accepts waits (v0.2); one that no position
+      // accepts is a routing fault.
+      bad_rx  = avail[d] & ~rx_any[d];
       bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));
       bad     = pick_lowest(bad_any);
       // An input reports at most one fault per cycle: a reserved color arriving goes first.

@@ -17,6 +17,10 @@ module tessera_router_cfg (
   // per direction d, the colors whose effective tx (rx) has d: [d*NumColors +: NumColors]
   output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] tx_has_o,
   output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] rx_has_o,
+  // per direction d, the colors some position (base or switch) accepts from d: a wavelet from d
+  // that the current position does not accept waits for one that does (v0.2); from any other
+  // direction it is a routing fault
+  output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] rx_any_o,
   // per color: some position (base or switch) accepts from RAMP (the CE may send on it) /
   // delivers to RAMP (the CE may receive it); docs/isa.md 4.10 and 4.11 (BadColor)
   output logic [tessera_pkg::NumColors-1:0]             ramp_rx_any_o,
@@ -129,12 +133,30 @@ module tessera_router_cfg (
       end
     end
 
+    // Inputs accepted at some position: the base rx, and each position that replaces the input
+    // side by a port (codes 1..NumDirs).
+    logic [NumDirs-1:0] rx_any;
+    logic [2:0]         code1, code2, code3;
+    always_comb begin
+      code1  = sw_q[c][SwitchCfgPos1DirLsb +: 3];
+      code2  = sw_q[c][SwitchCfgPos2DirLsb +: 3];
+      code3  = sw_q[c][SwitchCfgPos3DirLsb +: 3];
+      rx_any = base_q[c][ColorCfgRxLsb +: NumDirs];
+      if (code1 != 3'd0 && 32'(code1) <= NumDirs && !sw_q[c][SwitchCfgPos1OutLsb])
+        rx_any = rx_any | (NumDirs'(1) << (code1 - 3'd1));
+      if (code2 != 3'd0 && 32'(code2) <= NumDirs && !sw_q[c][SwitchCfgPos2OutLsb])
+        rx_any = rx_any | (NumDirs'(1) << (code2 - 3'd1));
+      if (code3 != 3'd0 && 32'(code3) <= NumDirs && !sw_q[c][SwitchCfgPos3OutLsb])
+        rx_any = rx_any | (NumDirs'(1) << (code3 - 3'd1));
+    end
+
     assign eff_tx[c] = tx;
     assign eff_rx[c] = rx;
     assign tx_of_o[c*NumDirs +: NumDirs] = eff_tx[c];
     for (genvar d = 0; d < NumDirs; d++) begin : g_dir
       assign tx_has_o[d*NumColors + c] = eff_tx[c][d];
       assign rx_has_o[d*NumColors + c] = eff_rx[c][d];
+      assign rx_any_o[d*NumColors + c] = rx_any[d];
     end
   end
 endmodule
