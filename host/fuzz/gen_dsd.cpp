@@ -240,7 +240,8 @@ static void EmitOp(Gen& g, const arch::InsnInfo& n, const std::array<Opnd, 3>& o
     // An asynchronous fdot writes its accumulator when it completes, at a time no code here
     // predicts: only kAsyncAcc, which no other code writes or relies on.
     const bool async = std::count(done.begin(), done.end(), ' ') > 1;
-    const int sr = n.form == DsdForm::kDot && async ? kAsyncAcc : g.FreeReg();
+    const bool acc = n.form == DsdForm::kDot || n.form == DsdForm::kRed;
+    const int sr = acc && async ? kAsyncAcc : g.FreeReg();
     if (g.Chance(0.6))
       g.LoadFpConst(sr, n.fmt == static_cast<uint8_t>(arch::DsdFmt::kF16) ||
                             n.fmt == static_cast<uint8_t>(arch::DsdFmt::kMix));
@@ -266,6 +267,9 @@ static void EmitOp(Gen& g, const arch::InsnInfo& n, const std::array<Opnd, 3>& o
       break;
     case DsdForm::kDot:
       text += fmt::format("{}, {}, {}", s, d(kSrc0), d(kSrc1));
+      break;
+    case DsdForm::kRed:
+      text += fmt::format("{}, {}", s, d(kSrc0));
       break;
   }
   g.Line(text + done);

@@ -411,6 +411,7 @@ enum class DsdOp : uint8_t {
   kIMov = 17,
   kDiv = 18,
   kSqrt = 19,
+  kSum = 20,
 };
 inline constexpr unsigned kDsdOpWidth = 5;
 inline const char* ToString(DsdOp v) {
@@ -435,6 +436,7 @@ inline const char* ToString(DsdOp v) {
     case DsdOp::kIMov: return "IMov";
     case DsdOp::kDiv: return "Div";
     case DsdOp::kSqrt: return "Sqrt";
+    case DsdOp::kSum: return "Sum";
   }
   return "?";
 }
@@ -520,6 +522,10 @@ inline bool FromString(std::string_view s, DsdOp* out) {
     *out = DsdOp::kSqrt;
     return true;
   }
+  if (s == "Sum") {
+    *out = DsdOp::kSum;
+    return true;
+  }
   return false;
 }
 
@@ -574,6 +580,7 @@ enum class DsdForm : uint8_t {
   kFill = 3,
   kV4 = 4,
   kDot = 5,
+  kRed = 6,
 };
 inline constexpr unsigned kDsdFormWidth = 3;
 inline const char* ToString(DsdForm v) {
@@ -584,6 +591,7 @@ inline const char* ToString(DsdForm v) {
     case DsdForm::kFill: return "Fill";
     case DsdForm::kV4: return "V4";
     case DsdForm::kDot: return "Dot";
+    case DsdForm::kRed: return "Red";
   }
   return "?";
 }
@@ -613,6 +621,10 @@ inline bool FromString(std::string_view s, DsdForm* out) {
     *out = DsdForm::kDot;
     return true;
   }
+  if (s == "Red") {
+    *out = DsdForm::kRed;
+    return true;
+  }
   return false;
 }
 // writes a destination descriptor
@@ -636,6 +648,7 @@ inline constexpr bool HasSrc0(DsdForm v) {
     case DsdForm::kV2:
     case DsdForm::kV4:
     case DsdForm::kDot:
+    case DsdForm::kRed:
       return true;
     default:
       return false;
@@ -652,13 +665,14 @@ inline constexpr bool HasSrc1(DsdForm v) {
       return false;
   }
 }
-// reads (Dot: accumulates into) the scalar register S
+// reads (Dot, Red: accumulates into) the scalar register S
 inline constexpr bool HasScalar(DsdForm v) {
   switch (v) {
     case DsdForm::kVS:
     case DsdForm::kFill:
     case DsdForm::kV4:
     case DsdForm::kDot:
+    case DsdForm::kRed:
       return true;
     default:
       return false;
@@ -1070,10 +1084,12 @@ inline constexpr InsnInfo kInsns[] = {
     {"fdivh", InsnFormat::kD, 0x7C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(0), {ElemClass(2), ElemClass(2), ElemClass(2)}, CycleKind::kDsd, 0, 0x7F, 0x7C, 0xFF0FFF80, false, false, 0, "dst = src0 / src1"},
     {"fsqrts", InsnFormat::kD, 0x7D, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 19, 0, DsdForm(2), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x7D, 0xFF00FF80, false, false, 0, "dst = sqrt(src0)"},
     {"fsqrth", InsnFormat::kD, 0x7E, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 19, 1, DsdForm(2), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x7E, 0xFF00FF80, false, false, 0, "dst = sqrt(src0)"},
+    {"fsums", InsnFormat::kD, 0xC, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 20, 0, DsdForm(6), {ElemClass(0), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xC, 0xFFF0F080, false, false, 0, "acc += sum src0, in fdot's order"},
+    {"fsumh", InsnFormat::kD, 0xD, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 20, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xD, 0xFFF0F080, false, false, 0, "acc += sum src0, in fdot's order"},
     {"fdivs", InsnFormat::kD, 0x3C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(1), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3C, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
     {"fdivh", InsnFormat::kD, 0x3D, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(1), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3D, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
 };
-inline constexpr int kNumInsns = 157;
+inline constexpr int kNumInsns = 159;
 
 struct InsnAlias {
   const char* name;

@@ -117,7 +117,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.unblock = f.u && f.tid != kNoTask;
   m.sync = f.u && f.tid == kNoTask;
   m.fmac = IsFmacFmt(m.fmt);
-  m.dot = m.op == arch::DsdOp::kDot;
+  m.dot = m.op == arch::DsdOp::kDot || m.op == arch::DsdOp::kSum;
   m.pairs = Half(m.fmt) && m.op != arch::DsdOp::kCvt;
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
@@ -396,6 +396,8 @@ void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
   if (m.dot) {
     DotState& d = m.dotst;
     const uint64_t ready = taken + arch::kFmacLatency;
+    // A sum is a dot product with ones: x + p rounds as x * 1 + p (docs/isa.md 6.5).
+    if (m.op == arch::DsdOp::kSum) x1 = m.fmt == arch::DsdFmt::kF16 ? 0x3C003C00u : 0x3F800000u;
     if (m.fmt == arch::DsdFmt::kF32) {
       const unsigned j = i % 4;
       d.part[j] = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF32, x0, x1, d.part[j], 1, r.flags);

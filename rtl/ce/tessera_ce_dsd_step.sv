@@ -147,6 +147,8 @@ module tessera_ce_dsd_step (
         end
       end
       if (form == DsdFormVS) x1 = sv;
+      // A sum is a dot product with ones (docs/isa.md 6.5).
+      if (form == DsdFormRed) x1 = (fmt == DsdFmtF16) ? 32'h3C00_3C00 : 32'h3F80_0000;
     end
   end
 

@@ -279,6 +279,11 @@ module tessera_ce_dsd_ut (
   assign ready_o = ready;
   assign range_o = pl_range;
 
+  // The operation issued accumulates into R[S] through fdot's partials: fdot, or a sum (a dot
+  // product with ones, docs/isa.md 6.5).
+  logic iss_dot;
+  assign iss_dot = iss_op_i == DsdOpDot || iss_op_i == DsdOpSum;
+
   // ---------------------------------------------------------------------------------------------
   // Completion: its last result is due, it issues with nothing to do, or it ends with nothing in
   // flight. A completion into a task that is neither local nor control faults (TaskKind).
@@ -294,7 +299,7 @@ module tessera_ce_dsd_ut (
     c_tid  = tid_q;
     c_unbl = unbl_q;
     c_pc   = upc_q;
-    if (issue_i && iss_n0 && iss_op_i != DsdOpDot) begin
+    if (issue_i && iss_n0 && !iss_dot) begin
       comp   = 1'b1;
       c_tid  = iss_d.tid;
       c_unbl = iss_d.u && iss_d.tid != 5'(NoTask);
@@ -374,7 +379,7 @@ module tessera_ce_dsd_ut (
 
     // 3. the DSD instruction issues on this microthread (docs/isa.md 4.11)
     if (issue_i) begin
-      busy_d  = !(iss_n0 && iss_op_i != DsdOpDot);
+      busy_d  = !(iss_n0 && !iss_dot);
       sync_d  = iss_d.u && iss_d.tid == 5'(NoTask);
       unbl_d  = iss_d.u && iss_d.tid != 5'(NoTask);
       tid_d   = iss_d.tid;
@@ -391,7 +396,7 @@ module tessera_ce_dsd_ut (
       infl_d  = '0;
       wait_d  = 3'(UtWaitReady);
       wcol_d  = 5'(NoColor);
-      dot_d   = iss_op_i == DsdOpDot;
+      dot_d   = iss_dot;
       fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
       pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt;
       scal_d  = iss_scalar_i;

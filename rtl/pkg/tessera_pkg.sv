@@ -610,7 +610,8 @@ package tessera_pkg;
     DsdOpIShr = 5'd16,
     DsdOpIMov = 5'd17,
     DsdOpDiv = 5'd18,
-    DsdOpSqrt = 5'd19
+    DsdOpSqrt = 5'd19,
+    DsdOpSum = 5'd20
   } dsd_op_e;
 
   // element format of a DSD operation
@@ -628,16 +629,17 @@ package tessera_pkg;
     DsdFormV2 = 3'd2,
     DsdFormFill = 3'd3,
     DsdFormV4 = 3'd4,
-    DsdFormDot = 3'd5
+    DsdFormDot = 3'd5,
+    DsdFormRed = 3'd6
   } dsd_form_e;
   // writes a destination descriptor
   localparam logic [7:0] DsdFormHasDst = 8'b00011111;
   // reads a first source descriptor
-  localparam logic [7:0] DsdFormHasSrc0 = 8'b00110111;
+  localparam logic [7:0] DsdFormHasSrc0 = 8'b01110111;
   // reads a second source descriptor
   localparam logic [7:0] DsdFormHasSrc1 = 8'b00110001;
-  // reads (Dot: accumulates into) the scalar register S
-  localparam logic [7:0] DsdFormHasScalar = 8'b00111010;
+  // reads (Dot, Red: accumulates into) the scalar register S
+  localparam logic [7:0] DsdFormHasScalar = 8'b01111010;
 
   // element types a DSD role accepts
   typedef enum logic [2:0] {

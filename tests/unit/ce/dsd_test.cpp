@@ -397,6 +397,38 @@ TEST_P(FdotsTest, CostsNPlusFourteenInTheDefinedOrder) {
 }
 INSTANTIATE_TEST_SUITE_P(Lengths, FdotsTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
 
+// fsums / fsumh: a dot product with ones, in fdot's order (6.5), at fdot's cost.
+class FsumTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(FsumTest, SumsInFdotsOrderAtFdotsCost) {
+  const int n = GetParam();
+  const uint16_t a = 0x1000;
+  auto d = MakeOp({Mem1d(ElemType::kF32, a, n)}, "fsums", {R(6), D(0), Sync()}, {{6, F32(0.1f)}});
+  std::vector<uint32_t> va, ones(n, F32(1.0f));
+  for (int i = 0; i < n; ++i) {
+    va.push_back(F32((i % 2 ? -1.0f : 1.0f) * 1e3f / (i + 1)));  // order-sensitive magnitudes
+    d.p.Word(static_cast<uint16_t>(a + 4 * i), va.back());
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(b.Gpr(6), RefDots(F32(0.1f), va, ones));
+  if (n % 4 == 0 && n > 0) EXPECT_EQ(Cost(b, d), static_cast<uint64_t>(n) + 14);
+
+  const uint16_t h = 0x2000;
+  auto e = MakeOp({Mem1d(ElemType::kF16, h, n)}, "fsumh", {R(7), D(0), Sync()}, {{7, H(0.5f)}});
+  std::vector<uint16_t> vh, hones(n, H(1.0f));
+  for (int i = 0; i < n; ++i) {
+    vh.push_back(H((i % 3 ? 0.25f : -3.0f) * (i + 1)));
+    e.p.Half(static_cast<uint16_t>(h + 2 * i), vh.back());
+  }
+  Bench bh;
+  bh.Load(e.p, kMain);
+  bh.RunToQuiet();
+  EXPECT_EQ(bh.Gpr(7) & 0xFFFF, RefDoth(H(0.5f), vh, hones));
+}
+INSTANTIATE_TEST_SUITE_P(Lengths, FsumTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
+
 TEST(CeDsd, FdotZeroLengthStillCombines) {
   // N = 0: the combine steps run on p0 = acc and the -0 partials; a signaling NaN accumulator
   // becomes the canonical NaN and raises invalid.
