@@ -412,6 +412,8 @@ enum class DsdOp : uint8_t {
   kDiv = 18,
   kSqrt = 19,
   kSum = 20,
+  kMaxR = 21,
+  kMinR = 22,
 };
 inline constexpr unsigned kDsdOpWidth = 5;
 inline const char* ToString(DsdOp v) {
@@ -437,6 +439,8 @@ inline const char* ToString(DsdOp v) {
     case DsdOp::kDiv: return "Div";
     case DsdOp::kSqrt: return "Sqrt";
     case DsdOp::kSum: return "Sum";
+    case DsdOp::kMaxR: return "MaxR";
+    case DsdOp::kMinR: return "MinR";
   }
   return "?";
 }
@@ -524,6 +528,14 @@ inline bool FromString(std::string_view s, DsdOp* out) {
   }
   if (s == "Sum") {
     *out = DsdOp::kSum;
+    return true;
+  }
+  if (s == "MaxR") {
+    *out = DsdOp::kMaxR;
+    return true;
+  }
+  if (s == "MinR") {
+    *out = DsdOp::kMinR;
     return true;
   }
   return false;
@@ -1086,10 +1098,14 @@ inline constexpr InsnInfo kInsns[] = {
     {"fsqrth", InsnFormat::kD, 0x7E, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 19, 1, DsdForm(2), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x7E, 0xFF00FF80, false, false, 0, "dst = sqrt(src0)"},
     {"fsums", InsnFormat::kD, 0xC, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 20, 0, DsdForm(6), {ElemClass(0), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xC, 0xFFF0F080, false, false, 0, "acc += sum src0, in fdot's order"},
     {"fsumh", InsnFormat::kD, 0xD, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 20, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xD, 0xFFF0F080, false, false, 0, "acc += sum src0, in fdot's order"},
+    {"fmaxrs", InsnFormat::kD, 0xE, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 21, 0, DsdForm(6), {ElemClass(0), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xE, 0xFFF0F080, false, false, 0, "acc = max(acc, max src0), in fdot's order"},
+    {"fmaxrh", InsnFormat::kD, 0xF, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 21, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xF, 0xFFF0F080, false, false, 0, "acc = max(acc, max src0), in fdot's order"},
+    {"fminrs", InsnFormat::kD, 0x1C, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 22, 0, DsdForm(6), {ElemClass(0), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1C, 0xFFF0F080, false, false, 0, "acc = min(acc, min src0), in fdot's order"},
+    {"fminrh", InsnFormat::kD, 0x1D, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 22, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1D, 0xFFF0F080, false, false, 0, "acc = min(acc, min src0), in fdot's order"},
     {"fdivs", InsnFormat::kD, 0x3C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(1), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3C, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
     {"fdivh", InsnFormat::kD, 0x3D, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(1), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3D, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
 };
-inline constexpr int kNumInsns = 159;
+inline constexpr int kNumInsns = 163;
 
 struct InsnAlias {
   const char* name;

@@ -117,14 +117,14 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.unblock = f.u && f.tid != kNoTask;
   m.sync = f.u && f.tid == kNoTask;
   m.fmac = IsFmacFmt(m.fmt);
-  m.dot = m.op == arch::DsdOp::kDot || m.op == arch::DsdOp::kSum;
+  m.dot = IsReduction(m.op);
   m.pairs = Half(m.fmt) && m.op != arch::DsdOp::kCvt;
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
     if (!Is(o[r], DsdKind::kMem1d) || o[r].stride != 1) m.pairs = false;
     if (r != kDst && Is(o[r], DsdKind::kFabIn)) m.fabin |= 1u << o[r].color;
   }
-  if (m.dot) DotInit(m.dotst, m.fmt, m.scalar);
+  if (m.dot) DotInit(m.dotst, m.op, m.fmt, m.scalar);
   m.ended = m.n == 0;
   const uint8_t bit = static_cast<uint8_t>(1u << u);
   if (m.n == 0 && !m.dot) {
@@ -398,18 +398,25 @@ void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
     const uint64_t ready = taken + arch::kFmacLatency;
     // A sum is a dot product with ones: x + p rounds as x * 1 + p (docs/isa.md 6.5).
     if (m.op == arch::DsdOp::kSum) x1 = m.fmt == arch::DsdFmt::kF16 ? 0x3C003C00u : 0x3F800000u;
+    // Into partial p: MulAdd(x0, x1, p) for dot products and sums, Max/Min(x0, p) otherwise.
+    const arch::FpOp cop = CombineOp(m.op);
+    const bool mac = cop == arch::FpOp::kAdd;
+    auto step = [&](arch::FpFmt ff, uint32_t a, uint32_t b, uint32_t p, unsigned lanes) {
+      return mac ? FmacLanes(arch::FpOp::kMulAdd, ff, a, b, p, lanes, r.flags)
+                 : FmacLanes(cop, ff, a, p, 0, lanes, r.flags);
+    };
     if (m.fmt == arch::DsdFmt::kF32) {
       const unsigned j = i % 4;
-      d.part[j] = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF32, x0, x1, d.part[j], 1, r.flags);
+      d.part[j] = step(arch::FpFmt::kF32, x0, x1, d.part[j], 1);
       d.ready[j] = ready;
     } else if (pair) {
       const unsigned k = (i % 8) / 2;
-      d.part[k] = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF16, x0, x1, d.part[k], 3, r.flags);
+      d.part[k] = step(arch::FpFmt::kF16, x0, x1, d.part[k], 3);
       d.ready[2 * k] = d.ready[2 * k + 1] = ready;
     } else {
       const unsigned j = i % 8, k = j / 2, lane = j % 2, sh = 16 * lane;
-      const uint32_t v = FmacLanes(arch::FpOp::kMulAdd, arch::FpFmt::kF16, (x0 & 0xFFFF) << sh,
-                                   (x1 & 0xFFFF) << sh, d.part[k], 1u << lane, r.flags);
+      const uint32_t v =
+          step(arch::FpFmt::kF16, (x0 & 0xFFFF) << sh, (x1 & 0xFFFF) << sh, d.part[k], 1u << lane);
       const uint32_t mask = 0xFFFFu << sh;
       d.part[k] = (d.part[k] & ~mask) | (v & mask);
       d.ready[j] = ready;
@@ -449,7 +456,7 @@ void Ce::Combine(int u, uint64_t taken) {
   const unsigned lanes = f16 ? 3 : 1;
   const uint8_t last = DotStages(m.fmt) - 1;
   uint32_t v = 0;
-  const arch::FpOp add = arch::FpOp::kAdd;
+  const arch::FpOp add = CombineOp(m.op);
   // Pairs of partial sums, then their two sums (f32 ends there); f16 then adds its two lanes,
   // lane 1 moving to the b operand of lane 0.
   switch (d.stage) {

@@ -231,13 +231,32 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
 // The number of combine steps of an fdot (docs/isa.md 6.5): 3 for f32, 4 for f16.
 inline uint8_t DotStages(arch::DsdFmt fmt) { return fmt == arch::DsdFmt::kF16 ? 4 : 3; }
 
-// The initial partials: p0 = the accumulator, the others -0.0.
-inline void DotInit(DotState& d, arch::DsdFmt fmt, uint32_t acc) {
+// Whether an operation reduces into R[S] through fdot's partials and combine steps (6.5): fdot,
+// and the sum, max and min reductions.
+inline bool IsReduction(arch::DsdOp op) {
+  return op == arch::DsdOp::kDot || op == arch::DsdOp::kSum || op == arch::DsdOp::kMaxR ||
+         op == arch::DsdOp::kMinR;
+}
+
+// The FMAC operation of a reduction's combine steps, and of its element steps (MulAdd for the
+// dot product and the sum, into the partial as the addend; Max or Min with the partial as b).
+inline arch::FpOp CombineOp(arch::DsdOp op) {
+  return op == arch::DsdOp::kMaxR   ? arch::FpOp::kMax
+         : op == arch::DsdOp::kMinR ? arch::FpOp::kMin
+                                    : arch::FpOp::kAdd;
+}
+
+// The initial partials: p0 = the accumulator, the others the identity of the combine: -0.0 for
+// sums, the canonical (quiet) NaN for max and min (maximumNumber ignores a quiet NaN).
+inline void DotInit(DotState& d, arch::DsdOp op, arch::DsdFmt fmt, uint32_t acc) {
   d = DotState{};
+  const bool nan = CombineOp(op) != arch::FpOp::kAdd;
   if (fmt == arch::DsdFmt::kF16) {
-    d.part = {(acc & 0xFFFF) | 0x80000000u, 0x80008000u, 0x80008000u, 0x80008000u};
+    const uint32_t id = nan ? arch::kCanonicalNan16 : 0x8000u;
+    d.part = {(acc & 0xFFFF) | id << 16, id * 0x10001u, id * 0x10001u, id * 0x10001u};
   } else {
-    d.part = {acc, 0x80000000u, 0x80000000u, 0x80000000u};
+    const uint32_t id = nan ? arch::kCanonicalNan32 : 0x80000000u;
+    d.part = {acc, id, id, id};
   }
 }
 

@@ -80,6 +80,10 @@ module tessera_ce_dsd_step (
   assign op   = view_i.op;
   assign fmt  = view_i.fmt;
   assign form = view_i.form;
+  // Max and min reductions: their steps and combine steps use Max/Min instead of MulAdd/Add.
+  logic red_max, red_min;
+  assign red_max = op == DsdOpMaxR;
+  assign red_min = op == DsdOpMinR;
 
   logic [31:0] in_data [NumColors];
   for (genvar c = 0; c < NumColors; c++) begin : g_col
@@ -188,11 +192,11 @@ module tessera_ce_dsd_step (
       slot_o.ut  = stepper_i;
       slot_o.fmt = (fmt == DsdFmtF16) ? 1'(FpFmtF16) : 1'(FpFmtF32);
       if (view_i.comb && !split_q) begin
-        // an fdot combine step (6.5): Add of two partials or of two combine results
+        // a reduction's combine step (6.5): Add (Max, Min) of two partials or combine results
         logic f16;
         f16 = fmt == DsdFmtF16;
         slot_o.valid = 1'b1;
-        slot_o.op    = 4'(FpOpAdd);
+        slot_o.op    = red_max ? 4'(FpOpMax) : red_min ? 4'(FpOpMin) : 4'(FpOpAdd);
         slot_o.a_ref = 1'b1;
         slot_o.b_ref = 1'b1;
         unique case (st)
@@ -219,10 +223,12 @@ module tessera_ce_dsd_step (
         result_o.valid = 1'b1;
         result_o.ut    = stepper_i;
         if (view_i.dot) begin
-          // fdot: x0 * x1 into a partial (6.5)
+          // a reduction step (6.5): x0 * x1 + p into partial p (fdot, and the sum with x1 = 1);
+          // max or min: Max/Min(x0, p), the partial as b
           slot_o.valid   = 1'b1;
-          slot_o.op      = 4'(FpOpMulAdd);
-          slot_o.c_ref   = 1'b1;
+          slot_o.op      = red_max ? 4'(FpOpMax) : red_min ? 4'(FpOpMin) : 4'(FpOpMulAdd);
+          slot_o.c_ref   = !(red_max || red_min);
+          slot_o.b_ref   = red_max || red_min;
           result_o.fmac  = 1'b1;
           result_o.dot   = 1'b1;
           if (fmt == DsdFmtF32) begin
@@ -247,6 +253,7 @@ module tessera_ce_dsd_step (
             result_o.dw    = {1'b0, i3[2:1]};
             result_o.dm    = i3[0] ? 2'b10 : 2'b01;
           end
+          slot_o.b_w = slot_o.c_w;  // max and min read the partial as b
         end else begin
           if (view_i.fmac) begin
             slot_o.valid   = 1'b1;

@@ -279,10 +279,16 @@ module tessera_ce_dsd_ut (
   assign ready_o = ready;
   assign range_o = pl_range;
 
-  // The operation issued accumulates into R[S] through fdot's partials: fdot, or a sum (a dot
-  // product with ones, docs/isa.md 6.5).
+  // The operation issued reduces into R[S] through fdot's partials: fdot, a sum (a dot product
+  // with ones), a max or a min (docs/isa.md 6.5).
   logic iss_dot;
-  assign iss_dot = iss_op_i == DsdOpDot || iss_op_i == DsdOpSum;
+  logic        iss_minmax;  // the identity of its partials: -0.0 for sums, the canonical NaN
+  logic [15:0] iss_id16;    // for max and min (a quiet NaN loses in maximumNumber)
+  logic [31:0] iss_id32;
+  assign iss_minmax = iss_op_i == DsdOpMaxR || iss_op_i == DsdOpMinR;
+  assign iss_dot    = iss_op_i == DsdOpDot || iss_op_i == DsdOpSum || iss_minmax;
+  assign iss_id16   = iss_minmax ? CanonicalNan16[15:0] : 16'h8000;
+  assign iss_id32   = iss_minmax ? CanonicalNan32 : 32'h8000_0000;
 
   // ---------------------------------------------------------------------------------------------
   // Completion: its last result is due, it issues with nothing to do, or it ends with nothing in
@@ -422,15 +428,16 @@ module tessera_ce_dsd_ut (
         if (r != 0 && iss_has_i[r] && iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindFabIn))
           fabin_d[iss_raw[r][DsdColorLsb +: 5]] = 1'b1;
       end
-      // fdot partials: p0 = the accumulator, the others -0.0 (docs/isa.md 6.5)
+      // reduction partials: p0 = the accumulator, the others the combine's identity: -0.0 for
+      // sums, the canonical NaN for max and min (docs/isa.md 6.5)
       for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
       for (int k = 0; k < 3; k++) crdy_d[k] = '0;
       if (iss_fmt_i == DsdFmtF16) begin
-        dw_d[0] = {16'h8000, iss_scalar_i[15:0]};
-        for (int k = 1; k < 4; k++) dw_d[k] = 32'h8000_8000;
+        dw_d[0] = {iss_id16, iss_scalar_i[15:0]};
+        for (int k = 1; k < 4; k++) dw_d[k] = {iss_id16, iss_id16};
       end else begin
         dw_d[0] = iss_scalar_i;
-        for (int k = 1; k < 4; k++) dw_d[k] = 32'h8000_0000;
+        for (int k = 1; k < 4; k++) dw_d[k] = iss_id32;
       end
     end
 

@@ -500,6 +500,28 @@
       dec_o.ty_src1 = ElemClassNone;
       dec_o.rd_s = 1'b1;
     end
+    7'hE: begin
+      dec_o.legal = (insn_i & 32'hF0F00) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpMaxR;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormRed;
+      dec_o.ty_dst = ElemClassNone;
+      dec_o.ty_src0 = ElemClassF32;
+      dec_o.ty_src1 = ElemClassNone;
+      dec_o.rd_s = 1'b1;
+    end
+    7'hF: begin
+      dec_o.legal = (insn_i & 32'hF0F00) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpMaxR;
+      dec_o.dsd_fmt = DsdFmtF16;
+      dec_o.dsd_form = DsdFormRed;
+      dec_o.ty_dst = ElemClassNone;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassNone;
+      dec_o.rd_s = 1'b1;
+    end
     7'h10: begin
       dec_o.legal = (insn_i & 32'h0) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
       dec_o.cls = InsnClassAlu;
@@ -587,6 +609,28 @@
       dec_o.cls = InsnClassAlu;
       dec_o.alu_op = AluOpLui;
       dec_o.wr_a = 1'b1;
+    end
+    7'h1C: begin
+      dec_o.legal = (insn_i & 32'hF0F00) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpMinR;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormRed;
+      dec_o.ty_dst = ElemClassNone;
+      dec_o.ty_src0 = ElemClassF32;
+      dec_o.ty_src1 = ElemClassNone;
+      dec_o.rd_s = 1'b1;
+    end
+    7'h1D: begin
+      dec_o.legal = (insn_i & 32'hF0F00) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpMinR;
+      dec_o.dsd_fmt = DsdFmtF16;
+      dec_o.dsd_form = DsdFormRed;
+      dec_o.ty_dst = ElemClassNone;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassNone;
+      dec_o.rd_s = 1'b1;
     end
     7'h20: begin
       dec_o.legal = (insn_i & 32'h0) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);

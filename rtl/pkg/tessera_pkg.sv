@@ -611,7 +611,9 @@ package tessera_pkg;
     DsdOpIMov = 5'd17,
     DsdOpDiv = 5'd18,
     DsdOpSqrt = 5'd19,
-    DsdOpSum = 5'd20
+    DsdOpSum = 5'd20,
+    DsdOpMaxR = 5'd21,
+    DsdOpMinR = 5'd22
   } dsd_op_e;
 
   // element format of a DSD operation

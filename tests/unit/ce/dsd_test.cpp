@@ -429,6 +429,57 @@ TEST_P(FsumTest, SumsInFdotsOrderAtFdotsCost) {
 }
 INSTANTIATE_TEST_SUITE_P(Lengths, FsumTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
 
+// The reference max/min reduction: fdot's partials and combine order with Max or Min, the
+// partials starting at the canonical NaN (6.5).
+uint32_t RefRed32(FpOp op, uint32_t acc, const std::vector<uint32_t>& a) {
+  uint32_t p[4] = {acc, arch::kCanonicalNan32, arch::kCanonicalNan32, arch::kCanonicalNan32};
+  for (size_t i = 0; i < a.size(); ++i) p[i % 4] = Fp(op, FpFmt::kF32, a[i], p[i % 4]);
+  return Fp(op, FpFmt::kF32, Fp(op, FpFmt::kF32, p[0], p[1]), Fp(op, FpFmt::kF32, p[2], p[3]));
+}
+uint16_t RefRed16(FpOp op, uint16_t acc, const std::vector<uint16_t>& a) {
+  const uint16_t id = static_cast<uint16_t>(arch::kCanonicalNan16);
+  uint16_t p[8] = {acc, id, id, id, id, id, id, id};
+  auto f = [op](uint16_t x, uint16_t y) {
+    return static_cast<uint16_t>(Fp(op, FpFmt::kF16, x, y));
+  };
+  for (size_t i = 0; i < a.size(); ++i) p[i % 8] = f(a[i], p[i % 8]);
+  return f(f(f(p[0], p[2]), f(p[4], p[6])), f(f(p[1], p[3]), f(p[5], p[7])));
+}
+
+class FmaxrTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(FmaxrTest, MaxAndMinInFdotsOrderAtFdotsCost) {
+  const int n = GetParam();
+  std::vector<uint32_t> va;
+  std::vector<uint16_t> vh;
+  for (int i = 0; i < n; ++i) {
+    // Mixed signs, a signed zero pair and a quiet NaN that maximumNumber ignores.
+    const float v = (i % 5 == 3) ? -0.0f : (i % 7 == 2 ? 0.0f : (i % 2 ? -1.5f : 2.0f) * i);
+    va.push_back(i == 9 ? 0x7FC12345u : F32(v));
+    vh.push_back(i == 9 ? 0x7E01 : H(v / 8));
+  }
+  for (const char* mn : {"fmaxrs", "fminrs"}) {
+    const FpOp op = std::string(mn).rfind("fmax", 0) == 0 ? FpOp::kMax : FpOp::kMin;
+    auto d = MakeOp({Mem1d(ElemType::kF32, 0x1000, n)}, mn, {R(6), D(0), Sync()}, {{6, F32(0.5f)}});
+    for (int i = 0; i < n; ++i) d.p.Word(static_cast<uint16_t>(0x1000 + 4 * i), va[i]);
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(b.Gpr(6), RefRed32(op, F32(0.5f), va)) << mn;
+    if (n % 4 == 0 && n > 0) EXPECT_EQ(Cost(b, d), static_cast<uint64_t>(n) + 14) << mn;
+  }
+  for (const char* mn : {"fmaxrh", "fminrh"}) {
+    const FpOp op = std::string(mn).rfind("fmax", 0) == 0 ? FpOp::kMax : FpOp::kMin;
+    auto d = MakeOp({Mem1d(ElemType::kF16, 0x2000, n)}, mn, {R(7), D(0), Sync()}, {{7, H(-0.25f)}});
+    for (int i = 0; i < n; ++i) d.p.Half(static_cast<uint16_t>(0x2000 + 2 * i), vh[i]);
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(b.Gpr(7) & 0xFFFF, RefRed16(op, H(-0.25f), vh)) << mn;
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Lengths, FmaxrTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
+
 TEST(CeDsd, FdotZeroLengthStillCombines) {
   // N = 0: the combine steps run on p0 = acc and the -0 partials; a signaling NaN accumulator
   // becomes the canonical NaN and raises invalid.
