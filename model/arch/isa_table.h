@@ -1102,10 +1102,11 @@ inline constexpr InsnInfo kInsns[] = {
     {"fmaxrh", InsnFormat::kD, 0xF, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 21, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0xF, 0xFFF0F080, false, false, 0, "acc = max(acc, max src0), in fdot's order"},
     {"fminrs", InsnFormat::kD, 0x1C, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 22, 0, DsdForm(6), {ElemClass(0), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1C, 0xFFF0F080, false, false, 0, "acc = min(acc, min src0), in fdot's order"},
     {"fminrh", InsnFormat::kD, 0x1D, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 22, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1D, 0xFFF0F080, false, false, 0, "acc = min(acc, min src0), in fdot's order"},
+    {"fdothms", InsnFormat::kD, 0x1E, -1, 4, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 9, 4, DsdForm(5), {ElemClass(0), ElemClass(2), ElemClass(2)}, CycleKind::kDsd, 0, 0x7F, 0x1E, 0xFFFFF080, false, false, 0, "acc += sum f32(src0) * f32(src1), f32 accumulator, in fdots' order"},
     {"fdivs", InsnFormat::kD, 0x3C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(1), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3C, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
     {"fdivh", InsnFormat::kD, 0x3D, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(1), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3D, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
 };
-inline constexpr int kNumInsns = 163;
+inline constexpr int kNumInsns = 164;
 
 struct InsnAlias {
   const char* name;

@@ -269,7 +269,7 @@ void Ce::EngineStage() {
       const uint64_t taken = c + (pl.split ? 1 : 0);
       const DotState& d = m.dotst;
       bool ok;
-      if (m.fmt == arch::DsdFmt::kF32) {
+      if (m.fmt == arch::DsdFmt::kF32 || m.fmt == arch::DsdFmt::kMix) {  // one f32 partial
         ok = d.ready[i % 4] <= taken;
       } else if (pair) {
         const uint64_t k = (i % 8) / 2;
@@ -405,7 +405,11 @@ void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
       return mac ? FmacLanes(arch::FpOp::kMulAdd, ff, a, b, p, lanes, r.flags)
                  : FmacLanes(cop, ff, a, p, 0, lanes, r.flags);
     };
-    if (m.fmt == arch::DsdFmt::kF32) {
+    if (m.fmt == arch::DsdFmt::kMix) {  // fdothms: f16 elements widened, exactly, to f32
+      x0 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x0 & 0xFFFF, 0, 0, 1, r.flags);
+      x1 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x1 & 0xFFFF, 0, 0, 1, r.flags);
+    }
+    if (m.fmt == arch::DsdFmt::kF32 || m.fmt == arch::DsdFmt::kMix) {
       const unsigned j = i % 4;
       d.part[j] = step(arch::FpFmt::kF32, x0, x1, d.part[j], 1);
       d.ready[j] = ready;

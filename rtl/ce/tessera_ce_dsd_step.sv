@@ -174,8 +174,9 @@ module tessera_ce_dsd_step (
   assign spair_o    = spair_q;
 
   // fmachs (docs/isa.md 6.6): src0 + f32(src1) * f32(s), one rounding
-  logic [31:0] x1_f32, s_f32;
-  logic [4:0]  x1_flags, s_flags;
+  logic [31:0] x0_f32, x1_f32, s_f32;
+  logic [4:0]  x0_flags, x1_flags, s_flags;
+  tessera_f16_to_f32 u_x0_to_f32 (.h_i(x0[15:0]), .s_o(x0_f32), .flags_o(x0_flags));
   tessera_f16_to_f32 u_x1_to_f32 (.h_i(x1[15:0]), .s_o(x1_f32), .flags_o(x1_flags));
   tessera_f16_to_f32 u_s_to_f32  (.h_i(s[15:0]),  .s_o(s_f32),  .flags_o(s_flags));
 
@@ -231,9 +232,11 @@ module tessera_ce_dsd_step (
           slot_o.b_ref   = red_max || red_min;
           result_o.fmac  = 1'b1;
           result_o.dot   = 1'b1;
-          if (fmt == DsdFmtF32) begin
-            slot_o.a       = x0;
-            slot_o.b       = x1;
+          if (fmt == DsdFmtF32 || fmt == DsdFmtMix) begin
+            // fdothms (Mix): f16 elements widened to f32, exactly (flags: a signaling NaN)
+            slot_o.a       = (fmt == DsdFmtMix) ? x0_f32 : x0;
+            slot_o.b       = (fmt == DsdFmtMix) ? x1_f32 : x1;
+            if (fmt == DsdFmtMix) result_o.flags = x0_flags | x1_flags;
             slot_o.c_w     = {1'b0, i3[1:0]};
             result_o.lanes = 2'b01;
             result_o.dw    = {1'b0, i3[1:0]};

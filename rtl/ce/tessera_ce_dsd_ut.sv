@@ -260,7 +260,7 @@ module tessera_ce_dsd_ut (
           // the partial this step updates (6.5), ready by the cycle the step counts as taken
           logic [1:0] lim;
           lim = pl_split ? 2'd1 : 2'd0;
-          if (fmt_q == DsdFmtF32)
+          if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix)  // one f32 partial
             dot_ok = lrdy_q[{1'b0, j[1:0]}] <= lim;
           else if (pl_pair)
             dot_ok = lrdy_q[{j[2:1], 1'b0}] <= lim && lrdy_q[{j[2:1], 1'b1}] <= lim;
@@ -462,7 +462,7 @@ module tessera_ce_dsd_ut (
       end else begin
         // an element step: its result goes into flight, the next element
         if (dot_q) begin
-          if (fmt_q == DsdFmtF32) begin
+          if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix) begin
             lrdy_d[{1'b0, i_q[1:0]}] = 2'(FmacLatency - 1);
           end else if (pair) begin
             lrdy_d[{i_q[2:1], 1'b0}] = 2'(FmacLatency - 1);

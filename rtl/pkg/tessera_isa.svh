@@ -632,6 +632,17 @@
       dec_o.ty_src1 = ElemClassNone;
       dec_o.rd_s = 1'b1;
     end
+    7'h1E: begin
+      dec_o.legal = (insn_i & 32'hF00) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpDot;
+      dec_o.dsd_fmt = DsdFmtMix;
+      dec_o.dsd_form = DsdFormDot;
+      dec_o.ty_dst = ElemClassNone;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassF16;
+      dec_o.rd_s = 1'b1;
+    end
     7'h20: begin
       dec_o.legal = (insn_i & 32'h0) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
       dec_o.cls = InsnClassLoad;

@@ -480,6 +480,30 @@ TEST_P(FmaxrTest, MaxAndMinInFdotsOrderAtFdotsCost) {
 }
 INSTANTIATE_TEST_SUITE_P(Lengths, FmaxrTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
 
+// fdothms: f16 vectors, each element widened exactly to f32, accumulated in f32 in fdots' order.
+class FdothmsTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(FdothmsTest, AccumulatesF16ProductsInF32) {
+  const int n = GetParam();
+  const uint16_t a = 0x1000, c = 0x1202;
+  auto d = MakeOp({Mem1d(ElemType::kF16, a, n), Mem1d(ElemType::kF16, c, n)}, "fdothms",
+                  {R(6), D(0), D(1), Sync()}, {{6, F32(0.1f)}});
+  std::vector<uint32_t> wa, wc;  // the widened elements
+  for (int i = 0; i < n; ++i) {
+    const uint16_t ha = H(1.0f / (i + 1)), hc = H(0.3f * i - 2.0f);
+    d.p.Half(static_cast<uint16_t>(a + 2 * i), ha);
+    d.p.Half(static_cast<uint16_t>(c + 2 * i), hc);
+    wa.push_back(Fp(FpOp::kCvtF2F, FpFmt::kF16, ha, 0));
+    wc.push_back(Fp(FpOp::kCvtF2F, FpFmt::kF16, hc, 0));
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(b.Gpr(6), RefDots(F32(0.1f), wa, wc));
+  if (n % 4 == 0 && n > 0) EXPECT_EQ(Cost(b, d), static_cast<uint64_t>(n) + 14);
+}
+INSTANTIATE_TEST_SUITE_P(Lengths, FdothmsTest, ::testing::Values(0, 1, 3, 4, 16, 64, 65));
+
 TEST(CeDsd, FdotZeroLengthStillCombines) {
   // N = 0: the combine steps run on p0 = acc and the -0 partials; a signaling NaN accumulator
   // becomes the canonical NaN and raises invalid.
