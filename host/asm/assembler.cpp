@@ -1619,7 +1619,12 @@ class Assembler : public SymbolContext {
               fmt::format("task ID {} is out of range ({} takes 0..31; 31 names no task)", n, mn));
         break;
       case ImmRule::kColor:
-        check(0, 31, fmt::format("color {} is out of range ({} takes 0..31)", n, mn));
+        // Colors 24..31 are reserved: a wavelet of one faults where it enters a router, and a
+        // send or a fabric descriptor naming one faults (BadColor), so a constant one is an error.
+        check(0, arch::kNumColors - 1,
+              fmt::format("color {} is out of range ({} takes 0..{}; colors {}..31 are reserved "
+                          "and a send on one can only fault)",
+                          n, mn, arch::kNumColors - 1, arch::kNumColors));
         break;
       case ImmRule::kBranch:
         break;

@@ -106,7 +106,18 @@ class Printer {
       kinds.push_back(kind);
     }
     if (auto p = AsPseudo(*info, word, ops, kinds, c)) return p;
-    return Line(info->mnemonic, Join(ops, false));
+    const std::string text = Line(info->mnemonic, Join(ops, false));
+    // A constant color 24..31 is a legal word that can only fault; the assembler refuses it, so
+    // it is shown as the word, to assemble back to itself.
+    for (int k = 0; k < info->num_operands; ++k) {
+      if (info->operands[k] != K::kCol || c.reloc || GetField(word, info->format, "Z") == 0)
+        continue;
+      if (GetField(word, info->format, "Imm") >= arch::kNumColors) {
+        return Line(".word", fmt::format("0x{:08x} ; {} (a reserved color)", word,
+                                         text.substr(text.find_first_not_of(' '))));
+      }
+    }
+    return text;
   }
 
   static std::string Join(const std::vector<Operand>& ops, bool verify) {

@@ -75,7 +75,7 @@ std::string KindExpectation(arch::OperandKind k) {
     case K::kTid:
       return "a task: rN, an ID 0..31 or a task's entry label";
     case K::kCol:
-      return "a color: rN or 0..31";
+      return "a color: rN or 0..23";
     case K::kMsk:
       return "a microthread mask 0..255";
     case K::kW:

@@ -202,6 +202,9 @@ TEST(Errors, SectionsAndDirectiveOperands) {
             "t.s:2:45: error: fabin descriptors have no 'stride' (they use: len, color)");
   EXPECT_EQ(ErrorOf("        .data\n        .dsd d, fabin, f32, len=4, color=24\n"),
             "t.s:2:42: error: color=24 is out of range (0..23)");
+  EXPECT_EQ(ErrorOf("        sendc r1, 24\n"),
+            "t.s:1:19: error: color 24 is out of range (sendc takes 0..23; colors 24..31 are "
+            "reserved and a send on one can only fault)");
   EXPECT_EQ(ErrorOf("        .data\n        .dsd d, mem1d, f32, len=4\n"),
             "t.s:2:9: error: mem1d descriptors need base=");
   EXPECT_EQ(ErrorOf("        .export nothing\n"),
