@@ -3,7 +3,9 @@
 // param values.
 #include <fmt/core.h>
 
+#include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "asm/assembler.h"
@@ -237,12 +239,68 @@ class Linker {
     return slot ? &*slot : nullptr;
   }
 
-  // The objects of a region's program, in the order given; nullopt if one is bad.
-  std::optional<std::vector<assembler::Object>> Objects(const Region& r) {
+  // A file of a region's program assembled with the PE's parameters as assembly-time
+  // constants (-D), so that a parameter works in any expression, `.if`, `.rept` and `.space`
+  // (per-region assembly, docs/layout.md): once per file and distinct values of the parameters
+  // it declares. An object file, or a file that declares none of them, is the one read above.
+  const assembler::Object* FileWith(const Region& r, const std::string& path,
+                                    const std::map<std::string, int64_t>& params) {
+    if (EndsWith(path, ".tobj")) return File(r, path);
+    std::map<std::string, int64_t> defines;
+    for (const std::string& name : DeclaredParams(r, path)) {
+      auto v = params.find(name);
+      if (v != params.end()) defines[name] = v->second;
+    }
+    if (defines.empty()) return File(r, path);
+    std::string key = path + '\n';
+    for (const auto& [name, value] : defines) key += fmt::format("{}={}\n", name, value);
+    auto found = files_.find(key);
+    if (found != files_.end()) return found->second ? &*found->second : nullptr;
+    std::optional<assembler::Object>& slot = files_[key];
+    try {
+      assembler::AssembleOptions opt;
+      opt.include_dirs = layout_.include_dirs();
+      opt.defines = defines;
+      slot = assembler::Assemble(path, opt).object;
+    } catch (const Error& e) {
+      AddAll(e, Note(r.loc, fmt::format("in the program of this region, assembled with {}",
+                                        ParamsText(defines))));
+    }
+    return slot ? &*slot : nullptr;
+  }
+
+  // The names a program file declares with `.param`: an object's list, or for assembly source
+  // the `.param` lines of the file itself (before assembling it: a file that uses a parameter as
+  // a constant cannot be assembled without its value).
+  std::vector<std::string> DeclaredParams(const Region& r, const std::string& path) {
+    std::vector<std::string> names;
+    if (EndsWith(path, ".tobj")) {
+      if (const assembler::Object* o = File(r, path))
+        for (const assembler::ObjParam& p : o->params) names.push_back(p.name);
+      return names;
+    }
+    auto found = declared_.find(path);
+    if (found != declared_.end()) return found->second;
+    static const std::regex re(
+        R"(^\s*(?:[A-Za-z_.$][A-Za-z0-9_.$]*:\s*)?\.param\s+([A-Za-z_.$][A-Za-z0-9_.$]*))",
+        std::regex::icase);
+    std::ifstream in(path);
+    std::string line;
+    std::smatch m;
+    while (std::getline(in, line))
+      if (std::regex_search(line, m, re)) names.push_back(m[1]);
+    declared_[path] = names;
+    return names;
+  }
+
+  // The objects of a region's program for one PE's parameters, in the order given; nullopt if
+  // one is bad.
+  std::optional<std::vector<assembler::Object>> Objects(
+      const Region& r, const std::map<std::string, int64_t>& params) {
     std::vector<assembler::Object> objs;
     bool ok = true;
     for (const std::string& path : r.program) {
-      const assembler::Object* o = File(r, path);
+      const assembler::Object* o = FileWith(r, path, params);
       if (o) objs.push_back(*o);
       ok = ok && o;
     }
@@ -259,11 +317,22 @@ class Linker {
     if (found != programs_.end()) return found->second;
     int& slot = programs_[key];
     slot = -1;
-    const std::optional<std::vector<assembler::Object>> objs = Objects(r);
+    const std::optional<std::vector<assembler::Object>> objs = Objects(r, st.params);
     if (!objs) return -1;
+    // Parameters the files declare became assembly-time constants (FileWith); the linker gets
+    // the rest (object files), and a value no file declares is an error, as LinkSingle says.
+    std::map<std::string, int64_t> link_params;
+    for (const auto& [name, value] : st.params) {
+      bool declared = false, in_objects = false;
+      for (const std::string& path : r.program)
+        for (const std::string& p : DeclaredParams(r, path)) declared = declared || p == name;
+      for (const assembler::Object& o : *objs)
+        for (const assembler::ObjParam& p : o.params) in_objects = in_objects || p.name == name;
+      if (in_objects || !declared) link_params[name] = value;
+    }
     try {
       ImageProgram ip;
-      ip.program = assembler::LinkSingle(*objs, st.params);
+      ip.program = assembler::LinkSingle(*objs, link_params);
       ip.sources = r.program;
       ip.params = st.params;
       image->programs.push_back(std::move(ip));
@@ -280,7 +349,9 @@ class Linker {
   const Layout& layout_;
   const int fw_, fh_;
   std::vector<PeState> pes_;
+  // By path (assembled without parameters), and by path and parameter values (FileWith).
   std::map<std::string, std::optional<assembler::Object>> files_;
+  std::map<std::string, std::vector<std::string>> declared_;  // DeclaredParams of a source file
   std::map<std::string, int> programs_;
   std::set<std::pair<int, int>> overlaps_;  // regions already reported as overlapping
   Diagnostics diags_;

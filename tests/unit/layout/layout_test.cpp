@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "asm/assembler.h"
+#include "asm/disasm.h"
 #include "asm/object.h"
 
 namespace tessera::layout {
@@ -134,6 +135,32 @@ region at=0,0 size=4x2 program=white.s param ID=x/2 param RX=1
   EXPECT_EQ(img.Pe(0, 1)->program, img.Pe(1, 0)->program);
   EXPECT_NE(img.Pe(1, 0)->program, img.Pe(2, 0)->program);
   EXPECT_EQ(img.programs[img.Pe(3, 1)->program].params.at("ID"), 1);
+}
+
+TEST(Layout, ParamsAreAssemblyTimeConstantsInEachRegion) {
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(
+fabric 3x1
+region at=0,0 program=role.s param ROLE=0 param N=2
+region at=1,0 size=2x1 program=role.s param ROLE=1 param N=x+1
+)",
+                                         kData));
+  ASSERT_EQ(img.programs.size(), 3u);  // (0, 2), (1, 2), (1, 3)
+  auto text_words = [&](int x) {
+    const assembler::PeProgram& p = img.programs[img.Pe(x, 0)->program].program;
+    const uint16_t main = p.symbols.at("main").address;
+    std::vector<std::string> words;
+    for (uint16_t a = main; a < main + 16; a += 4)
+      words.push_back(assembler::DisassembleWord(p.Word(a)));
+    return words;
+  };
+  EXPECT_EQ(text_words(0)[0], "li      r1, 90");
+  EXPECT_EQ(text_words(0)[1], "tend");
+  EXPECT_EQ(text_words(1),
+            (std::vector<std::string>{"nop", "nop", "tend", ".word   0x00000000 ; illegal"}));
+  EXPECT_EQ(text_words(2), (std::vector<std::string>{"nop", "nop", "nop", "tend"}));
+  // .space 4*N: the exported buffer has N words on each PE.
+  EXPECT_EQ(img.programs[img.Pe(2, 0)->program].program.symbols.at("buf").count, 3u);
+  EXPECT_EQ(img.programs[img.Pe(0, 0)->program].program.symbols.at("buf").count, 2u);
 }
 
 TEST(Layout, RegionNamesAndRelativeCoordinates) {
