@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "layout/image.h"
 #include "layout/layout.h"
+#include "layout/route_check.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -31,6 +32,9 @@ void RunLink(const LinkOptions& o) {
       programs += pe.program >= 0;
       routes += pe.routes.size();
     }
+    // Routes that do not connect: warnings, since firmware may write routes at run time.
+    const std::vector<std::string> unconnected = layout::UnconnectedRoutes(img);
+    for (const std::string& w : unconnected) fmt::print(stderr, "{}: warning: {}\n", o.input, w);
     fmt::print("{}: fabric {}x{}, {} PEs with a program ({} distinct links), {} routes\n", o.output,
                img.fabric_w, img.fabric_h, programs, img.programs.size(), routes);
     if (o.json) {
@@ -40,7 +44,8 @@ void RunLink(const LinkOptions& o) {
           .Add("fabric_h", img.fabric_h)
           .Add("pes_with_program", programs)
           .Add("programs", img.programs.size())
-          .Add("routes", routes);
+          .Add("routes", routes)
+          .Add("unconnected_routes", unconnected.size());
       fmt::print("{}\n", j.str());
     }
   } catch (const assembler::Error& e) {

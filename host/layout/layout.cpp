@@ -137,6 +137,7 @@ class Cursor {
 };
 
 struct Stmt {
+  std::string file, dir;  // where it is written: the layout file, and its folder (for paths)
   int line = 0;
   std::string text;
   std::string keyword;
@@ -151,26 +152,7 @@ class FileParser {
 
   Layout Run(const std::string& text) {
     std::vector<Stmt> flat;
-    std::istringstream in(text);
-    std::string raw;
-    for (int n = 1; std::getline(in, raw); ++n) {
-      Stmt s;
-      s.line = n;
-      s.text = WithoutComment(raw);
-      Location at{name_, n, 1};
-      Cursor c(s.text, at);
-      if (c.AtEnd()) continue;
-      s.keyword_pos = c.pos();
-      s.keyword = c.Word();
-      if (s.keyword.empty()) {
-        diags_.Add(Location{name_, n, static_cast<int>(c.pos()) + 1},
-                   fmt::format("expected a statement (fabric, include, let, for, end, region, "
-                               "route){}",
-                               c.Found()));
-        continue;
-      }
-      flat.push_back(std::move(s));
-    }
+    Read(name_, base_dir_, text, 0, &flat);
     size_t i = 0;
     std::vector<Stmt> top = Block(flat, &i, nullptr);
     Scope scope;
@@ -184,6 +166,66 @@ class FileParser {
   }
 
  private:
+  // The statements of one layout file, appended to `flat`: a line ending in `\` continues on the
+  // next; `include FILE.tlayout` reads another layout file in its place (its lets, regions and
+  // routes are as if written there; its paths are relative to its own folder).
+  void Read(const std::string& file, const std::string& dir, const std::string& text, int depth,
+            std::vector<Stmt>* flat) {
+    std::istringstream in(text);
+    std::string raw;
+    for (int n = 1; std::getline(in, raw); ++n) {
+      Stmt s;
+      s.file = file;
+      s.dir = dir;
+      s.line = n;
+      s.text = WithoutComment(raw);
+      // Continuation: the backslash and what follows it on the line (blanks) go, the next
+      // line's text joins with a blank.
+      while (true) {
+        const size_t last = s.text.find_last_not_of(" \t\r");
+        if (last == std::string::npos || s.text[last] != '\\') break;
+        s.text = s.text.substr(0, last) + " ";
+        if (!std::getline(in, raw)) break;
+        ++n;
+        s.text += WithoutComment(raw);
+      }
+      Location at{file, s.line, 1};
+      Cursor c(s.text, at);
+      if (c.AtEnd()) continue;
+      s.keyword_pos = c.pos();
+      s.keyword = c.Word();
+      if (s.keyword.empty()) {
+        diags_.Add(Location{file, s.line, static_cast<int>(c.pos()) + 1},
+                   fmt::format("expected a statement (fabric, include, let, for, end, region, "
+                               "route){}",
+                               c.Found()));
+        continue;
+      }
+      if (s.keyword == "include") {
+        Cursor p(s.text, at);
+        p.set_pos(s.keyword_pos + s.keyword.size());
+        const std::string path = p.Path();
+        if (path.size() > 8 && path.compare(path.size() - 8, 8, ".tlayout") == 0) {
+          const std::string full = JoinPath(dir, path);
+          std::ifstream f(full, std::ios::binary);
+          if (depth >= 16) {
+            AddAt(s, s.keyword_pos, fmt::format("include {}: layout files include each other "
+                                                "more than 16 deep (a cycle?)",
+                                                path));
+          } else if (!f) {
+            AddAt(s, s.keyword_pos, fmt::format("include {}: cannot open {}", path, full));
+          } else {
+            std::stringstream ss;
+            ss << f.rdbuf();
+            Read(full, DirOf(full), ss.str(), depth + 1, flat);
+          }
+          continue;
+        }
+      }
+      flat->push_back(std::move(s));
+    }
+  }
+
   // Statements up to the `end` of the `for` at `opener` (or the end of the file).
   std::vector<Stmt> Block(std::vector<Stmt>& flat, size_t* i, const Stmt* opener) {
     std::vector<Stmt> out;
@@ -202,7 +244,7 @@ class FileParser {
   }
 
   void AddAt(const Stmt& s, size_t pos, const std::string& message) {
-    const Location at{name_, s.line, static_cast<int>(pos) + 1};
+    const Location at{s.file, s.line, static_cast<int>(pos) + 1};
     const std::string key = at.ToString() + message;
     if (seen_.insert(key).second) diags_.Add(at, message);
   }
@@ -214,7 +256,7 @@ class FileParser {
 
   void Exec(const std::vector<Stmt>& stmts, Scope* scope) {
     for (const Stmt& s : stmts) {
-      Cursor c(s.text, Location{name_, s.line, 1});
+      Cursor c(s.text, Location{s.file, s.line, 1});
       c.set_pos(s.keyword_pos + s.keyword.size());
       try {
         if (s.keyword == "for") {
@@ -224,7 +266,7 @@ class FileParser {
         if (s.keyword == "fabric") {
           Fabric(s, &c, scope);
         } else if (s.keyword == "include") {
-          layout_.AddIncludeDir(JoinPath(base_dir_, c.Path()));
+          layout_.AddIncludeDir(JoinPath(s.dir, c.Path()));
         } else if (s.keyword == "let") {
           Let(&c, scope);
         } else if (s.keyword == "region" || s.keyword == "route") {
@@ -384,7 +426,7 @@ class FileParser {
   void RegionStmt(const Stmt& s, Cursor* c, const Scope& scope) {
     Region r;
     r.scope = scope;
-    r.loc = Location{name_, s.line, static_cast<int>(s.keyword_pos) + 1};
+    r.loc = Location{s.file, s.line, static_cast<int>(s.keyword_pos) + 1};
     bool at = false;
     std::set<std::string> params;
     while (!c->AtEnd()) {
@@ -417,7 +459,7 @@ class FileParser {
         std::tie(r.w, r.h) = Dims(c, scope, "region size");
       } else if (key == "program") {
         do {
-          r.program.push_back(JoinPath(base_dir_, c->Path()));
+          r.program.push_back(JoinPath(s.dir, c->Path()));
         } while (c->Accept(","));
       } else if (key == "when") {
         r.when = c->ParseExpr();
@@ -469,7 +511,7 @@ class FileParser {
   void RouteStmt(const Stmt& s, Cursor* c, const Scope& scope) {
     Route r;
     r.scope = scope;
-    r.loc = Location{name_, s.line, static_cast<int>(s.keyword_pos) + 1};
+    r.loc = Location{s.file, s.line, static_cast<int>(s.keyword_pos) + 1};
     bool color = false, at = false, rx = false, tx = false;
     while (!c->AtEnd()) {
       const size_t key_at = c->pos();

@@ -11,6 +11,7 @@
 #include "asm/assembler.h"
 #include "asm/disasm.h"
 #include "asm/object.h"
+#include "layout/route_check.h"
 
 namespace tessera::layout {
 namespace {
@@ -161,6 +162,60 @@ region at=1,0 size=2x1 program=role.s param ROLE=1 param N=x+1
   // .space 4*N: the exported buffer has N words on each PE.
   EXPECT_EQ(img.programs[img.Pe(2, 0)->program].program.symbols.at("buf").count, 3u);
   EXPECT_EQ(img.programs[img.Pe(0, 0)->program].program.symbols.at("buf").count, 2u);
+}
+
+TEST(Layout, IncludedLayoutFilesAndContinuedLines) {
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(
+fabric 2x1
+let C = \
+    5                          # a continued line
+include parts/leaf.tlayout
+route color=C at=0,0 \
+      rx=RAMP tx=E
+)",
+                                         kData));
+  ASSERT_EQ(img.pes.size(), 2u);  // PE(0,0) has a route only
+  EXPECT_EQ(img.programs[img.Pe(1, 0)->program].params.at("RX"), 5);
+  EXPECT_EQ(img.programs[img.Pe(1, 0)->program].params.at("ID"), 7);
+  std::map<std::tuple<int, int, uint16_t>, uint32_t> w;
+  img.ForEachWrite([&](int x, int y, uint16_t a, uint32_t v) { w[{x, y, a}] = v; });
+  EXPECT_EQ(w.at({0, 0, arch::ColorCfg::Addr(5)}), Cfg({arch::Dir::kRamp}, {arch::Dir::kE}));
+  EXPECT_EQ(w.at({1, 0, arch::ColorCfg::Addr(5)}), Cfg({arch::Dir::kW}, {arch::Dir::kRamp}));
+}
+
+TEST(LayoutErrors, AnIncludedFileThatCannotBeOpenedIsNamed) {
+  try {
+    ParseLayoutText("t.tlayout", "fabric 1x1\ninclude parts/none.tlayout\n", kData);
+    FAIL() << "no error";
+  } catch (const assembler::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.tlayout:2:1: error: include parts/none.tlayout: "
+                                         "cannot open"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Layout, RoutesThatDoNotConnectAreNamed) {
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(
+fabric 3x2
+route color=4 at=0,0 rx=RAMP tx=E,S       # PE(1,0) takes it; PE(0,1) has no route of 4
+route color=4 at=1,0 rx=N tx=RAMP pos2=rx:W
+route color=6 at=2,1 rx=RAMP tx=N,E       # N: PE(2,0) accepts only from S; E is the edge
+route color=6 at=2,0 rx=S tx=RAMP pos1=rx:W
+)",
+                                         kData));
+  EXPECT_EQ(UnconnectedRoutes(img),
+            (std::vector<std::string>{
+                "PE(0,0) sends color 4 south (S), but PE(0,1) has no route of color 4"}));
+  const Image bad = Link(ParseLayoutText("t.tlayout", R"(
+fabric 2x1
+route color=3 at=0,0 rx=RAMP tx=E
+route color=3 at=1,0 rx=N tx=RAMP pos1=rx:S
+)",
+                                         kData));
+  EXPECT_EQ(UnconnectedRoutes(bad),
+            (std::vector<std::string>{"PE(0,0) sends color 3 east (E), but PE(1,0) accepts "
+                                      "color 3 only from S,N at any switch position"}));
 }
 
 TEST(Layout, RegionNamesAndRelativeCoordinates) {
