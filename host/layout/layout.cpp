@@ -209,9 +209,10 @@ class FileParser {
           const std::string full = JoinPath(dir, path);
           std::ifstream f(full, std::ios::binary);
           if (depth >= 16) {
-            AddAt(s, s.keyword_pos, fmt::format("include {}: layout files include each other "
-                                                "more than 16 deep (a cycle?)",
-                                                path));
+            AddAt(s, s.keyword_pos,
+                  fmt::format("include {}: layout files include each other "
+                              "more than 16 deep (a cycle?)",
+                              path));
           } else if (!f) {
             AddAt(s, s.keyword_pos, fmt::format("include {}: cannot open {}", path, full));
           } else {

@@ -414,6 +414,8 @@ enum class DsdOp : uint8_t {
   kSum = 20,
   kMaxR = 21,
   kMinR = 22,
+  kCvtF2I = 23,
+  kCvtI2F = 24,
 };
 inline constexpr unsigned kDsdOpWidth = 5;
 inline const char* ToString(DsdOp v) {
@@ -441,6 +443,8 @@ inline const char* ToString(DsdOp v) {
     case DsdOp::kSum: return "Sum";
     case DsdOp::kMaxR: return "MaxR";
     case DsdOp::kMinR: return "MinR";
+    case DsdOp::kCvtF2I: return "CvtF2I";
+    case DsdOp::kCvtI2F: return "CvtI2F";
   }
   return "?";
 }
@@ -536,6 +540,14 @@ inline bool FromString(std::string_view s, DsdOp* out) {
   }
   if (s == "MinR") {
     *out = DsdOp::kMinR;
+    return true;
+  }
+  if (s == "CvtF2I") {
+    *out = DsdOp::kCvtF2I;
+    return true;
+  }
+  if (s == "CvtI2F") {
+    *out = DsdOp::kCvtI2F;
     return true;
   }
   return false;
@@ -1103,10 +1115,13 @@ inline constexpr InsnInfo kInsns[] = {
     {"fminrs", InsnFormat::kD, 0x1C, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 22, 0, DsdForm(6), {ElemClass(0), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1C, 0xFFF0F080, false, false, 0, "acc = min(acc, min src0), in fdot's order"},
     {"fminrh", InsnFormat::kD, 0x1D, -1, 3, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 22, 1, DsdForm(6), {ElemClass(0), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1D, 0xFFF0F080, false, false, 0, "acc = min(acc, min src0), in fdot's order"},
     {"fdothms", InsnFormat::kD, 0x1E, -1, 4, {OperandKind::kAcc, OperandKind::kSrc0, OperandKind::kSrc1, OperandKind::kDone}, InsnClass::kDsd, 9, 4, DsdForm(5), {ElemClass(0), ElemClass(2), ElemClass(2)}, CycleKind::kDsd, 0, 0x7F, 0x1E, 0xFFFFF080, false, false, 0, "acc += sum f32(src0) * f32(src1), f32 accumulator, in fdots' order"},
+    {"fs2i", InsnFormat::kD, 0x1F, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 23, 0, DsdForm(2), {ElemClass(3), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1F, 0xFF00FF80, false, false, 0, "dst = i32(src0), toward zero, saturating"},
+    {"fi2s", InsnFormat::kD, 0x2E, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 24, 0, DsdForm(2), {ElemClass(1), ElemClass(3), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x2E, 0xFF00FF80, false, false, 0, "dst = f32(src0), round to nearest even"},
+    {"fi2h", InsnFormat::kD, 0x2F, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 24, 1, DsdForm(2), {ElemClass(2), ElemClass(4), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x2F, 0xFF00FF80, false, false, 0, "dst = f16(src0), round to nearest even"},
     {"fdivs", InsnFormat::kD, 0x3C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(1), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3C, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
     {"fdivh", InsnFormat::kD, 0x3D, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(1), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3D, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
 };
-inline constexpr int kNumInsns = 164;
+inline constexpr int kNumInsns = 167;
 
 struct InsnAlias {
   const char* name;

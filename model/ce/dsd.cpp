@@ -118,7 +118,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.sync = f.u && f.tid == kNoTask;
   m.fmac = IsFmacFmt(m.fmt);
   m.dot = IsReduction(m.op);
-  m.pairs = Half(m.fmt) && m.op != arch::DsdOp::kCvt;
+  m.pairs = Half(m.fmt) && !IsConversion(m.op);
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
     if (!Is(o[r], DsdKind::kMem1d) || o[r].stride != 1) m.pairs = false;

@@ -92,6 +92,10 @@ inline arch::FpOp FpOpOf(arch::DsdOp op) {
       return FpOp::kAbs;
     case DsdOp::kCvt:
       return FpOp::kCvtF2F;
+    case DsdOp::kCvtF2I:
+      return FpOp::kCvtF2I;
+    case DsdOp::kCvtI2F:
+      return FpOp::kCvtI2F;
     case DsdOp::kMulAdd:
     case DsdOp::kDot:
       return FpOp::kMulAdd;
@@ -219,7 +223,12 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
     case DsdOp::kAbs:
     case DsdOp::kCvt:
     case DsdOp::kSqrt:
+    case DsdOp::kCvtF2I:
       r.value = FmacLanes(fop, ff, x0, 0, 0, lanes, r.flags);
+      break;
+    case DsdOp::kCvtI2F:  // an i16 source is sign-extended
+      r.value = FmacLanes(fop, ff, fmt == DsdFmt::kF16 ? uint32_t(int32_t(int16_t(x0))) : x0, 0, 0,
+                          lanes, r.flags);
       break;
     default:
       r.value = FmacLanes(fop, ff, x0, x1, 0, lanes, r.flags);
@@ -230,6 +239,11 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
 
 // The number of combine steps of an fdot (docs/isa.md 6.5): 3 for f32, 4 for f16.
 inline uint8_t DotStages(arch::DsdFmt fmt) { return fmt == arch::DsdFmt::kF16 ? 4 : 3; }
+
+// Conversions step one element at a time: the FMAC converts lane 0 only.
+inline bool IsConversion(arch::DsdOp op) {
+  return op == arch::DsdOp::kCvt || op == arch::DsdOp::kCvtF2I || op == arch::DsdOp::kCvtI2F;
+}
 
 // Whether an operation reduces into R[S] through fdot's partials and combine steps (6.5): fdot,
 // and the sum, max and min reductions.

@@ -274,11 +274,17 @@ module tessera_ce_dsd_step (
               DsdOpNeg: slot_o.op = 4'(FpOpNeg);
               DsdOpAbs: slot_o.op = 4'(FpOpAbs);
               DsdOpCvt: slot_o.op = 4'(FpOpCvtF2F);
+              DsdOpCvtF2I: slot_o.op = 4'(FpOpCvtF2I);
+              DsdOpCvtI2F: slot_o.op = 4'(FpOpCvtI2F);
               DsdOpDiv: slot_o.op = 4'(FpOpDiv);
               DsdOpSqrt: slot_o.op = 4'(FpOpSqrt);
               default:  slot_o.op = 4'(FpOpMulAdd);
             endcase
-            if (op == DsdOpNeg || op == DsdOpAbs || op == DsdOpCvt || op == DsdOpSqrt) slot_o.b = '0;
+            if (op == DsdOpNeg || op == DsdOpAbs || op == DsdOpCvt || op == DsdOpSqrt ||
+                op == DsdOpCvtF2I || op == DsdOpCvtI2F)
+              slot_o.b = '0;
+            // an i16 source of a conversion to f16 is sign-extended
+            if (op == DsdOpCvtI2F && fmt == DsdFmtF16) slot_o.a = {{16{x0[15]}}, x0[15:0]};
             if (op == DsdOpMulAdd) begin
               if (fmt == DsdFmtMix) begin
                 slot_o.a       = x1_f32;

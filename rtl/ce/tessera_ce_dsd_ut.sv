@@ -404,7 +404,9 @@ module tessera_ce_dsd_ut (
       wcol_d  = 5'(NoColor);
       dot_d   = iss_dot;
       fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
-      pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt;
+      // conversions step one element at a time: the FMAC converts lane 0 only
+      pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt &&
+                iss_op_i != DsdOpCvtF2I && iss_op_i != DsdOpCvtI2F;
       scal_d  = iss_scalar_i;
       sreg_d  = iss_d.s;
       stage_d = '0;

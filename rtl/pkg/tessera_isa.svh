@@ -643,6 +643,16 @@
       dec_o.ty_src1 = ElemClassF16;
       dec_o.rd_s = 1'b1;
     end
+    7'h1F: begin
+      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpCvtF2I;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormV2;
+      dec_o.ty_dst = ElemClassI32;
+      dec_o.ty_src0 = ElemClassF32;
+      dec_o.ty_src1 = ElemClassNone;
+    end
     7'h20: begin
       dec_o.legal = (insn_i & 32'h0) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
       dec_o.cls = InsnClassLoad;
@@ -762,6 +772,26 @@
       dec_o.rd_a = 1'b1;
       dec_o.rd_b = 1'b1;
       dec_o.imm_sx = 1'b1;
+    end
+    7'h2E: begin
+      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpCvtI2F;
+      dec_o.dsd_fmt = DsdFmtF32;
+      dec_o.dsd_form = DsdFormV2;
+      dec_o.ty_dst = ElemClassF32;
+      dec_o.ty_src0 = ElemClassI32;
+      dec_o.ty_src1 = ElemClassNone;
+    end
+    7'h2F: begin
+      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpCvtI2F;
+      dec_o.dsd_fmt = DsdFmtF16;
+      dec_o.dsd_form = DsdFormV2;
+      dec_o.ty_dst = ElemClassF16;
+      dec_o.ty_src0 = ElemClassI16;
+      dec_o.ty_src1 = ElemClassNone;
     end
     7'h30: begin
       dec_o.legal = (insn_i & 32'hFF80) == 32'h0;

@@ -613,7 +613,9 @@ package tessera_pkg;
     DsdOpSqrt = 5'd19,
     DsdOpSum = 5'd20,
     DsdOpMaxR = 5'd21,
-    DsdOpMinR = 5'd22
+    DsdOpMinR = 5'd22,
+    DsdOpCvtF2I = 5'd23,
+    DsdOpCvtI2F = 5'd24
   } dsd_op_e;
 
   // element format of a DSD operation

@@ -524,6 +524,8 @@ localparam dsd_op_e DsdOpSqrt = tessera_pkg::DsdOpSqrt;
 localparam dsd_op_e DsdOpSum = tessera_pkg::DsdOpSum;
 localparam dsd_op_e DsdOpMaxR = tessera_pkg::DsdOpMaxR;
 localparam dsd_op_e DsdOpMinR = tessera_pkg::DsdOpMinR;
+localparam dsd_op_e DsdOpCvtF2I = tessera_pkg::DsdOpCvtF2I;
+localparam dsd_op_e DsdOpCvtI2F = tessera_pkg::DsdOpCvtI2F;
 typedef tessera_pkg::dsd_fmt_e dsd_fmt_e;
 localparam dsd_fmt_e DsdFmtF32 = tessera_pkg::DsdFmtF32;
 localparam dsd_fmt_e DsdFmtF16 = tessera_pkg::DsdFmtF16;

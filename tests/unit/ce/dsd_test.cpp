@@ -166,6 +166,49 @@ TEST(CeDsd, DivisionAndSquareRootStepLikeAdd) {
     ASSERT_EQ(rs.Word(static_cast<uint16_t>(o + 4 * i)), F32(std::sqrt(-1.0f + i))) << i;
 }
 
+// Vector conversions f32 <-> i32 and i16 -> f16: one element per step, the FMAC's conversions.
+TEST(CeDsd, VectorConversionsBetweenFloatAndInteger) {
+  const uint16_t a = 0x1000, o = 0x1204;
+  const float fv[8] = {1.5f, -2.7f, 3e9f, -3e9f, 0.0f, -0.0f, 100.99f, -1e-3f};
+  auto d = MakeOp({Mem1d(ElemType::kI32, o, 8), Mem1d(ElemType::kF32, a, 8)}, "fs2i",
+                  {D(0), D(1), Sync()});
+  for (int i = 0; i < 8; ++i) d.p.Word(static_cast<uint16_t>(a + 4 * i), F32(fv[i]));
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(b.Word(static_cast<uint16_t>(o + 4 * i)),
+              Fp(FpOp::kCvtF2I, FpFmt::kF32, F32(fv[i]), 0))
+        << i;
+  EXPECT_EQ(b.Word(o + 8), 0x7FFFFFFFu);  // 3e9 saturates
+  EXPECT_EQ(b.ce.State().fp_flags & static_cast<uint32_t>(arch::FpFlag::kInvalid),
+            static_cast<uint32_t>(arch::FpFlag::kInvalid));
+
+  const int32_t iv[8] = {0, 1, -1, 16777217, -2147483647 - 1, 2147483647, 1000, -77};
+  auto e = MakeOp({Mem1d(ElemType::kF32, o, 8), Mem1d(ElemType::kI32, a, 8)}, "fi2s",
+                  {D(0), D(1), Sync()});
+  for (int i = 0; i < 8; ++i) e.p.Word(static_cast<uint16_t>(a + 4 * i), uint32_t(iv[i]));
+  Bench be;
+  be.Load(e.p, kMain);
+  be.RunToQuiet();
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(be.Word(static_cast<uint16_t>(o + 4 * i)), F32(static_cast<float>(iv[i]))) << i;
+
+  const int16_t hv[9] = {0, 1, -1, 2049, -2049, 32767, -32768, 300, -7};  // 9: an odd tail
+  auto h = MakeOp({Mem1d(ElemType::kF16, o, 9), Mem1d(ElemType::kI16, a, 9)}, "fi2h",
+                  {D(0), D(1), Sync()});
+  for (int i = 0; i < 9; ++i) h.p.Half(static_cast<uint16_t>(a + 2 * i), uint16_t(hv[i]));
+  Bench bh;
+  bh.Load(h.p, kMain);
+  bh.RunToQuiet();
+  for (int i = 0; i < 9; ++i)
+    ASSERT_EQ(bh.Half(static_cast<uint16_t>(o + 2 * i)),
+              Fp(FpOp::kCvtI2F, FpFmt::kF16, uint32_t(int32_t(hv[i])), 0) & 0xFFFF)
+        << i;
+  EXPECT_EQ(bh.Half(o + 2 * 5), H(32768.0f));  // 32767 rounds to 32768 in f16
+  EXPECT_EQ(Cost(bh, h), 9u + 6);              // one element a step
+}
+
 TEST(CeDsd, UnalignedF16StepsOneElementAtATime) {
   // Bases at 2 mod 4: element 0 alone, then pairs from element 1 (all operands aligned there).
   const uint16_t a = 0x1002, c = 0x1086, o = 0x1202;
