@@ -71,20 +71,25 @@ NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
     // A fault in the window's last cycle stops nothing but still ends the run.
     res.stopped_by_fault = ran < options.cycles || !fabric.Faults().empty();
     delivered_in_window = scoreboard->Stats().delivered;
-    // Drain while deliveries still happen: a saturated pattern may need many cycles to empty,
-    // but `limit` cycles without a single delivery mean nothing will move again (a deadlock).
+    // Drain to quiescence (Fabric::Quiescent: every wavelet delivered or consumed, nothing in
+    // flight), stopping at the exact cycle it is reached, while deliveries still happen: a
+    // saturated pattern may need many cycles to empty, but `limit` cycles without a single
+    // delivery mean nothing will move again (a deadlock).
     const uint64_t limit = options.drain_limit
                                ? options.drain_limit
                                : std::max<uint64_t>(2000, 20 * static_cast<uint64_t>(w + h));
     uint64_t stalled = 0;
-    while (!res.stopped_by_fault && scoreboard->Outstanding() > 0 && stalled < limit) {
+    fabric.SetStopWhenQuiescent(true);
+    while (!res.stopped_by_fault && (scoreboard->Outstanding() > 0 || !fabric.Quiescent()) &&
+           stalled < limit) {
       const uint64_t before = scoreboard->Outstanding();
       const uint64_t step = std::min(kDrainStep, limit - stalled);
       const uint64_t n = fabric.Run(step);
       res.drain_cycles += n;
-      res.stopped_by_fault = n < step || !fabric.Faults().empty();
+      res.stopped_by_fault = !fabric.Faults().empty() || (n < step && !fabric.Quiescent());
       stalled = scoreboard->Outstanding() < before ? 0 : stalled + n;
     }
+    fabric.SetStopWhenQuiescent(false);
   }
   res.run_cycles = fabric.Cycle() - start;
   res.drained = scoreboard->Outstanding() == 0;

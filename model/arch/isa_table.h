@@ -1118,10 +1118,11 @@ inline constexpr InsnInfo kInsns[] = {
     {"fs2i", InsnFormat::kD, 0x1F, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 23, 0, DsdForm(2), {ElemClass(3), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x1F, 0xFF00FF80, false, false, 0, "dst = i32(src0), toward zero, saturating"},
     {"fi2s", InsnFormat::kD, 0x2E, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 24, 0, DsdForm(2), {ElemClass(1), ElemClass(3), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x2E, 0xFF00FF80, false, false, 0, "dst = f32(src0), round to nearest even"},
     {"fi2h", InsnFormat::kD, 0x2F, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 24, 1, DsdForm(2), {ElemClass(2), ElemClass(4), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x2F, 0xFF00FF80, false, false, 0, "dst = f16(src0), round to nearest even"},
+    {"fh2i", InsnFormat::kD, 0x3E, -1, 3, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kDone}, InsnClass::kDsd, 23, 3, DsdForm(2), {ElemClass(4), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3E, 0xFF00FF80, false, false, 0, "dst = i16(src0), toward zero, saturating"},
     {"fdivs", InsnFormat::kD, 0x3C, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 0, DsdForm(1), {ElemClass(1), ElemClass(1), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3C, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
     {"fdivh", InsnFormat::kD, 0x3D, -1, 4, {OperandKind::kDst, OperandKind::kSrc0, OperandKind::kS, OperandKind::kDone}, InsnClass::kDsd, 18, 1, DsdForm(1), {ElemClass(2), ElemClass(2), ElemClass(0)}, CycleKind::kDsd, 0, 0x7F, 0x3D, 0xFFF0FF80, false, false, 0, "dst = src0 / s"},
 };
-inline constexpr int kNumInsns = 167;
+inline constexpr int kNumInsns = 168;
 
 struct InsnAlias {
   const char* name;

@@ -9,6 +9,7 @@
 #include "arch/isa_table.h"
 #include "ce/ce_state.h"
 #include "ce/fault_text.h"
+#include "fp/convert.h"
 #include "fp/execute.h"
 
 namespace tessera::ce {
@@ -201,6 +202,10 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
       default:
         break;
     }
+    return r;
+  }
+  if (fmt == DsdFmt::kW16 && op == DsdOp::kCvtF2I) {  // fh2i: no FMAC, one element a step
+    r.value = fp::F16ToI16TowardZero(static_cast<uint16_t>(x0), r.flags);
     return r;
   }
   if (fmt == DsdFmt::kW16) {

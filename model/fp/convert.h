@@ -61,6 +61,17 @@ inline uint32_t ToI32TowardZero(typename F::Bits x, uint8_t& flags) {
   return sign ? 0u - mag : mag;
 }
 
+// f16 -> i16 toward zero, saturating (the DSD's fh2i): out of range, infinities and NaN raise
+// invalid and give the saturated value, NaN the positive one; -32768 itself is exact.
+inline uint16_t F16ToI16TowardZero(uint16_t x, uint8_t& flags) {
+  const auto v = static_cast<int32_t>(ToI32TowardZero<F16>(x, flags));
+  if (v > 32767 || v < -32768) {
+    flags |= kFlagInvalid;
+    return v > 0 ? 0x7FFF : 0x8000;
+  }
+  return static_cast<uint16_t>(v);
+}
+
 template <typename F>
 inline typename F::Bits FromI32(uint32_t i, uint8_t& flags) {
   if (i == 0) return 0;

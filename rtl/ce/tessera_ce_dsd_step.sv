@@ -48,6 +48,31 @@ module tessera_ce_dsd_step (
     int16 = v;
   endfunction
 
+  // fh2i: f16 -> i16 toward zero, saturating; {invalid, value} (model/fp/convert.h's
+  // F16ToI16TowardZero). NaN gives 0x7FFF; -32768 is exact.
+  function automatic logic [16:0] f16_to_i16(input logic [15:0] h);
+    logic [4:0]  e;
+    logic [10:0] m;
+    logic [15:0] mag, v;
+    logic        inv;
+    e   = h[14:10];
+    m   = {1'b1, h[9:0]};
+    inv = 1'b0;
+    mag = '0;
+    v   = '0;
+    if (e == 5'h1F) begin
+      inv = 1'b1;
+      v   = (h[9:0] != '0 || !h[15]) ? 16'h7FFF : 16'h8000;
+    end else if (e >= 5'd30) begin
+      inv = !(h[15] && e == 5'd30 && h[9:0] == '0);
+      v   = h[15] ? 16'h8000 : 16'h7FFF;
+    end else if (e >= 5'd15) begin
+      mag = (e >= 5'd25) ? 16'(m) << (e - 5'd25) : 16'(m) >> (5'd25 - e);
+      v   = h[15] ? 16'(0) - mag : mag;
+    end
+    f16_to_i16 = {inv, v};
+  endfunction
+
   // A step's value without the FMAC (docs/isa.md 4.11): integer operations and bit moves.
   function automatic logic [31:0] int_step(input logic [4:0] op, input logic [2:0] fmt,
                                            input logic fill, input logic [31:0] x0,
@@ -298,6 +323,12 @@ module tessera_ce_dsd_step (
             end
           end else begin
             result_o.value = int_step(op, fmt, form == DsdFormFill, x0, x1, s);
+            if (op == DsdOpCvtF2I) begin  // fh2i: f16 -> i16, no FMAC
+              logic [16:0] cv;
+              cv             = f16_to_i16(x0[15:0]);
+              result_o.value = {16'h0, cv[15:0]};
+              result_o.flags = {cv[16], 4'b0000};
+            end
           end
           if (view_i.dst.kind == KMem) begin
             result_o.kind = tessera_ce_pkg::DsdResSram;

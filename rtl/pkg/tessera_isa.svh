@@ -909,6 +909,16 @@
       dec_o.ty_src1 = ElemClassNone;
       dec_o.rd_s = 1'b1;
     end
+    7'h3E: begin
+      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.cls = InsnClassDsd;
+      dec_o.dsd_op = DsdOpCvtF2I;
+      dec_o.dsd_fmt = DsdFmtW16;
+      dec_o.dsd_form = DsdFormV2;
+      dec_o.ty_dst = ElemClassI16;
+      dec_o.ty_src0 = ElemClassF16;
+      dec_o.ty_src1 = ElemClassNone;
+    end
     7'h40: begin
       dec_o.legal = (insn_i & 32'hF00000) == 32'h0;
       dec_o.cls = InsnClassDsd;

@@ -207,6 +207,19 @@ TEST(CeDsd, VectorConversionsBetweenFloatAndInteger) {
         << i;
   EXPECT_EQ(bh.Half(o + 2 * 5), H(32768.0f));  // 32767 rounds to 32768 in f16
   EXPECT_EQ(Cost(bh, h), 9u + 6);              // one element a step
+
+  // f16 -> i16, toward zero, saturating: NaN and +inf give 0x7FFF, -32768 is exact.
+  const uint16_t fh[9] = {H(1.75f), H(-1.75f), H(40000.0f), H(-40000.0f), H(-32768.0f),
+                          0x7E00,   0xFC00,    H(0.4f),     H(32752.0f)};
+  const uint16_t want[9] = {1, 0xFFFF, 0x7FFF, 0x8000, 0x8000, 0x7FFF, 0x8000, 0, 32752};
+  auto g = MakeOp({Mem1d(ElemType::kI16, o, 9), Mem1d(ElemType::kF16, a, 9)}, "fh2i",
+                  {D(0), D(1), Sync()});
+  for (int i = 0; i < 9; ++i) g.p.Half(static_cast<uint16_t>(a + 2 * i), fh[i]);
+  Bench bg;
+  bg.Load(g.p, kMain);
+  bg.RunToQuiet();
+  for (int i = 0; i < 9; ++i) ASSERT_EQ(bg.Half(static_cast<uint16_t>(o + 2 * i)), want[i]) << i;
+  EXPECT_EQ(bg.ce.State().fp_flags, static_cast<uint8_t>(arch::FpFlag::kInvalid));
 }
 
 TEST(CeDsd, UnalignedF16StepsOneElementAtATime) {
