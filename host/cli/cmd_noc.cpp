@@ -130,10 +130,11 @@ void RunNocCommand(const NocArgs& a) {
   if (a.backend == "cosim") {
     noc::NocCosimResult r = noc::RunNocCosim(*func_fabric, *rtl_fabric, a.noc);
     fmt::print("{}{}", Summary(r.a, "func"), Summary(r.b, "rtl"));
-    fmt::print("  co-simulation: {} mismatches{}\n", r.mismatches,
+    fmt::print("  co-simulation: {} mismatches ({} link wavelets compared){}\n", r.mismatches,
+               r.link_wavelets,
                r.mismatches ? "\n  first difference: " + r.first_difference : "");
     AddResult(j, r.b);
-    j.Add("mismatches", r.mismatches);
+    j.Add("mismatches", r.mismatches).Add("link_wavelets", r.link_wavelets);
     passed = r.Passed();
     cycles_run = r.a.run_cycles + r.b.run_cycles;
   } else {

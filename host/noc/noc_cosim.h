@@ -1,6 +1,7 @@
-// Random-traffic co-simulation: the same traffic on two fabric backends, every delivered wavelet
-// compared (destination, color, source, sequence, order and, since the functional model is cycle
-// exact, the cycle it arrived).
+// Random-traffic co-simulation: the same traffic on two fabric backends run in lockstep chunks,
+// every wavelet on every link both observe compared as they go (cosim::CompareLinks), then every
+// delivered wavelet (destination, color, source, sequence, order and, since the functional model
+// is cycle exact, the cycle it arrived) and the faults.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,9 @@ namespace tessera::noc {
 
 struct NocCosimResult {
   NocResult a, b;                // the runs on each backend
-  uint64_t mismatches = 0;       // log entries that differ, plus deliveries one side lacks
+  uint64_t mismatches = 0;       // a link difference, log entries that differ, deliveries one
+                                 // side lacks, differing faults
+  uint64_t link_wavelets = 0;    // link crossings compared
   std::string first_difference;  // in words; "" when the runs agree
   bool Passed() const { return mismatches == 0 && a.Passed() && b.Passed(); }
 };

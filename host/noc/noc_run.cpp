@@ -34,7 +34,22 @@ class Attachment {
 
 }  // namespace
 
-NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
+struct NocSession::State {
+  fabric::Fabric& fabric;
+  NocOptions options;
+  NocResult res;
+  std::shared_ptr<Scoreboard> scoreboard;
+  std::unique_ptr<RouteTracer> tracer;
+  std::vector<std::unique_ptr<TrafficEndpoint>> eps;
+  std::unique_ptr<Attachment> attach;
+  uint64_t start = 0, window_left = 0, limit = 0, stalled = 0, delivered_in_window = 0;
+  bool in_window = true, done = false;
+  State(fabric::Fabric& f, const NocOptions& o) : fabric(f), options(o) {}
+};
+
+NocSession::NocSession(fabric::Fabric& fabric, const NocOptions& options)
+    : st_(std::make_unique<State>(fabric, options)) {
+  State& s = *st_;
   const int w = fabric.Width(), h = fabric.Height();
   if (!(options.rate >= 0 && options.rate <= 1)) {
     throw std::invalid_argument(fmt::format(
@@ -42,8 +57,7 @@ NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
   }
   if (options.cycles == 0) throw std::invalid_argument("noc: --cycles must be at least 1");
   TrafficPlan plan = MakePlan(options.pattern, w, h, options.seed);
-
-  NocResult res;
+  NocResult& res = s.res;
   res.pattern = options.pattern;
   res.width = w;
   res.height = h;
@@ -52,55 +66,83 @@ NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
   res.cycles = options.cycles;
 
   plan.routes.Apply(fabric);
-  auto scoreboard = std::make_shared<Scoreboard>(w, h, options.keep_log);
-  RouteTracer tracer(plan.routes);
-  std::vector<std::unique_ptr<TrafficEndpoint>> eps;
-  eps.reserve(static_cast<size_t>(fabric.NumPes()));
+  s.scoreboard = std::make_shared<Scoreboard>(w, h, options.keep_log);
+  s.tracer = std::make_unique<RouteTracer>(plan.routes);
+  s.eps.reserve(static_cast<size_t>(fabric.NumPes()));
   for (int pe = 0; pe < fabric.NumPes(); ++pe) {
-    eps.push_back(std::make_unique<TrafficEndpoint>(pe, tracer, *scoreboard, options.seed));
+    s.eps.push_back(std::make_unique<TrafficEndpoint>(pe, *s.tracer, *s.scoreboard, options.seed));
   }
-  for (const Flow& f : plan.flows) eps[static_cast<size_t>(f.src)]->AddFlow(f.color, f.ctrl_prob);
+  for (const Flow& f : plan.flows) s.eps[static_cast<size_t>(f.src)]->AddFlow(f.color, f.ctrl_prob);
+  s.start = fabric.Cycle();
+  res.start_cycle = s.start;
+  for (auto& ep : s.eps) ep->StartInjection(options.rate, s.start, s.start + options.cycles);
+  s.attach = std::make_unique<Attachment>(fabric, s.eps);
+  s.window_left = options.cycles;
+  // Draining stops after `limit` cycles without a delivery: nothing will move again.
+  s.limit = options.drain_limit ? options.drain_limit
+                                : std::max<uint64_t>(2000, 20 * static_cast<uint64_t>(w + h));
+}
 
-  const uint64_t start = fabric.Cycle();
-  res.start_cycle = start;
-  uint64_t delivered_in_window = 0;
-  for (auto& ep : eps) ep->StartInjection(options.rate, start, start + options.cycles);
-  {
-    Attachment attach(fabric, eps);
-    uint64_t ran = fabric.Run(options.cycles);
+NocSession::~NocSession() {
+  if (st_) st_->fabric.SetStopWhenQuiescent(false);
+}
+
+bool NocSession::Done() const { return st_->done; }
+
+void NocSession::Step(uint64_t max_cycles) {
+  State& s = *st_;
+  if (s.done || max_cycles == 0) return;
+  NocResult& res = s.res;
+  if (s.in_window) {
+    const uint64_t n = std::min(max_cycles, s.window_left);
+    const uint64_t ran = s.fabric.Run(n);
+    s.window_left -= ran;
     // A fault in the window's last cycle stops nothing but still ends the run.
-    res.stopped_by_fault = ran < options.cycles || !fabric.Faults().empty();
-    delivered_in_window = scoreboard->Stats().delivered;
+    res.stopped_by_fault = ran < n || !s.fabric.Faults().empty();
+    if (s.window_left > 0 && !res.stopped_by_fault) return;
+    s.in_window = false;
+    s.delivered_in_window = s.scoreboard->Stats().delivered;
+    s.fabric.SetStopWhenQuiescent(true);
+  } else {
     // Drain to quiescence (Fabric::Quiescent: every wavelet delivered or consumed, nothing in
-    // flight), stopping at the exact cycle it is reached, while deliveries still happen: a
-    // saturated pattern may need many cycles to empty, but `limit` cycles without a single
-    // delivery mean nothing will move again (a deadlock).
-    const uint64_t limit = options.drain_limit
-                               ? options.drain_limit
-                               : std::max<uint64_t>(2000, 20 * static_cast<uint64_t>(w + h));
-    uint64_t stalled = 0;
-    fabric.SetStopWhenQuiescent(true);
-    while (!res.stopped_by_fault && (scoreboard->Outstanding() > 0 || !fabric.Quiescent()) &&
-           stalled < limit) {
-      const uint64_t before = scoreboard->Outstanding();
-      const uint64_t step = std::min(kDrainStep, limit - stalled);
-      const uint64_t n = fabric.Run(step);
-      res.drain_cycles += n;
-      res.stopped_by_fault = !fabric.Faults().empty() || (n < step && !fabric.Quiescent());
-      stalled = scoreboard->Outstanding() < before ? 0 : stalled + n;
-    }
-    fabric.SetStopWhenQuiescent(false);
+    // flight), stopping at the exact cycle it is reached, while deliveries still happen.
+    const uint64_t before = s.scoreboard->Outstanding();
+    const uint64_t step = std::min(max_cycles, s.limit - s.stalled);
+    const uint64_t n = s.fabric.Run(step);
+    res.drain_cycles += n;
+    res.stopped_by_fault = !s.fabric.Faults().empty() || (n < step && !s.fabric.Quiescent());
+    s.stalled = s.scoreboard->Outstanding() < before ? 0 : s.stalled + n;
   }
-  res.run_cycles = fabric.Cycle() - start;
-  res.drained = scoreboard->Outstanding() == 0;
-  res.faults = fabric.Faults();
-  res.stats = scoreboard->Stats();
-  res.predicted_faults = scoreboard->PredictedFaults();
-  const double pe_cycles = static_cast<double>(fabric.NumPes()) * options.cycles;
+  if (res.stopped_by_fault || (s.scoreboard->Outstanding() == 0 && s.fabric.Quiescent()) ||
+      s.stalled >= s.limit) {
+    s.done = true;
+    s.fabric.SetStopWhenQuiescent(false);
+  }
+}
+
+NocResult NocSession::Finish() {
+  State& s = *st_;
+  s.attach.reset();  // detach the endpoints
+  NocResult& res = s.res;
+  res.run_cycles = s.fabric.Cycle() - s.start;
+  res.drained = s.scoreboard->Outstanding() == 0;
+  res.faults = s.fabric.Faults();
+  res.stats = s.scoreboard->Stats();
+  res.predicted_faults = s.scoreboard->PredictedFaults();
+  const double pe_cycles = static_cast<double>(s.fabric.NumPes()) * s.options.cycles;
   res.offered_load = res.stats.offered / pe_cycles;
-  res.accepted_load = delivered_in_window / pe_cycles;
-  res.scoreboard = std::move(scoreboard);
+  res.accepted_load = s.delivered_in_window / pe_cycles;
+  res.scoreboard = s.scoreboard;
   return res;
+}
+
+NocResult RunNoc(fabric::Fabric& fabric, const NocOptions& options) {
+  NocSession session(fabric, options);
+  // The window in one Run, then drain in steps so that the run ends soon after quiescence
+  // without a Run call per cycle.
+  session.Step(options.cycles);
+  while (!session.Done()) session.Step(kDrainStep);
+  return session.Finish();
 }
 
 }  // namespace tessera::noc

@@ -49,6 +49,27 @@ struct NocResult {
   }
 };
 
+// One traffic run on one fabric, stepped by its owner: RunNoc steps one alone, co-simulation
+// steps two in lockstep so that it compares their link logs as they go. The constructor lays
+// out the routes and attaches the endpoints (throwing std::invalid_argument for bad options
+// before touching the fabric); Step runs the injection window, then drains to quiescence (or a
+// fault, or `drain_limit` cycles without a delivery); Finish detaches and scores.
+class NocSession {
+ public:
+  NocSession(fabric::Fabric& fabric, const NocOptions& options);
+  ~NocSession();
+  NocSession(const NocSession&) = delete;
+  NocSession& operator=(const NocSession&) = delete;
+
+  void Step(uint64_t max_cycles);  // at most that many cycles; nothing once Done
+  bool Done() const;
+  NocResult Finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> st_;
+};
+
 // Runs from the fabric's current cycle. The fabric's routing registers should be unused (the run
 // writes the pattern's non-zero ones, nothing else); its endpoints are detached at the end.
 // Throws std::invalid_argument for bad options (pattern, rate, fabric size) before touching the
