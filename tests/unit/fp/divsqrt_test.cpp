@@ -24,7 +24,11 @@ uint32_t Bits32(float f) {
   std::memcpy(&b, &f, 4);
   return b;
 }
-double AsF16(uint16_t b) { return static_cast<double>(*reinterpret_cast<const _Float16*>(&b)); }
+double AsF16(uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return static_cast<double>(h);
+}
 uint16_t Bits16(double d) {
   const _Float16 h = static_cast<_Float16>(d);
   uint16_t b;
