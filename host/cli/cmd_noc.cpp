@@ -131,8 +131,7 @@ void RunNocCommand(const NocArgs& a) {
     noc::NocCosimResult r = noc::RunNocCosim(*func_fabric, *rtl_fabric, a.noc);
     fmt::print("{}{}", Summary(r.a, "func"), Summary(r.b, "rtl"));
     fmt::print("  co-simulation: {} mismatches ({} link wavelets compared){}\n", r.mismatches,
-               r.link_wavelets,
-               r.mismatches ? "\n  first difference: " + r.first_difference : "");
+               r.link_wavelets, r.mismatches ? "\n  first difference: " + r.first_difference : "");
     AddResult(j, r.b);
     j.Add("mismatches", r.mismatches).Add("link_wavelets", r.link_wavelets);
     passed = r.Passed();
