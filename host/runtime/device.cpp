@@ -62,23 +62,29 @@ uint64_t BytesPerPe(Backend b) {
   return (b != Backend::kRtl ? kFuncBytesPerPe : 0) + (b != Backend::kFunc ? kRtlBytesPerPe : 0);
 }
 
-std::string MemoryNeed(const DeviceOptions& o) {
-  const uint64_t pes = static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height);
-  const double gb = static_cast<double>(pes * BytesPerPe(o.backend)) / (1024.0 * 1024 * 1024);
+// This machine's physical memory in bytes (0 if unknown).
+uint64_t PhysicalBytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  const double have =
-      pages > 0 && page > 0 ? static_cast<double>(pages) * page / (1024.0 * 1024 * 1024) : 0;
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+}
+
+uint64_t NeededBytes(const DeviceOptions& o) {
+  return static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height) * BytesPerPe(o.backend);
+}
+
+std::string MemoryNeed(const DeviceOptions& o) {
+  constexpr double kGb = 1024.0 * 1024 * 1024;
   return fmt::format(
       "a {}x{} fabric on {} needs about {} KB per PE, {:.1f} GB for its {} PEs; this machine has "
       "{:.1f} GB",
-      o.width, o.height, BackendName(o.backend), BytesPerPe(o.backend) / 1024, gb, pes, have);
+      o.width, o.height, BackendName(o.backend), BytesPerPe(o.backend) / 1024,
+      static_cast<double>(NeededBytes(o)) / kGb, static_cast<uint64_t>(o.width) * o.height,
+      static_cast<double>(PhysicalBytes()) / kGb);
 }
 
 void CheckMemory(const DeviceOptions& o) {
-  const uint64_t pes = static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height);
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return;
-  if (pes * BytesPerPe(o.backend) > static_cast<uint64_t>(pages) * static_cast<uint64_t>(page))
+  const uint64_t have = PhysicalBytes();
+  if (have != 0 && NeededBytes(o) > have)
     throw std::invalid_argument(
         fmt::format("--fabric {}x{}: too large for memory: {}", o.width, o.height, MemoryNeed(o)));
 }

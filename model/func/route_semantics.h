@@ -40,15 +40,19 @@ inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
   return r;
 }
 
-// The inputs some position of the color accepts (its base route's and those of positions 1..3).
-// A wavelet from one of them that the current position does not accept waits in its queue for a
-// position that does (v0.2); from any other input it is a routing fault (RxMismatch).
-inline uint8_t RxAnyPosition(uint32_t color_cfg, uint32_t switch_cfg) {
+// The directions some position of the color (its base route or a position 1..3) accepts from
+// (rx) and sends to (tx). A wavelet from an input in rx that the current position does not
+// accept waits in its queue for a position that does (v0.2); from any other input it is a
+// routing fault (RxMismatch). The layout linker checks with both that routes connect.
+inline Route AnyPosition(uint32_t color_cfg, uint32_t switch_cfg) {
   using S = arch::SwitchCfg;
-  uint8_t rx = 0;
-  for (uint32_t pos = 0; pos < 4; ++pos)
-    rx |= EffectiveRoute(color_cfg, S::WithPos(switch_cfg, pos)).rx;
-  return rx;
+  Route any;
+  for (uint32_t pos = 0; pos < 4; ++pos) {
+    const Route r = EffectiveRoute(color_cfg, S::WithPos(switch_cfg, pos));
+    any.rx |= r.rx;
+    any.tx |= r.tx;
+  }
+  return any;
 }
 
 // SwitchCfg after a control wavelet of its color has been forwarded: the position advances; from

@@ -13,7 +13,7 @@ void RouterState::Reset() {
 
 void RouterState::UpdateRoute(int color) {
   route[color] = EffectiveRoute(color_cfg[color], switch_cfg[color]);
-  const uint8_t any = RxAnyPosition(color_cfg[color], switch_cfg[color]);
+  const uint8_t any = AnyPosition(color_cfg[color], switch_cfg[color]).rx;
   const uint32_t bit = 1u << color;
   for (int d = 0; d < kDirs; ++d) {
     rx_any[d] = (any >> d & 1) ? (rx_any[d] | bit) : (rx_any[d] & ~bit);

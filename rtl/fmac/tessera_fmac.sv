@@ -168,10 +168,10 @@ module tessera_fmac (
   logic [9:0]   nc16_flags;
   logic [31:0]  ds16_res;      // division and square root, lane l at [16*l +: 16]
   logic [9:0]   ds16_flags;
-  logic         is_div_sqrt;
+  logic         is_div_sqrt, div_sqrt_op;  // a valid division or root issued; the op alone
 
-  assign is_div_sqrt = in_valid &
-                       ((in_op == tessera_pkg::FpOpDiv) | (in_op == tessera_pkg::FpOpSqrt));
+  assign div_sqrt_op = (in_op == tessera_pkg::FpOpDiv) | (in_op == tessera_pkg::FpOpSqrt);
+  assign is_div_sqrt = in_valid & div_sqrt_op;
 
   for (genvar l = 0; l < 2; l++) begin : g_lane
     tessera_fmac_fma #(.ExpBits(5), .ManBits(10), .Regs(FmaRegs)) u_fma16 (
@@ -239,14 +239,15 @@ module tessera_fmac (
     misc_res   = '0;
     misc_flags = '0;
     unique case (in_op)
-      tessera_pkg::FpOpMin, tessera_pkg::FpOpMax,
-      tessera_pkg::FpOpNeg, tessera_pkg::FpOpAbs: begin
+      // two-lane in f16: the non-computational ops, division and square root
+      tessera_pkg::FpOpMin, tessera_pkg::FpOpMax, tessera_pkg::FpOpNeg, tessera_pkg::FpOpAbs,
+      tessera_pkg::FpOpDiv, tessera_pkg::FpOpSqrt: begin
         if (in_fmt == tessera_pkg::FpFmtF16) begin
-          misc_res   = nc16_res;
-          misc_flags = nc16_flags;
+          misc_res   = div_sqrt_op ? ds16_res : nc16_res;
+          misc_flags = div_sqrt_op ? ds16_flags : nc16_flags;
         end else begin
-          misc_res   = nc32_res;
-          misc_flags = {5'b00000, nc32_flags};
+          misc_res   = div_sqrt_op ? ds32_res : nc32_res;
+          misc_flags = {5'b00000, div_sqrt_op ? ds32_flags : nc32_flags};
         end
       end
       tessera_pkg::FpOpLt, tessera_pkg::FpOpLe, tessera_pkg::FpOpEq: begin
@@ -261,15 +262,6 @@ module tessera_fmac (
       tessera_pkg::FpOpCvtF2F, tessera_pkg::FpOpCvtF2I, tessera_pkg::FpOpCvtI2F: begin
         misc_res   = cvt_res;
         misc_flags = {5'b00000, cvt_flags};
-      end
-      tessera_pkg::FpOpDiv, tessera_pkg::FpOpSqrt: begin
-        if (in_fmt == tessera_pkg::FpFmtF16) begin
-          misc_res   = ds16_res;
-          misc_flags = ds16_flags;
-        end else begin
-          misc_res   = ds32_res;
-          misc_flags = {5'b00000, ds32_flags};
-        end
       end
       default: ;
     endcase

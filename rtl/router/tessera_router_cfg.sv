@@ -114,41 +114,30 @@ module tessera_router_cfg (
       end
     end
 
-    // Direction code of RAMP is Dir + 1.
-    localparam logic [2:0] RampCode = 3'(DirRamp) + 3'd1;
+    // Directions some position accepts from (rx_any) or sends to (tx_any): the base masks, and
+    // each position that replaces that side by a port (codes 1..NumDirs). The RAMP bits say
+    // whether the CE may receive or send the color at all (BadColor).
+    logic [NumDirs-1:0] rx_any, tx_any;
+    logic [8:0]         codes;  // position p's direction code at [3*p +: 3]
+    logic [2:0]         outs;   // position p replaces the output side
     always_comb begin
-      ramp_rx_any_o[c] = base_q[c][ColorCfgRxLsb + 32'(DirRamp)];
-      ramp_tx_any_o[c] = base_q[c][ColorCfgTxLsb + 32'(DirRamp)];
-      if (sw_q[c][SwitchCfgPos1DirLsb +: 3] == RampCode) begin
-        if (sw_q[c][SwitchCfgPos1OutLsb]) ramp_tx_any_o[c] = 1'b1;
-        else                              ramp_rx_any_o[c] = 1'b1;
-      end
-      if (sw_q[c][SwitchCfgPos2DirLsb +: 3] == RampCode) begin
-        if (sw_q[c][SwitchCfgPos2OutLsb]) ramp_tx_any_o[c] = 1'b1;
-        else                              ramp_rx_any_o[c] = 1'b1;
-      end
-      if (sw_q[c][SwitchCfgPos3DirLsb +: 3] == RampCode) begin
-        if (sw_q[c][SwitchCfgPos3OutLsb]) ramp_tx_any_o[c] = 1'b1;
-        else                              ramp_rx_any_o[c] = 1'b1;
-      end
-    end
-
-    // Inputs accepted at some position: the base rx, and each position that replaces the input
-    // side by a port (codes 1..NumDirs).
-    logic [NumDirs-1:0] rx_any;
-    logic [2:0]         code1, code2, code3;
-    always_comb begin
-      code1  = sw_q[c][SwitchCfgPos1DirLsb +: 3];
-      code2  = sw_q[c][SwitchCfgPos2DirLsb +: 3];
-      code3  = sw_q[c][SwitchCfgPos3DirLsb +: 3];
+      logic [2:0] code;
+      codes  = {sw_q[c][SwitchCfgPos3DirLsb +: 3], sw_q[c][SwitchCfgPos2DirLsb +: 3],
+                sw_q[c][SwitchCfgPos1DirLsb +: 3]};
+      outs   = {sw_q[c][SwitchCfgPos3OutLsb], sw_q[c][SwitchCfgPos2OutLsb],
+                sw_q[c][SwitchCfgPos1OutLsb]};
       rx_any = base_q[c][ColorCfgRxLsb +: NumDirs];
-      if (code1 != 3'd0 && 32'(code1) <= NumDirs && !sw_q[c][SwitchCfgPos1OutLsb])
-        rx_any = rx_any | (NumDirs'(1) << (code1 - 3'd1));
-      if (code2 != 3'd0 && 32'(code2) <= NumDirs && !sw_q[c][SwitchCfgPos2OutLsb])
-        rx_any = rx_any | (NumDirs'(1) << (code2 - 3'd1));
-      if (code3 != 3'd0 && 32'(code3) <= NumDirs && !sw_q[c][SwitchCfgPos3OutLsb])
-        rx_any = rx_any | (NumDirs'(1) << (code3 - 3'd1));
+      tx_any = base_q[c][ColorCfgTxLsb +: NumDirs];
+      for (int p = 0; p < 3; p++) begin
+        code = codes[3*p +: 3];
+        if (code != 3'd0 && 32'(code) <= NumDirs) begin
+          if (outs[p]) tx_any = tx_any | (NumDirs'(1) << (code - 3'd1));
+          else         rx_any = rx_any | (NumDirs'(1) << (code - 3'd1));
+        end
+      end
     end
+    assign ramp_rx_any_o[c] = rx_any[DirRamp];
+    assign ramp_tx_any_o[c] = tx_any[DirRamp];
 
     assign eff_tx[c] = tx;
     assign eff_rx[c] = rx;

@@ -76,8 +76,12 @@ TEST(MachineStep, FuncAndRtlReportTheSameEventsEveryCycle) {
     ASSERT_EQ(ef.size(), 1u);
     ASSERT_EQ(er.size(), 1u);
     ASSERT_EQ(Differences(ef[0], er[0]), "") << "cycle " << c;
-    if (c == 0) EXPECT_TRUE(ef[0].task_start && ef[0].task == 0);
-    if (c == 1) EXPECT_TRUE(ef[0].retire && ef[0].retire_pc == 0);
+    if (c == 0) {
+      EXPECT_TRUE(ef[0].task_start && ef[0].task == 0);
+    }
+    if (c == 1) {
+      EXPECT_TRUE(ef[0].retire && ef[0].retire_pc == 0);
+    }
     for (const fabric::DebugRecord& d : er[0].debug) {
       EXPECT_EQ(d.value, 55u);
       EXPECT_EQ(d.cycle, c);
