@@ -212,7 +212,7 @@ class Assembler : public SymbolContext {
     FinishPass1();
     Pass2();
     diags_.ThrowIfAny();
-    return AssembleResult{BuildObject(), std::move(listing_)};
+    return AssembleResult{BuildObject(), std::move(listing_), std::move(warnings_)};
   }
 
   // ---- SymbolContext ----
@@ -1130,8 +1130,8 @@ class Assembler : public SymbolContext {
     const std::string kind = ToLower(Ident(toks, items[1], "a descriptor kind"));
     const auto parsed_kind = ParseDsdKind(kind);
     if (!parsed_kind) {
-      throw LineError(items[1].pos, fmt::format("descriptor kind '{}' is not mem1d, fabin or "
-                                                "fabout",
+      throw LineError(items[1].pos, fmt::format("descriptor kind '{}' is not mem1d, mem4d, "
+                                                "fabin or fabout",
                                                 ItemText(items[1])));
     }
     const arch::DsdKind dk = *parsed_kind;
@@ -1140,6 +1140,10 @@ class Assembler : public SymbolContext {
     switch (dk) {
       case arch::DsdKind::kMem1d:
         allowed = {"base", "len", "stride"};
+        break;
+      case arch::DsdKind::kMem4d:
+        allowed = {"base", "len",     "stride", "len1",   "stride1",
+                   "len2", "stride2", "len3",   "stride3"};
         break;
       case arch::DsdKind::kFabIn:
         allowed = {"len", "color"};
@@ -1164,10 +1168,13 @@ class Assembler : public SymbolContext {
         throw LineError(it.pos, fmt::format("expected key=value, got '{}'", ItemText(it)));
       }
       const std::string key = ToLower(toks[it.b].text);
-      static const std::set<std::string> kAll = {"base", "len", "stride", "color", "ctrl", "idx"};
+      static const std::set<std::string> kAll = {"base", "len",     "stride", "color",
+                                                 "ctrl", "idx",     "len1",   "stride1",
+                                                 "len2", "stride2", "len3",   "stride3"};
       if (!kAll.count(key)) {
         throw LineError(it.pos, fmt::format("unknown descriptor key '{}' (keys: base, len, stride, "
-                                            "color, ctrl, idx)",
+                                            "color, ctrl, idx; mem4d: len1..len3, "
+                                            "stride1..stride3)",
                                             toks[it.b].text));
       }
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
@@ -1183,8 +1190,9 @@ class Assembler : public SymbolContext {
       }
     };
     require("len");
-    if (dk == arch::DsdKind::kMem1d) require("base");
-    if (dk != arch::DsdKind::kMem1d) require("color");
+    const bool mem = dk == arch::DsdKind::kMem1d || dk == arch::DsdKind::kMem4d;
+    if (mem) require("base");
+    if (!mem) require("color");
     int64_t idx = 0;
     for (const char* flag : {"ctrl", "idx"}) {
       const auto it = keys.find(flag);
@@ -1206,7 +1214,8 @@ class Assembler : public SymbolContext {
     }
     Pad(arch::kDsdBytes);
     DefineLabel(name);
-    Stmt& s = Add(Stmt::Op::kDsd, arch::kDsdBytes);
+    // mem4d: the descriptor and its extension, loaded into an even register and the next.
+    Stmt& s = Add(Stmt::Op::kDsd, (dk == arch::DsdKind::kMem4d ? 2 : 1) * arch::kDsdBytes);
     s.toks = toks;
     s.name = name.text;
     s.dsd_kind = dk;
@@ -1350,7 +1359,23 @@ class Assembler : public SymbolContext {
     pass_ = Pass::kSecond;
     gpr_alias_.clear();
     dsr_alias_.clear();
+    std::set<uint32_t> text_labels;  // where straight-line code may be entered
+    for (const auto& [name, sym] : syms_)
+      if (sym.kind == Sym::Kind::kLabel && sym.section == kText) text_labels.insert(sym.offset);
+    std::map<std::string, const Stmt*> dsd_stmts;
+    for (const Stmt& s : stmts_)
+      if (s.op == Stmt::Op::kDsd) dsd_stmts[s.name] = &s;
+    std::array<const Stmt*, 16> loaded{};  // the .dsd record each DSR holds, if known
     for (const Stmt& s : stmts_) {
+      if (s.section == kText && s.op == Stmt::Op::kInsn) {
+        if (text_labels.count(s.offset)) loaded.fill(nullptr);
+        try {
+          TrackDescriptors(s, dsd_stmts, loaded);
+        } catch (const LineError&) {
+          // Encode reports it.
+        } catch (const NotYetDefined&) {
+        }
+      }
       line_ = s.line;
       seq_ = s.seq;
       diags_.SetOrder(s.seq);
@@ -1368,6 +1393,82 @@ class Assembler : public SymbolContext {
       if (s.section != kBss) bytes.resize(s.size, 0);
       Emit(s, bytes);
     }
+  }
+
+  // ---- the bank note (docs/isa.md 6.7) ----
+
+  // Follows which .dsd record each descriptor register holds through straight-line code (`ldd dN,
+  // record`; any other write forgets it) and notes a two-source DSD operation whose mem1d sources
+  // read one SRAM bank in every step: equal strides and element sizes, bases a nonzero multiple
+  // of 16 bytes apart. Every such step splits over two cycles (docs/isa.md 6.7).
+  void TrackDescriptors(const Stmt& s, const std::map<std::string, const Stmt*>& dsd_stmts,
+                        std::array<const Stmt*, 16>& loaded) {
+    const InsnInfo& n = *s.info;
+    if (n.cls == arch::InsnClass::kJump) {  // a call may change them; a jump leaves this code
+      loaded.fill(nullptr);
+      return;
+    }
+    if (n.cls == arch::InsnClass::kDsr) {
+      const std::vector<Item> items = Items(s.toks, s.args, s.end);
+      const auto op = static_cast<arch::DsrOp>(n.subop);
+      if (op == arch::DsrOp::kStd || op == arch::DsrOp::kDrd || items.empty()) return;
+      const std::optional<int> reg = Dsr(s.toks[items[0].b].text);
+      if (!reg) return;
+      loaded[*reg] = nullptr;
+      if (op == arch::DsrOp::kLdd && items.size() == 2) {
+        const Value v = Eval(s, items[1].b, items[1].e);
+        const auto it = dsd_stmts.find(v.sym);
+        if (v.num == 0 && v.wrap == Wrap::kNone && it != dsd_stmts.end()) loaded[*reg] = it->second;
+      }
+      return;
+    }
+    if (n.cls != arch::InsnClass::kDsd || !arch::HasSrc0(n.form) || !arch::HasSrc1(n.form)) return;
+    const uint32_t word = EncodeInsn(s);
+    const unsigned r0 = (word >> 12) & 0xF, r1 = (word >> 16) & 0xF;
+    const Stmt* a = loaded[r0];
+    const Stmt* b = loaded[r1];
+    if (!a || !b || a == b || a->dsd_kind != arch::DsdKind::kMem1d ||
+        b->dsd_kind != arch::DsdKind::kMem1d || ElemBytes(a->dsd_type) != ElemBytes(b->dsd_type))
+      return;
+    const auto base_a = DsdPlace(*a), base_b = DsdPlace(*b);
+    const auto stride_a = DsdStride(*a), stride_b = DsdStride(*b);
+    if (!base_a || !base_b || !stride_a || !stride_b || *stride_a != *stride_b) return;
+    if (base_a->first != base_b->first) return;
+    const int64_t diff = base_b->second - base_a->second;
+    if (diff == 0 || diff % 16 != 0) return;
+    Diagnostic d = s.line->Error(
+        s.toks[s.args ? s.args - 1 : 0].pos,
+        fmt::format(
+            "{}: src0 (d{}, {}) and src1 (d{}, {}) start {} bytes apart, a multiple of 16, with "
+            "equal strides: both read the same SRAM bank in every step, so every step splits over "
+            "two cycles (half throughput; docs/isa.md 6.7). Move one array by 4 bytes (for example "
+            "`.space 4` before it) so that the bases differ by 16k + 4..12",
+            s.mnemonic, r0, a->name, r1, b->name, diff < 0 ? -diff : diff));
+    d.warning = true;
+    d.order = s.seq;
+    warnings_.push_back(d);
+  }
+
+  // Where a .dsd record's base lies: (section name or "" for an absolute address, offset), when
+  // this file knows it.
+  std::optional<std::pair<std::string, int64_t>> DsdPlace(const Stmt& d) {
+    const auto k = d.keys.find("base");
+    if (k == d.keys.end()) return std::nullopt;
+    const Value v = Eval(d, k->second.first, k->second.second);
+    if (v.wrap != Wrap::kNone) return std::nullopt;
+    if (v.IsConst()) return std::make_pair(std::string(), v.num);
+    const auto it = syms_.find(v.sym);
+    if (it == syms_.end() || it->second.kind != Sym::Kind::kLabel) return std::nullopt;
+    return std::make_pair(SectionName(SectionId(it->second.section)),
+                          v.num + static_cast<int64_t>(it->second.offset));
+  }
+
+  std::optional<int64_t> DsdStride(const Stmt& d) {
+    const auto k = d.keys.find("stride");
+    if (k == d.keys.end()) return 1;
+    const Value v = Eval(d, k->second.first, k->second.second);
+    if (!v.IsConst()) return std::nullopt;
+    return v.num;
   }
 
   std::vector<uint8_t> Encode(const Stmt& s) {
@@ -1750,7 +1851,8 @@ class Assembler : public SymbolContext {
     };
     for (const FieldRule& r : kRules) {
       auto v = value(r.key);
-      if (!v && std::string(r.key) == "stride" && s.dsd_kind == arch::DsdKind::kMem1d) {
+      const bool mem = s.dsd_kind == arch::DsdKind::kMem1d || s.dsd_kind == arch::DsdKind::kMem4d;
+      if (!v && std::string(r.key) == "stride" && mem) {
         v = std::make_pair(Value{1, ""}, size_t(0));  // default stride
       }
       if (!v) continue;
@@ -1769,7 +1871,7 @@ class Assembler : public SymbolContext {
       const uint64_t n = static_cast<uint64_t>(val.num);
       const std::string key = r.key;
       if (key == "base") {
-        if (s.dsd_kind == arch::DsdKind::kMem1d && n % ElemBytes(s.dsd_type) != 0) {
+        if (mem && n % ElemBytes(s.dsd_type) != 0) {
           throw LineError(pos, fmt::format("base=0x{:04x} is not aligned to the {}-byte {} "
                                            "elements",
                                            n, ElemBytes(s.dsd_type), ElemTypeName(s.dsd_type)));
@@ -1789,9 +1891,56 @@ class Assembler : public SymbolContext {
       const uint64_t n = static_cast<uint64_t>(v->first.num);
       d = std::string(flag) == "ctrl" ? D::WithCtrl(d, n) : D::WithIdx(d, n);
     }
+    const uint64_t x = s.dsd_kind == arch::DsdKind::kMem4d ? Mem4dExtension(s, d) : 0;
     std::vector<uint8_t> out;
     for (int b = 0; b < 8; ++b) out.push_back(static_cast<uint8_t>(d >> (8 * b)));
+    if (s.dsd_kind == arch::DsdKind::kMem4d)
+      for (int b = 0; b < 8; ++b) out.push_back(static_cast<uint8_t>(x >> (8 * b)));
     return out;
+  }
+
+  // mem4d (docs/isa.md 2.3): the lengths and strides of dimensions 1..3, assembly-time constants.
+  // The length of dimension 3 goes in the descriptor's Color field (d), the rest in the extension.
+  uint64_t Mem4dExtension(const Stmt& s, uint64_t& d) {
+    using X = arch::Dsd4x;
+    struct Dim {
+      const char* key;
+      int64_t lo, hi, dflt;
+    };
+    static const Dim kDims[] = {{"len1", 0, 2047, 1},
+                                {"len2", 0, 31, 1},
+                                {"len3", 0, 31, 1},
+                                {"stride1", -32768, 32767, 0},
+                                {"stride2", -32768, 32767, 0},
+                                {"stride3", -32768, 32767, 0}};
+    int64_t v[6];
+    for (int k = 0; k < 6; ++k) {
+      const auto it = s.keys.find(kDims[k].key);
+      if (it == s.keys.end()) {
+        v[k] = kDims[k].dflt;
+        continue;
+      }
+      const auto [b, e] = it->second;
+      const Value val = Eval(s, b, e);
+      if (!val.IsConst()) {
+        throw LineError(s.toks[b].pos, fmt::format("{}= must be an assembly-time constant (only "
+                                                   "base, len and stride may be link-time)",
+                                                   kDims[k].key));
+      }
+      if (val.num < kDims[k].lo || val.num > kDims[k].hi) {
+        throw LineError(s.toks[b].pos, fmt::format("{}={} is out of range ({}..{})", kDims[k].key,
+                                                   val.num, kDims[k].lo, kDims[k].hi));
+      }
+      v[k] = val.num;
+    }
+    d = arch::Dsd::WithColor(d, static_cast<uint64_t>(v[2]));
+    uint64_t x = 0;
+    x = X::WithLen1(x, static_cast<uint64_t>(v[0]));
+    x = X::WithLen2(x, static_cast<uint64_t>(v[1]));
+    x = X::WithStride1(x, static_cast<uint16_t>(v[3]));
+    x = X::WithStride2(x, static_cast<uint16_t>(v[4]));
+    x = X::WithStride3(x, static_cast<uint16_t>(v[5]));
+    return x;
   }
 
   void Emit(const Stmt& s, const std::vector<uint8_t>& bytes) {
@@ -1905,6 +2054,7 @@ class Assembler : public SymbolContext {
   std::vector<TaskDecl> tasks_;
   std::vector<ExportDecl> exports_;
   std::vector<ObjDsd> dsds_;
+  std::vector<Diagnostic> warnings_;
   std::vector<ObjReloc> relocs_;
   std::vector<PendingUse> pending_uses_;
   std::vector<ListingEntry> listing_;

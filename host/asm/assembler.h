@@ -29,6 +29,9 @@ struct AssembleOptions {
 struct AssembleResult {
   Object object;
   std::vector<ListingEntry> listing;  // FormatListing(object.source, listing) prints it
+  // Notes that do not stop assembly (Diagnostic::warning), in program order: a two-source DSD
+  // operation whose sources, loaded from .dsd records, read one SRAM bank in every step.
+  std::vector<Diagnostic> warnings;
 };
 
 // Throws Error with every problem found, each as `file:line:column: error: message`.

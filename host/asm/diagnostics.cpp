@@ -27,7 +27,8 @@ std::string Location::ToString() const {
 
 std::string Diagnostic::Format() const {
   const std::string where = loc.ToString();
-  std::string text = where.empty() ? "error: " + message : where + ": error: " + message;
+  const std::string kind = warning ? "warning: " : "error: ";
+  std::string text = where.empty() ? kind + message : where + ": " + kind + message;
   for (const std::string& n : notes) text += "\n" + n;
   return text;
 }

@@ -24,6 +24,7 @@ struct Diagnostic {
   std::string message;
   std::vector<std::string> notes;  // complete lines: "f.s:3:5: note: in expansion of macro 'm'"
   int order = 0;                   // where the problem is in the program, for sorting
+  bool warning = false;            // a note that does not stop the tool ("warning:")
   std::string Format() const;      // the error line, then the notes, joined by newlines
 };
 

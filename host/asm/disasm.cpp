@@ -333,7 +333,7 @@ class SectionPrinter {
       PrintLabels(out, off, dsd.empty() ? "" : d->second);
       if (!dsd.empty()) {
         out += dsd + "\n";
-        off += arch::kDsdBytes;
+        off += DsdSize(off);
         continue;
       }
       if (id_ == SectionId::kText && off % 4 == 0 && Free(off, 4)) {
@@ -441,6 +441,13 @@ class SectionPrinter {
     return 1;
   }
 
+  // The bytes of a descriptor record: 16 for mem4d (the descriptor and its extension), else 8.
+  uint32_t DsdSize(uint32_t off) const {
+    const uint64_t d = WordAt(off) | uint64_t(WordAt(off + 4)) << 32;
+    const bool mem4d = arch::Dsd::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem4d);
+    return (mem4d ? 2 : 1) * arch::kDsdBytes;
+  }
+
   // `.dsd NAME, ...` for a descriptor record, or "" when .dsd cannot give these bytes back.
   std::string Dsd(uint32_t off, const std::string& name) const {
     using D = arch::Dsd;
@@ -465,7 +472,7 @@ class SectionPrinter {
         val(RelocKind::kDLen, len == arch::kUnboundedLength ? "inf" : std::to_string(len));
     const bool base_rel = rel.count(RelocKind::kDBase), stride_rel = rel.count(RelocKind::kDStride);
     const bool color_rel = rel.count(RelocKind::kDColor);
-    if (color > 23) return "";
+    if (color > 23 && kind != arch::DsdKind::kMem4d) return "";
     std::string keys;
     const uint32_t esize =
         type == arch::ElemType::kF16 || type == arch::ElemType::kI16 || type == arch::ElemType::kU16
@@ -477,6 +484,22 @@ class SectionPrinter {
         keys = fmt::format("base={}, len={}, stride={}", val(RelocKind::kDBase, Hex(base)),
                            len_text, val(RelocKind::kDStride, std::to_string(stride)));
         break;
+      case arch::DsdKind::kMem4d: {
+        using X = arch::Dsd4x;
+        if (D::Ctrl(d) || D::Idx(d) || base % esize || color_rel || !Free(off + 1, 15)) return "";
+        const uint64_t x = WordAt(off + 8) | uint64_t(WordAt(off + 12)) << 32;
+        keys = fmt::format("base={}, len={}, stride={}", val(RelocKind::kDBase, Hex(base)),
+                           len_text, val(RelocKind::kDStride, std::to_string(stride)));
+        const uint64_t lens[3] = {X::Len1(x), X::Len2(x), color};
+        const int16_t strides[3] = {static_cast<int16_t>(X::Stride1(x)),
+                                    static_cast<int16_t>(X::Stride2(x)),
+                                    static_cast<int16_t>(X::Stride3(x))};
+        for (int k = 0; k < 3; ++k) {
+          if (lens[k] != 1) keys += fmt::format(", len{}={}", k + 1, lens[k]);
+          if (strides[k] != 0) keys += fmt::format(", stride{}={}", k + 1, strides[k]);
+        }
+        break;
+      }
       case arch::DsdKind::kFabIn:
         if (base || base_rel || stride || stride_rel || D::Ctrl(d) || D::Idx(d)) return "";
         keys = fmt::format("len={}, color={}", len_text,

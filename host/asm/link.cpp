@@ -313,7 +313,9 @@ class Linker {
                                       elem == arch::ElemType::kU16
                                   ? 2
                                   : 4;
-        if (D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem1d) && x % size != 0) {
+        const bool mem = D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem1d) ||
+                         D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem4d);
+        if (mem && x % size != 0) {
           fail(fmt::format("descriptor base 0x{:04x} is not aligned to its {}-byte elements", x,
                            size));
           break;

@@ -89,6 +89,7 @@ std::map<std::string, Predefined> Build() {
   TESSERA_ENUM(FpFlag)
   TESSERA_ENUM(TaskKind)
   TESSERA_ENUM(DsdKind)
+  TESSERA_ENUM(DsdWhy)
   TESSERA_ENUM(ElemType)
   TESSERA_ENUM(DsdRole)
   TESSERA_ENUM(AccSize)

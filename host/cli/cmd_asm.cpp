@@ -57,6 +57,7 @@ void RunAsm(const AsmOptions& o) {
   }
   try {
     const assembler::AssembleResult r = assembler::Assemble(o.input, opt);
+    for (const assembler::Diagnostic& w : r.warnings) fmt::print(stderr, "{}\n", w.Format());
     assembler::WriteObjectFile(o.output, r.object);
     if (!o.listing.empty()) {
       std::ofstream out(o.listing);

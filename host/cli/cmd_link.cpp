@@ -35,6 +35,7 @@ void RunLink(const LinkOptions& o) {
     // Routes that do not connect: warnings, since firmware may write routes at run time.
     const std::vector<std::string> unconnected = layout::UnconnectedRoutes(img);
     for (const std::string& w : unconnected) fmt::print(stderr, "{}: warning: {}\n", o.input, w);
+    for (const std::string& w : img.warnings) fmt::print(stderr, "{}\n", w);
     fmt::print("{}: fabric {}x{}, {} PEs with a program ({} distinct links), {} routes\n", o.output,
                img.fabric_w, img.fabric_h, programs, img.programs.size(), routes);
     if (o.json) {
@@ -45,7 +46,8 @@ void RunLink(const LinkOptions& o) {
           .Add("pes_with_program", programs)
           .Add("programs", img.programs.size())
           .Add("routes", routes)
-          .Add("unconnected_routes", unconnected.size());
+          .Add("unconnected_routes", unconnected.size())
+          .Add("assembly_warnings", img.warnings.size());
       fmt::print("{}\n", j.str());
     }
   } catch (const assembler::Error& e) {

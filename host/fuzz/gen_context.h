@@ -54,11 +54,16 @@ struct Ctx {
   int mult = 1;   // runs of this code per run of its task (product of loop counts)
 };
 
-// One mem1d operand in vbuf: elements base_off + i * stride * size for i < n.
+// One mem1d (or mem4d) operand in vbuf: elements base_off + i * stride * size for i < n.
 struct MemOperand {
   arch::ElemType type = arch::ElemType::kF32;
   int base_off = 0;
   int stride = 1;
+  // mem4d instead (docs/isa.md 2.3): the four lengths (their product is the n it was placed for)
+  // and the strides of dimensions 1..3; dimension 0's stride is `stride`.
+  bool four = false;
+  std::array<int, 4> dim_len{};
+  std::array<int, 3> dim_stride{};
 };
 
 // The randomness of the generator and of the fabric planner (generator.cpp): std::mt19937_64 and
@@ -148,7 +153,7 @@ class Gen : public Rng {
   void LinkRead(const Ctx& c, const PeLinks::Read& r);
   // Helpers shared with the deliberate DSD faults.
   const arch::InsnInfo& PickDsdLine(bool (*fits)(const arch::InsnInfo&));
-  MemOperand PlaceMem(arch::ElemType t, int n, bool pair);
+  MemOperand PlaceMem(arch::ElemType t, int n, bool pair, bool allow4d = false);
   void MaterializeMem(int dsr, const MemOperand& m, int len);
   // A descriptor in .data (`.dsd` text after the name); returns its name.
   std::string DefineDsd(const std::string& spec);

@@ -1,5 +1,6 @@
-// DSD units of the program generator: operations over mem1d operands in vbuf (every line of the
-// table, all element types of each role, strides including negative ones and 16-bit pairs),
+// DSD units of the program generator: operations over mem1d and mem4d operands in vbuf (every
+// line of the table, all element types of each role, strides including negative ones and 16-bit
+// pairs, mem4d shapes of four lengths with strides of either sign in an even register pair),
 // fabric streams looped back through the router (fabout producers paired with fabin readers,
 // relays, two-fabin operations, unbounded readers ended by a control wavelet), fabout to data
 // tasks and control-wavelet streams. Descriptors are built in several ways: `ldd` of a `.dsd`,
@@ -94,13 +95,51 @@ const arch::InsnInfo& Gen::PickDsdLine(bool (*fits)(const arch::InsnInfo&)) {
   return *Pick(lines);
 }
 
-MemOperand Gen::PlaceMem(ElemType t, int n, bool pair) {
+MemOperand Gen::PlaceMem(ElemType t, int n, bool pair, bool allow4d) {
   MemOperand m;
   m.type = t;
   const int size = Bytes(t);
   static const std::vector<int> kStrides = {1, 2, 3, 4, 0, -1, -2, -3};
   static const std::vector<int> kWeights = {50, 10, 5, 5, 5, 12, 8, 5};
   m.stride = pair ? 1 : kStrides[PickWeighted(kWeights)];
+  if (allow4d && !pair && n > 0 && Chance(0.2)) {
+    // mem4d: four lengths whose product is n, small strides of either sign, the base where every
+    // one of the n elements lies in vbuf.
+    auto divisor = [&](int x) {  // mostly a proper one, so that more than one dimension runs
+      std::vector<int> d;
+      for (int k = 1; k < x; ++k)
+        if (x % k == 0 && (k > 1 || x == 1 || Chance(0.2))) d.push_back(k);
+      return d.empty() || Chance(0.2) ? x : Pick(d);
+    };
+    int rest = n;
+    for (int k = 0; k < 3; ++k) {
+      m.dim_len[k] = divisor(rest);
+      rest /= m.dim_len[k];
+    }
+    m.dim_len[3] = rest;
+    for (int k = 0; k < 3; ++k) m.dim_stride[k] = Int(-12, 12);
+    int64_t lo_off = 0, hi_off = 0;
+    for (int i = 0; i < n; ++i) {
+      int t0 = i, off = 0;
+      for (int k = 0; k < 3; ++k) {
+        off += t0 % m.dim_len[k] * (k ? m.dim_stride[k - 1] : m.stride);
+        t0 /= m.dim_len[k];
+      }
+      off += t0 * m.dim_stride[2];
+      lo_off = std::min<int64_t>(lo_off, off);
+      hi_off = std::max<int64_t>(hi_off, off);
+    }
+    const int lo = static_cast<int>(-lo_off * size);
+    const int hi = static_cast<int>(kVbufBytes - size - hi_off * size);
+    if (m.dim_len[2] <= 31 && m.dim_len[3] <= 31 && lo <= hi) {
+      m.four = true;
+      m.base_off = (Int(lo, hi) + size - 1) / size * size;
+      if (m.base_off > hi) m.base_off -= size;
+      return m;
+    }
+    m.dim_len = {};
+    m.dim_stride = {};
+  }
   const int span = n > 0 ? (n - 1) * std::abs(m.stride) * size : 0;
   const int lo = m.stride < 0 ? span : 0;
   const int hi = kVbufBytes - size - (m.stride > 0 ? span : 0);
@@ -118,6 +157,22 @@ std::string Gen::DefineDsd(const std::string& spec) {
 
 void Gen::MaterializeMem(int dsr, const MemOperand& m, int len) {
   const int size = Bytes(m.type);
+  if (m.four) {  // an even register and the next; Length is the length of dimension 0
+    auto spec4 = [&](int base_off) {
+      return fmt::format(
+          "mem4d, {}, base=vbuf+{}, len={}, stride={}, len1={}, stride1={}, len2={}, stride2={}, "
+          "len3={}, stride3={}",
+          TypeName(m.type), base_off, m.dim_len[0], m.stride, m.dim_len[1], m.dim_stride[0],
+          m.dim_len[2], m.dim_stride[1], m.dim_len[3], m.dim_stride[2]);
+    };
+    int k = Chance(0.3) ? Int(-8, 8) : 0;  // a base k elements off, moved by dincb
+    if (m.base_off - k * size < 0 || m.base_off - k * size > 0xFFFF) k = 0;
+    const std::string name = DefineDsd(spec4(m.base_off - k * size));
+    Line(fmt::format("ldd     d{}, {}", dsr, name));
+    Line(fmt::format("ldd     d{}, {}+8", dsr + 1, name));
+    if (k) Line(fmt::format("dincb   d{}, {}", dsr, k));
+    return;
+  }
   auto spec = [&](int base_off, int length) {
     return fmt::format("mem1d, {}, base=vbuf+{}, len={}, stride={}", TypeName(m.type), base_off,
                        length, m.stride);
@@ -219,11 +274,25 @@ uint8_t Gen::FreeUts(int n, std::vector<int>& uts) {
 // descriptor register.
 static void EmitOp(Gen& g, const arch::InsnInfo& n, const std::array<Opnd, 3>& ops,
                    const std::string& done, bool inplace) {
+  // Registers: a mem4d operand takes an even one and the next (its extension), first.
   std::vector<int> dsrs = {0, 1, 2, 3, 4, 5, 6, 7};
   g.Shuffle(dsrs);
-  std::array<int, 3> reg{};
+  std::array<int, 3> reg{-1, -1, -1};
+  std::vector<bool> used(8, false);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int r = 0; r < 3; ++r) {
+      const bool four = ops[r].kind == Opnd::kMem && ops[r].mem.four;
+      if (reg[r] >= 0 || four != (pass == 0)) continue;
+      for (int d : dsrs) {
+        if (used[d] || (four && (d % 2 || used[d + 1]))) continue;
+        reg[r] = d;
+        used[d] = true;
+        if (four) used[d + 1] = true;
+        break;
+      }
+    }
+  }
   for (int r = 0; r < 3; ++r) {
-    reg[r] = dsrs[r];
     if (ops[r].kind == Opnd::kNone) continue;
     if (r == kSrc0 && inplace) {
       reg[r] = reg[kDst];
@@ -288,7 +357,7 @@ static void FillMem(Gen& g, const arch::InsnInfo& n, std::array<Opnd, 3>& ops, i
     if (!HasRole(n.form, r) || ops[r].kind != Opnd::kNone) continue;
     ops[r].kind = Opnd::kMem;
     ops[r].type = Gen::PickType(g, n.types[r]);
-    ops[r].mem = g.PlaceMem(ops[r].type, count, pair);
+    ops[r].mem = g.PlaceMem(ops[r].type, count, pair, true);
     ops[r].len = r == LengthRole(n.form) || g.Chance(0.7) ? count : g.Int(0, 40);
   }
 }
@@ -307,7 +376,7 @@ void Gen::DsdMem(const Ctx& c) {
     inplace = true;
     ops[kDst].kind = Opnd::kMem;
     ops[kDst].type = PickType(*this, n.types[kDst]);
-    ops[kDst].mem = PlaceMem(ops[kDst].type, count, pair);
+    ops[kDst].mem = PlaceMem(ops[kDst].type, count, pair, true);
     ops[kDst].len = count;
     ops[kSrc0] = ops[kDst];
   }

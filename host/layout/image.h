@@ -54,6 +54,9 @@ struct Image {
   int fabric_w = 0, fabric_h = 0;
   std::vector<ImageProgram> programs;
   std::vector<ImagePe> pes;  // ascending (y, x); only PEs with a program or a route
+  // What the linker noted but did not refuse (assembly warnings, `file:line:col: warning: ...`);
+  // not part of the image file.
+  std::vector<std::string> warnings;
 
   const ImagePe* Pe(int x, int y) const;
   const assembler::PeProgram* ProgramAt(int x, int y) const;  // nullptr: no program there

@@ -86,6 +86,7 @@ class Linker {
       }
     }
     diags_.ThrowIfAny();
+    image.warnings.assign(warnings_.begin(), warnings_.end());
     return image;
   }
 
@@ -228,7 +229,7 @@ class Linker {
       } else if (EndsWith(path, ".s") || EndsWith(path, ".S") || EndsWith(path, ".asm")) {
         assembler::AssembleOptions opt;
         opt.include_dirs = layout_.include_dirs();
-        slot = assembler::Assemble(path, opt).object;
+        slot = Assembled(path, opt);
       } else {
         Add(r.loc,
             fmt::format("program file '{}' is neither assembly (.s) nor an object (.tobj)", path));
@@ -237,6 +238,15 @@ class Linker {
       AddAll(e, Note(r.loc, "in the program of this region"));
     }
     return slot ? &*slot : nullptr;
+  }
+
+  // A file assembled; its warnings are kept for the image (each text once).
+  assembler::Object Assembled(const std::string& path, const assembler::AssembleOptions& opt) {
+    assembler::AssembleResult r = assembler::Assemble(path, opt);
+    for (const assembler::Diagnostic& w : r.warnings) {
+      if (seen_warnings_.insert(w.Format()).second) warnings_.push_back(w.Format());
+    }
+    return std::move(r.object);
   }
 
   // A file of a region's program assembled with the PE's parameters as assembly-time
@@ -261,7 +271,7 @@ class Linker {
       assembler::AssembleOptions opt;
       opt.include_dirs = layout_.include_dirs();
       opt.defines = defines;
-      slot = assembler::Assemble(path, opt).object;
+      slot = Assembled(path, opt);
     } catch (const Error& e) {
       AddAll(e, Note(r.loc, fmt::format("in the program of this region, assembled with {}",
                                         ParamsText(defines))));
@@ -351,6 +361,8 @@ class Linker {
   std::vector<PeState> pes_;
   // By path (assembled without parameters), and by path and parameter values (FileWith).
   std::map<std::string, std::optional<assembler::Object>> files_;
+  std::vector<std::string> warnings_;  // assembly warnings, in the order found
+  std::set<std::string> seen_warnings_;
   std::map<std::string, std::vector<std::string>> declared_;  // DeclaredParams of a source file
   std::map<std::string, int> programs_;
   std::set<std::pair<int, int>> overlaps_;  // regions already reported as overlapping

@@ -485,12 +485,13 @@ inline bool FromText(std::string_view s, TaskKind* out) {
   return false;
 }
 
-// 4..7 reserved (4: indexed, planned)
+// 5..7 reserved (5: indexed, planned)
 enum class DsdKind : uint8_t {
   kNone = 0,
   kMem1d = 1,
   kFabIn = 2,
   kFabOut = 3,
+  kMem4d = 4,
 };
 inline constexpr unsigned kDsdKindWidth = 3;
 inline const char* ToString(DsdKind v) {
@@ -499,6 +500,7 @@ inline const char* ToString(DsdKind v) {
     case DsdKind::kMem1d: return "Mem1d";
     case DsdKind::kFabIn: return "FabIn";
     case DsdKind::kFabOut: return "FabOut";
+    case DsdKind::kMem4d: return "Mem4d";
   }
   return "?";
 }
@@ -520,6 +522,10 @@ inline bool FromString(std::string_view s, DsdKind* out) {
     *out = DsdKind::kFabOut;
     return true;
   }
+  if (s == "Mem4d") {
+    *out = DsdKind::kMem4d;
+    return true;
+  }
   return false;
 }
 // How tools, messages and the layout language spell DsdKind items.
@@ -529,6 +535,7 @@ inline const char* Text(DsdKind v) {
     case DsdKind::kMem1d: return "mem1d";
     case DsdKind::kFabIn: return "fabin";
     case DsdKind::kFabOut: return "fabout";
+    case DsdKind::kMem4d: return "mem4d";
   }
   return "?";
 }
@@ -557,6 +564,66 @@ inline bool FromText(std::string_view s, DsdKind* out) {
   }
   if (eq("fabout")) {
     *out = DsdKind::kFabOut;
+    return true;
+  }
+  if (eq("mem4d")) {
+    *out = DsdKind::kMem4d;
+    return true;
+  }
+  return false;
+}
+
+// FaultInfo.Index of DsdInvalid at issue
+enum class DsdWhy : uint8_t {
+  kKind = 0,
+  kType = 1,
+  kReserved = 2,
+  kRole = 3,
+  kSameColor = 4,
+  kPair = 5,
+  kShape = 6,
+};
+inline constexpr unsigned kDsdWhyWidth = 3;
+inline const char* ToString(DsdWhy v) {
+  switch (v) {
+    case DsdWhy::kKind: return "Kind";
+    case DsdWhy::kType: return "Type";
+    case DsdWhy::kReserved: return "Reserved";
+    case DsdWhy::kRole: return "Role";
+    case DsdWhy::kSameColor: return "SameColor";
+    case DsdWhy::kPair: return "Pair";
+    case DsdWhy::kShape: return "Shape";
+  }
+  return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, DsdWhy* out) {
+  if (s == "Kind") {
+    *out = DsdWhy::kKind;
+    return true;
+  }
+  if (s == "Type") {
+    *out = DsdWhy::kType;
+    return true;
+  }
+  if (s == "Reserved") {
+    *out = DsdWhy::kReserved;
+    return true;
+  }
+  if (s == "Role") {
+    *out = DsdWhy::kRole;
+    return true;
+  }
+  if (s == "SameColor") {
+    *out = DsdWhy::kSameColor;
+    return true;
+  }
+  if (s == "Pair") {
+    *out = DsdWhy::kPair;
+    return true;
+  }
+  if (s == "Shape") {
+    *out = DsdWhy::kShape;
     return true;
   }
   return false;
@@ -1201,6 +1268,7 @@ struct Dsd {
   static constexpr uint64_t WithElem(uint64_t r, uint64_t v) {
     return (r & ~(0x7ull << 53)) | ((v & 0x7ull) << 53);
   }
+  // fabin, fabout; mem4d: the length of dimension 3
   static constexpr unsigned kColorLsb = 48, kColorWidth = 5;
   static constexpr uint64_t Color(uint64_t r) { return (r >> 48) & 0x1Full; }
   static constexpr uint64_t WithColor(uint64_t r, uint64_t v) {
@@ -1223,10 +1291,43 @@ struct Dsd {
   static constexpr uint64_t WithLength(uint64_t r, uint64_t v) {
     return (r & ~(0x7FFFull << 16)) | ((v & 0x7FFFull) << 16);
   }
-  // byte address (mem1d) or index base (fabout Idx)
+  // byte address (mem1d, mem4d) or index base (fabout Idx)
   static constexpr unsigned kBaseLsb = 0, kBaseWidth = 16;
   static constexpr uint64_t Base(uint64_t r) { return (r >> 0) & 0xFFFFull; }
   static constexpr uint64_t WithBase(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFFFull << 0)) | ((v & 0xFFFFull) << 0);
+  }
+};
+
+// mem4d: the extension, in the odd DSR of the pair
+struct Dsd4x {
+  static constexpr unsigned kBits = 64;
+  // the length of dimension 2
+  static constexpr unsigned kLen2Lsb = 59, kLen2Width = 5;
+  static constexpr uint64_t Len2(uint64_t r) { return (r >> 59) & 0x1Full; }
+  static constexpr uint64_t WithLen2(uint64_t r, uint64_t v) {
+    return (r & ~(0x1Full << 59)) | ((v & 0x1Full) << 59);
+  }
+  // the length of dimension 1
+  static constexpr unsigned kLen1Lsb = 48, kLen1Width = 11;
+  static constexpr uint64_t Len1(uint64_t r) { return (r >> 48) & 0x7FFull; }
+  static constexpr uint64_t WithLen1(uint64_t r, uint64_t v) {
+    return (r & ~(0x7FFull << 48)) | ((v & 0x7FFull) << 48);
+  }
+  // signed, in elements
+  static constexpr unsigned kStride3Lsb = 32, kStride3Width = 16;
+  static constexpr uint64_t Stride3(uint64_t r) { return (r >> 32) & 0xFFFFull; }
+  static constexpr uint64_t WithStride3(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFFFull << 32)) | ((v & 0xFFFFull) << 32);
+  }
+  static constexpr unsigned kStride2Lsb = 16, kStride2Width = 16;
+  static constexpr uint64_t Stride2(uint64_t r) { return (r >> 16) & 0xFFFFull; }
+  static constexpr uint64_t WithStride2(uint64_t r, uint64_t v) {
+    return (r & ~(0xFFFFull << 16)) | ((v & 0xFFFFull) << 16);
+  }
+  static constexpr unsigned kStride1Lsb = 0, kStride1Width = 16;
+  static constexpr uint64_t Stride1(uint64_t r) { return (r >> 0) & 0xFFFFull; }
+  static constexpr uint64_t WithStride1(uint64_t r, uint64_t v) {
     return (r & ~(0xFFFFull << 0)) | ((v & 0xFFFFull) << 0);
   }
 };

@@ -111,6 +111,13 @@ const IsaField* FindField(const IsaFormat& fmt, const std::string& name) {
   return nullptr;
 }
 
+// The name of the field of a format that starts at bit lsb.
+std::string FieldAt(const IsaFormat& fmt, int lsb) {
+  for (const auto& f : fmt.fields)
+    if (static_cast<int>(f.lsb) == lsb) return f.name;
+  return "?";
+}
+
 std::string SvHex(unsigned bits, uint64_t v) { return std::to_string(bits) + "'h" + Hex(v); }
 
 }  // namespace
@@ -173,9 +180,23 @@ IsaDesc ParseIsa(const std::string& file, const std::vector<Enum>& arch_enums) {
       if (n.op >> (opf->msb - opf->lsb + 1)) Fail(file, line, "opcode does not fit its field");
       n.fixed_mask = FieldMask(*opf);
       n.fixed_bits = n.op << opf->lsb;
-      if (tok[4] != "-") {
+      const size_t eq = tok[4].find('=');
+      if (eq != std::string::npos) {
+        // A sub-operation in a field the operands leave unused (FIELD=value), for formats
+        // without a Funct field: all lines of an opcode name the same field.
+        const IsaField* sf = FindField(fmt, tok[4].substr(0, eq));
+        if (!sf || fnf) Fail(file, line, "format " + fmt.name + " has no field " + tok[4]);
+        n.funct = static_cast<int>(ParseNum(tok[4].substr(eq + 1), file, line));
+        n.funct_lsb = sf->lsb;
+        n.funct_bits = sf->msb - sf->lsb + 1;
+        if (n.funct >> n.funct_bits) Fail(file, line, "the sub-operation does not fit its field");
+        n.fixed_mask |= FieldMask(*sf);
+        n.fixed_bits |= static_cast<uint32_t>(n.funct) << sf->lsb;
+      } else if (tok[4] != "-") {
         if (!fnf) Fail(file, line, "format " + fmt.name + " has no Funct field; write -");
         n.funct = static_cast<int>(ParseNum(tok[4], file, line));
+        n.funct_lsb = fnf->lsb;
+        n.funct_bits = fnf->msb - fnf->lsb + 1;
         n.fixed_mask |= FieldMask(*fnf);
         n.fixed_bits |= static_cast<uint32_t>(n.funct) << fnf->lsb;
       } else if (fnf) {
@@ -206,6 +227,11 @@ IsaDesc ParseIsa(const std::string& file, const std::vector<Enum>& arch_enums) {
           n.z_abs |= kit->z_abs;
         }
       }
+      if (n.field_mask & n.fixed_mask)
+        Fail(file, line, "an operand uses the field that holds the sub-operation");
+      for (const IsaInsn& o : d.insns)
+        if (o.op == n.op && (o.funct_lsb != n.funct_lsb || o.funct_bits != n.funct_bits))
+          Fail(file, line, "lines of one opcode must hold their sub-operation in the same field");
       auto cparts = Split(tok[6], ':');
       auto cit = std::find_if(d.classes.begin(), d.classes.end(),
                               [&](const IsaClass& c) { return c.name == cparts[0]; });
@@ -369,10 +395,12 @@ std::string EmitIsaDecodeSvh(const IsaDesc& d) {
     if (list.front()->funct < 0) {
       o << body(*list.front(), "      ");
     } else {
-      o << "      unique case (insn_i[31:24])\n";
+      const IsaInsn& f = *list.front();
+      o << "      unique case (insn_i[" << f.funct_lsb + f.funct_bits - 1 << ":" << f.funct_lsb
+        << "])\n";
       for (const IsaInsn* n : list) {
-        o << "        8'h" << Hex(static_cast<unsigned>(n->funct)) << ": begin  // " << n->mnemonic
-          << "\n";
+        o << "        " << f.funct_bits << "'h" << Hex(static_cast<unsigned>(n->funct))
+          << ": begin  // " << n->mnemonic << "\n";
         o << body(*n, "          ");
         o << "        end\n";
       }
@@ -426,6 +454,7 @@ std::string EmitIsaHpp(const IsaDesc& d) {
        "  InsnFormat format;\n"
        "  uint8_t op;\n"
        "  int16_t funct;  // -1: the format has no funct\n"
+       "  uint8_t funct_lsb, funct_bits;  // where it is: Funct, or an unused field (D)\n"
        "  uint8_t num_operands;\n"
        "  OperandKind operands[5];\n"
        "  InsnClass cls;\n"
@@ -444,7 +473,8 @@ std::string EmitIsaHpp(const IsaDesc& d) {
   o << "inline constexpr InsnInfo kInsns[] = {\n";
   for (const auto& n : d.insns) {
     o << "    {\"" << n.mnemonic << "\", InsnFormat::k" << d.formats[n.format].name << ", 0x"
-      << Hex(n.op) << ", " << n.funct << ", " << n.operands.size() << ", {";
+      << Hex(n.op) << ", " << n.funct << ", " << n.funct_lsb << ", " << n.funct_bits << ", "
+      << n.operands.size() << ", {";
     for (size_t i = 0; i < n.operands.size(); ++i)
       o << (i ? ", " : "") << "OperandKind::k" << Camel(Kinds()[n.operands[i]].name);
     o << "}, InsnClass::k" << Camel(d.classes[n.cls].name) << ", " << n.subop << ", " << n.fmt
@@ -588,7 +618,12 @@ std::string EmitIsaDocTable(const IsaDesc& d) {
       o << "| " << MdCode(n.mnemonic) << " | " << (ops.empty() ? "-" : MdCode(ops)) << " | "
         << d.formats[n.format].name << " | " << OpHex(n.op) << " | ";
       if (any_funct)
-        o << (n.funct < 0 ? std::string("-") : OpHex(static_cast<unsigned>(n.funct))) << " | ";
+        o << (n.funct < 0 ? std::string("-")
+                          : (FindField(d.formats[n.format], "Funct")
+                                 ? ""
+                                 : FieldAt(d.formats[n.format], n.funct_lsb) + "=") +
+                                OpHex(static_cast<unsigned>(n.funct)))
+          << " | ";
       o << ItemName(*cl.subop, n.subop) << " | ";
       if (cl.fmt) o << ItemName(*cl.fmt, n.fmt) << " | ";
       if (dsd && form) o << ItemName(*form, n.form) << " | ";

@@ -26,8 +26,9 @@ struct IsaInsn {
   std::string mnemonic, doc;
   int format = 0;  // index into formats
   unsigned op = 0;
-  int funct = -1;             // -1: the format has no funct
-  std::vector<int> operands;  // indices into the operand-kind table
+  int funct = -1;                     // -1: the format has no funct
+  int funct_lsb = 0, funct_bits = 0;  // the field that holds it (R: Funct; D: S or Src1=value)
+  std::vector<int> operands;          // indices into the operand-kind table
   int cls = 0;
   unsigned subop = 0, fmt = 0, form = 0;
   unsigned types[3] = {0, 0, 0};  // ElemClass of dst, src0, src1

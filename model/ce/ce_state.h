@@ -39,7 +39,11 @@ struct DsdOperand {
   uint8_t color = 0;
   bool ctrl = false, idx = false;
   uint16_t base = 0;
-  int32_t stride = 0;  // in elements
+  int32_t stride = 0;  // in elements (mem4d: of dimension 0)
+  // mem4d (docs/isa.md 2.3): the lengths of dimensions 0..2 and the strides of dimensions 1..3,
+  // in elements, from the descriptor and its extension. Dimension 3 runs on.
+  std::array<uint16_t, 3> dim_len{};
+  std::array<int32_t, 3> dim_stride{};
 };
 
 // Operand roles inside a microthread: the index into Microthread::opnd.

@@ -3,6 +3,7 @@
 // combine steps, and the results each step puts in flight.
 #include "ce/dsd.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ce/ce.h"
@@ -18,11 +19,6 @@ inline int Ctz(uint32_t m) { return __builtin_ctz(m); }
 inline uint8_t Wait(arch::UtWait w) { return static_cast<uint8_t>(w); }
 inline bool Is(const DsdOperand& o, DsdKind k) { return o.kind == static_cast<uint8_t>(k); }
 inline arch::DsdRole RoleOf(int r) { return static_cast<arch::DsdRole>(r + 1); }
-
-// The byte address of element i of a mem1d operand, exactly (docs/isa.md 4.11).
-inline int64_t ElemAddr(const DsdOperand& o, uint64_t i) {
-  return o.base + static_cast<int64_t>(i) * o.stride * o.size;
-}
 
 inline bool Half(arch::DsdFmt fmt) {
   return fmt == arch::DsdFmt::kF16 || fmt == arch::DsdFmt::kW16;
@@ -63,22 +59,28 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   const std::array<uint8_t, 3> reg = {f.dst, f.src0, f.src1};
   std::array<DsdOperand, 3> o;
   for (int r = 0; r < 3; ++r)
-    if (has[r]) o[r] = DecodeDsd(st_.dsr[reg[r]], reg[r]);
+    if (has[r]) o[r] = DecodeDsd(st_.dsr[reg[r]], reg[r], st_.dsr[reg[r] | 1]);
   auto fault = [&](CeFault cause, uint32_t addr, int r, unsigned index) {
     RaiseFault<kT>(cause, st_.pc, addr,
                    MakeFaultInfo(RoleOf(r), arch::AccSize::kByte, false, kNoUt, reg[r], index));
     return false;
   };
   auto word1 = [&](int r) { return static_cast<uint32_t>(o[r].raw >> 32); };
+  // The lead operand sets N (docs/isa.md 4.11): src0, else src1, else dst.
+  const int lead = has[kSrc0] ? kSrc0 : has[kSrc1] ? kSrc1 : kDst;
   for (int r = 0; r < 3; ++r) {  // valid descriptors
     DsdInvalidWhy why;
     if (has[r] && InvalidDsd(o[r], why))
       return fault(CeFault::kDsdInvalid, word1(r), r, static_cast<unsigned>(why));
+    if (has[r] && r == lead && IsMem4d(o[r]) && Mem4dCount(o[r]) > arch::kUnboundedLength - 1) {
+      const uint64_t count = Mem4dCount(o[r]);
+      return fault(CeFault::kDsdInvalid, static_cast<uint32_t>(std::min<uint64_t>(count, ~0u)), r,
+                   static_cast<unsigned>(DsdInvalidWhy::kShape));
+    }
   }
   for (int r = 0; r < 3; ++r) {  // roles
     if (!has[r]) continue;
-    const bool ok =
-        Is(o[r], DsdKind::kMem1d) || Is(o[r], r == kDst ? DsdKind::kFabOut : DsdKind::kFabIn);
+    const bool ok = IsMem(o[r]) || Is(o[r], r == kDst ? DsdKind::kFabOut : DsdKind::kFabIn);
     if (!ok)
       return fault(CeFault::kDsdInvalid, word1(r), r, static_cast<unsigned>(DsdInvalidWhy::kRole));
   }
@@ -89,13 +91,13 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   for (int r = 0; r < 3; ++r)  // element types
     if (has[r] && !TypeFits(n.types[r], o[r].elem)) return fault(CeFault::kDsdType, word1(r), r, 0);
   for (int r = 0; r < 3; ++r) {  // colors
-    if (!has[r] || Is(o[r], DsdKind::kMem1d)) continue;
+    if (!has[r] || IsMem(o[r])) continue;
     const bool out = Is(o[r], DsdKind::kFabOut);
     if (o[r].color >= arch::kNumColors || !ColorUsable(o[r].color, out))
       return fault(CeFault::kBadColor, o[r].color, r, 0);
   }
-  for (int r = 0; r < 3; ++r)  // mem1d bases aligned to their elements
-    if (has[r] && Is(o[r], DsdKind::kMem1d) && o[r].base % o[r].size)
+  for (int r = 0; r < 3; ++r)  // mem1d and mem4d bases aligned to their elements
+    if (has[r] && IsMem(o[r]) && o[r].base % o[r].size)
       return fault(CeFault::kDsdMisaligned, o[r].base, r, 0);
 
   Microthread& m = st_.ut[u];
@@ -110,15 +112,15 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.opnd = o;
   m.scalar = st_.gpr[f.s];
   m.s_reg = f.s;
-  const DsdOperand& lead = has[kSrc0] ? o[kSrc0] : has[kSrc1] ? o[kSrc1] : o[kDst];
-  const auto len = static_cast<uint32_t>(arch::Dsd::Length(lead.raw));
-  m.n = len == arch::kUnboundedLength ? kUnbounded : len;
+  const auto len = IsMem4d(o[lead]) ? static_cast<uint32_t>(Mem4dCount(o[lead]))
+                                    : static_cast<uint32_t>(arch::Dsd::Length(o[lead].raw));
+  m.n = !IsMem4d(o[lead]) && len == arch::kUnboundedLength ? kUnbounded : len;
   m.tid = f.tid;
   m.unblock = f.u && f.tid != kNoTask;
   m.sync = f.u && f.tid == kNoTask;
   m.fmac = IsFmacFmt(m.fmt);
   m.dot = IsReduction(m.op);
-  m.pairs = Half(m.fmt) && !IsConversion(m.op);
+  m.pairs = Half(m.fmt) && !IsConversion(m.op) && !IsCompare(m.op);
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
     if (!Is(o[r], DsdKind::kMem1d) || o[r].stride != 1) m.pairs = false;
@@ -225,7 +227,7 @@ void Ce::EngineStage() {
     uint8_t banks[3] = {0, 0, 0};
     uint16_t rows[3] = {0, 0, 0};
     for (int r = 0; r < 3; ++r) {
-      if (!m.has[r] || !Is(o[r], DsdKind::kMem1d)) continue;
+      if (!m.has[r] || !IsMem(o[r])) continue;
       const unsigned bytes = pair ? 4 : o[r].size;
       const int64_t a = ElemAddr(o[r], i);
       if (a < 0 || a > static_cast<int64_t>(kSram - bytes)) {
@@ -433,7 +435,7 @@ void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
     const StepValue v = ComputeStep(m.op, m.fmt, m.form, x0, x1, s, pair ? 3 : 1);
     r.flags = v.flags;
     const DsdOperand& dst = m.opnd[kDst];
-    if (Is(dst, DsdKind::kMem1d)) {
+    if (IsMem(dst)) {
       r.kind = PendingResult::kSram;
       r.addr = static_cast<uint16_t>(ElemAddr(dst, i));
       r.size = static_cast<uint8_t>(pair ? 4 : dst.size);

@@ -14,9 +14,18 @@
 
 namespace tessera::ce {
 
-// A descriptor register's fields.
-inline DsdOperand DecodeDsd(uint64_t raw, uint8_t dsr) {
+inline bool IsMem(const DsdOperand& o) {
+  return o.kind == static_cast<uint8_t>(arch::DsdKind::kMem1d) ||
+         o.kind == static_cast<uint8_t>(arch::DsdKind::kMem4d);
+}
+inline bool IsMem4d(const DsdOperand& o) {
+  return o.kind == static_cast<uint8_t>(arch::DsdKind::kMem4d);
+}
+
+// A descriptor register's fields; ext is the odd register of its pair (used by mem4d only).
+inline DsdOperand DecodeDsd(uint64_t raw, uint8_t dsr, uint64_t ext) {
   using D = arch::Dsd;
+  using X = arch::Dsd4x;
   DsdOperand o;
   o.raw = raw;
   o.dsr = dsr;
@@ -28,13 +37,40 @@ inline DsdOperand DecodeDsd(uint64_t raw, uint8_t dsr) {
   o.idx = D::Idx(raw);
   o.base = static_cast<uint16_t>(D::Base(raw));
   o.stride = static_cast<int16_t>(D::Stride(raw));
+  if (IsMem4d(o)) {
+    o.dim_len = {static_cast<uint16_t>(D::Length(raw)), static_cast<uint16_t>(X::Len1(ext)),
+                 static_cast<uint16_t>(X::Len2(ext))};
+    o.dim_stride = {static_cast<int16_t>(X::Stride1(ext)), static_cast<int16_t>(X::Stride2(ext)),
+                    static_cast<int16_t>(X::Stride3(ext))};
+  }
   return o;
+}
+
+// The number of elements a mem4d descriptor describes: the product of its four lengths.
+inline uint64_t Mem4dCount(const DsdOperand& o) {
+  return uint64_t{o.dim_len[0]} * o.dim_len[1] * o.dim_len[2] * o.color;
+}
+
+// The byte address of element i of a mem1d or mem4d operand, exactly (docs/isa.md 4.11). mem4d
+// walks dimension 0 fastest; a length 0 of a dimension 0..2 counts as 1 (only an operand that does
+// not set N can have one and still step).
+inline int64_t ElemAddr(const DsdOperand& o, uint64_t i) {
+  if (!IsMem4d(o)) return o.base + static_cast<int64_t>(i) * o.stride * o.size;
+  int64_t off = 0;
+  uint64_t t = i;
+  for (int k = 0; k < 3; ++k) {
+    const uint64_t len = o.dim_len[k] ? o.dim_len[k] : 1;
+    off += static_cast<int64_t>(t % len) * (k ? o.dim_stride[k - 1] : o.stride);
+    t /= len;
+  }
+  off += static_cast<int64_t>(t) * o.dim_stride[2];
+  return o.base + off * o.size;
 }
 
 // Why a descriptor is not valid at all (docs/isa.md 2.3), or false if it is.
 inline bool InvalidDsd(const DsdOperand& o, DsdInvalidWhy& why) {
   using D = arch::Dsd;
-  if (o.kind == 0 || o.kind > static_cast<uint8_t>(arch::DsdKind::kFabOut)) {
+  if (o.kind == 0 || o.kind > static_cast<uint8_t>(arch::DsdKind::kMem4d)) {
     why = DsdInvalidWhy::kKind;
     return true;
   }
@@ -44,6 +80,10 @@ inline bool InvalidDsd(const DsdOperand& o, DsdInvalidWhy& why) {
   }
   if (D::Rsvd0(o.raw) || D::Rsvd1(o.raw)) {
     why = DsdInvalidWhy::kReserved;
+    return true;
+  }
+  if (IsMem4d(o) && o.dsr % 2) {
+    why = DsdInvalidWhy::kPair;
     return true;
   }
   return false;
@@ -104,9 +144,24 @@ inline arch::FpOp FpOpOf(arch::DsdOp op) {
       return FpOp::kDiv;
     case DsdOp::kSqrt:
       return FpOp::kSqrt;
+    case DsdOp::kCmpEq:
+    case DsdOp::kCmpNe:
+      return FpOp::kEq;
+    case DsdOp::kCmpLt:
+    case DsdOp::kCmpGt:
+      return FpOp::kLt;
+    case DsdOp::kCmpLe:
+    case DsdOp::kCmpGe:
+      return FpOp::kLe;
     default:
       return FpOp::kAdd;
   }
+}
+
+// Element-wise compares (v0.2): a mask of ones or zeros from the FMAC's compare; they step one
+// element at a time (the FMAC compares lane 0 only).
+inline bool IsCompare(arch::DsdOp op) {
+  return op >= arch::DsdOp::kCmpEq && op <= arch::DsdOp::kCmpGe;
 }
 
 inline bool IsFmacFmt(arch::DsdFmt fmt) {
@@ -127,12 +182,15 @@ inline uint32_t FmacLanes(arch::FpOp op, arch::FpFmt fmt, uint32_t a, uint32_t b
   return r;
 }
 
-inline uint32_t Int16Lanes(arch::DsdOp op, uint32_t a, uint32_t b) {
+inline uint32_t Int16Lanes(arch::DsdOp op, uint32_t a, uint32_t b, uint32_t s) {
   uint32_t r = 0;
   for (int l = 0; l < 2; ++l) {
     const uint32_t x = (a >> (16 * l)) & 0xFFFF, y = (b >> (16 * l)) & 0xFFFF;
     uint32_t v = 0;
     switch (op) {
+      case arch::DsdOp::kSel:
+        v = x ? y : (s >> (16 * l)) & 0xFFFF;
+        break;
       case arch::DsdOp::kIAdd:
         v = x + y;
         break;
@@ -199,6 +257,9 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
       case DsdOp::kIShr:
         r.value = x0 >> (x1 & 31);
         break;
+      case DsdOp::kSel:
+        r.value = x0 ? x1 : s;
+        break;
       default:
         break;
     }
@@ -209,7 +270,7 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
     return r;
   }
   if (fmt == DsdFmt::kW16) {
-    r.value = Int16Lanes(op, x0, x1);
+    r.value = Int16Lanes(op, x0, x1, s);
     return r;
   }
   if (fmt == DsdFmt::kMix) {  // fmachs: dst = src0 + f32(src1) * f32(s), one rounding
@@ -220,6 +281,13 @@ inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm for
   }
   const FpFmt ff = fmt == DsdFmt::kF16 ? FpFmt::kF16 : FpFmt::kF32;
   const arch::FpOp fop = FpOpOf(op);
+  if (IsCompare(op)) {  // gt and ge swap the operands of lt and le; ne inverts eq
+    const bool swap = op == DsdOp::kCmpGt || op == DsdOp::kCmpGe;
+    uint32_t bit = FmacLanes(fop, ff, swap ? x1 : x0, swap ? x0 : x1, 0, 1, r.flags) & 1;
+    if (op == DsdOp::kCmpNe) bit ^= 1;
+    r.value = bit ? (ff == FpFmt::kF16 ? 0xFFFFu : 0xFFFFFFFFu) : 0;
+    return r;
+  }
   switch (op) {
     case DsdOp::kMulAdd:  // x0 + x1 * s
       r.value = FmacLanes(fop, ff, x1, s, x0, lanes, r.flags);

@@ -385,7 +385,8 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
           const uint64_t d = D[f.a];
           const uint32_t bval = bv + Sx16(f.imm);
           uint32_t scale = 1;
-          if (arch::Dsd::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem1d)) {
+          if (arch::Dsd::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem1d) ||
+              arch::Dsd::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem4d)) {
             scale = ElemBytes(static_cast<uint32_t>(arch::Dsd::Elem(d)));
             if (!scale) scale = 1;
           }

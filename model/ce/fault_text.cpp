@@ -166,6 +166,14 @@ std::string Body(const FaultContext& f) {
           return fmt::format("{} {}: src0 (d{}) and {} both read color {}", mn, at,
                              RoleDsr(f.word, static_cast<unsigned>(arch::DsdRole::kSrc0)), op,
                              (w1 >> 16) & 0x1F);
+        case DsdInvalidWhy::kPair:
+          return fmt::format(
+              "{} {}: {} is a mem4d descriptor in an odd register (it needs an even one, with its "
+              "extension in the next)",
+              mn, at, op);
+        case DsdInvalidWhy::kShape:
+          return fmt::format("{} {}: {} is a mem4d descriptor of {}{} elements, more than 0x7FFE",
+                             mn, at, op, f.addr == ~0u ? "at least " : "", f.addr);
       }
       return fmt::format("{} {}: {} is not a valid descriptor", mn, at, op);
     }

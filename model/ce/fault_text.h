@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "arch/arch.h"
+
 namespace tessera::ce {
 
 struct FaultContext {
@@ -17,13 +19,7 @@ struct FaultContext {
 };
 
 // Sub-causes of DsdInvalid at issue, kept in FaultInfo.Index (docs/isa.md 7, refined here).
-enum class DsdInvalidWhy : uint8_t {
-  kKind = 0,
-  kType = 1,
-  kReserved = 2,
-  kRole = 3,
-  kSameColor = 4
-};
+using DsdInvalidWhy = arch::DsdWhy;
 
 // "PE(3,2) fault: misaligned 32-bit load at pc 0x0124 (address 0x0103)"; empty if no fault.
 std::string DescribeCeFault(const FaultContext& f);

@@ -6,17 +6,24 @@ namespace tessera::isa {
 namespace {
 
 // Per opcode: the line (formats without funct) or a 256-entry funct table.
+// Opcodes with a funct (R format) or a sub-operation in an unused field (D format) keep where
+// it is: funct_lsb and a mask of funct_bits.
 struct Index128 {
   std::array<const arch::InsnInfo*, 128> by_op{};
   std::array<std::array<const arch::InsnInfo*, 256>, 128>* by_funct = nullptr;
+  std::array<uint8_t, 128> funct_lsb{};
+  std::array<uint32_t, 128> funct_mask{};
   Index128() {
     static std::array<std::array<const arch::InsnInfo*, 256>, 128> funct_table{};
     by_funct = &funct_table;
     for (const auto& n : arch::kInsns) {
-      if (n.funct < 0)
+      if (n.funct < 0) {
         by_op[n.op] = &n;
-      else
+      } else {
         funct_table[n.op][n.funct] = &n;
+        funct_lsb[n.op] = n.funct_lsb;
+        funct_mask[n.op] = (1u << n.funct_bits) - 1;
+      }
     }
   }
 };
@@ -38,7 +45,7 @@ const arch::InsnInfo* Lookup(uint32_t op, int funct) {
 const arch::InsnInfo* Decode(uint32_t w) {
   const uint32_t op = w & 0x7F;
   const arch::InsnInfo* n = Idx().by_op[op];
-  if (!n) n = (*Idx().by_funct)[op][w >> 24];
+  if (!n) n = (*Idx().by_funct)[op][(w >> Idx().funct_lsb[op]) & Idx().funct_mask[op]];
   if (!n) return nullptr;
   if (w & ~(n->fixed_mask | n->field_mask)) return nullptr;
   const uint32_t z = (w >> 7) & 1, b = (w >> 12) & 0xF, imm = w >> 16;

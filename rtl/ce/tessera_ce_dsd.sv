@@ -33,6 +33,9 @@ module tessera_ce_dsd (
   input  logic [63:0]                           iss_dsr_dst_i,
   input  logic [63:0]                           iss_dsr_src0_i,
   input  logic [63:0]                           iss_dsr_src1_i,
+  input  logic [63:0]                           iss_ext_dst_i,   // the odd DSR of each role's
+  input  logic [63:0]                           iss_ext_src0_i,  // pair (a mem4d operand's
+  input  logic [63:0]                           iss_ext_src1_i,  // extension)
   input  logic [31:0]                           iss_scalar_i,
   input  logic [tessera_pkg::NumColors-1:0]     can_send_i,
   input  logic [tessera_pkg::NumColors-1:0]     can_recv_i,
@@ -94,13 +97,11 @@ module tessera_ce_dsd (
   tessera_pkg::insn_d_t iss_d;  // format D (model/arch/isa.def)
   dsd_form_e            iss_form;
   logic [2:0]           iss_has;
-  logic [14:0]          iss_len;
+  logic [14:0]          iss_len;  // N, from the checks (a mem4d lead's four lengths multiplied)
   always_comb begin
     iss_d    = iss_insn_i;
     iss_form = iss_dec_i.dsd_form;
     iss_has  = {DsdFormHasSrc1[iss_form], DsdFormHasSrc0[iss_form], DsdFormHasDst[iss_form]};
-    iss_len  = iss_has[1] ? iss_dsr_src0_i[DsdLengthLsb +: 15] :
-               iss_has[2] ? iss_dsr_src1_i[DsdLengthLsb +: 15] : iss_dsr_dst_i[DsdLengthLsb +: 15];
   end
 
   tessera_ce_dsd_check u_check (
@@ -110,8 +111,12 @@ module tessera_ce_dsd (
     .dsr_dst_i  (iss_dsr_dst_i),
     .dsr_src0_i (iss_dsr_src0_i),
     .dsr_src1_i (iss_dsr_src1_i),
+    .ext_dst_i  (iss_ext_dst_i),
+    .ext_src0_i (iss_ext_src0_i),
+    .ext_src1_i (iss_ext_src1_i),
     .can_send_i,
     .can_recv_i,
+    .len_o      (iss_len),
     .fault_o    (iss_fault_o),
     .fault_rec_o(iss_fault_rec_o)
   );
@@ -132,6 +137,9 @@ module tessera_ce_dsd (
   always_comb begin
     due     = res_due.valid && live_i;
     due_val = res_due.fmac ? fmac_i.result : res_due.value;
+    if (res_due.fmac && res_due.cmp)  // a compare: all ones or zeros (docs/isa.md 4.11, v0.2)
+      due_val = {{16{!res_due.half}} & {16{fmac_i.result[0] ^ res_due.cmp_inv}},
+                 {16{fmac_i.result[0] ^ res_due.cmp_inv}}};
     wr_o         = '0;
     wr_o.we      = due && res_due.kind == tessera_ce_pkg::DsdResSram;
     wr_o.addr    = res_due.addr;
@@ -213,6 +221,9 @@ module tessera_ce_dsd (
       .iss_dsr_dst_i,
       .iss_dsr_src0_i,
       .iss_dsr_src1_i,
+      .iss_ext_dst_i,
+      .iss_ext_src0_i,
+      .iss_ext_src1_i,
       .iss_scalar_i,
       .iss_pc_i,
       .head_data_i   (head_data),

@@ -1,12 +1,16 @@
 // The issue checks of a DSD instruction (docs/isa.md 4.11), combinational: over its operands
 // dst, src0, src1 (those its form has), each check names the operands that fail it, and the
 // first failing check in the order below, on its first failing operand, is the fault:
-//   1. not a descriptor (DsdInvalid; FaultInfo.Index 0 kind, 1 element type, 2 reserved bits)
+//   1. not a descriptor (DsdInvalid; FaultInfo.Index = DsdWhy: kind, element type, reserved
+//      bits, a mem4d in an odd register; then, on the operand that sets N, a mem4d whose four
+//      lengths multiply to more than 0x7FFE)
 //   2. a kind the role does not take (DsdInvalid, Index 3)
 //   3. two fabin sources on one color (DsdInvalid on src1, Index 4)
 //   4. an element type outside the role's class (DsdType)
 //   5. a color this PE cannot send on (fabout) or receive on (fabin) (BadColor)
-//   6. a mem1d base not aligned to its elements (DsdMisaligned)
+//   6. a mem1d or mem4d base not aligned to its elements (DsdMisaligned)
+// It also gives N, the operation's length: the Length of src0, else src1, else dst, or for a
+// mem4d there the product of its four lengths.
 // The functional model's twin is Ce::IssueDsd (model/ce/dsd.cpp).
 module tessera_ce_dsd_check (
   input  logic [31:0]                       insn_i,    // format D
@@ -15,8 +19,12 @@ module tessera_ce_dsd_check (
   input  logic [63:0]                       dsr_dst_i,
   input  logic [63:0]                       dsr_src0_i,
   input  logic [63:0]                       dsr_src1_i,
+  input  logic [63:0]                       ext_dst_i,   // the odd DSR of each role's pair
+  input  logic [63:0]                       ext_src0_i,
+  input  logic [63:0]                       ext_src1_i,
   input  logic [tessera_pkg::NumColors-1:0] can_send_i,
   input  logic [tessera_pkg::NumColors-1:0] can_recv_i,
+  output logic [14:0]                       len_o,
   output logic                              fault_o,
   output tessera_ce_pkg::ce_fault_t         fault_rec_o
 );
@@ -59,8 +67,10 @@ module tessera_ce_dsd_check (
   dsd_form_e            form;
   elem_class_e          cls [3];
   logic [63:0]          raw [3];
+  logic [63:0]          ext [3];
   logic [3:0]           dsr [3];
   logic [2:0]           has;
+  logic [1:0]           lead;  // the role that sets N
   always_comb begin
     d      = insn_i;
     form   = dec_i.dsd_form;
@@ -70,14 +80,31 @@ module tessera_ce_dsd_check (
     raw[0] = dsr_dst_i;
     raw[1] = dsr_src0_i;
     raw[2] = dsr_src1_i;
+    ext[0] = ext_dst_i;
+    ext[1] = ext_src0_i;
+    ext[2] = ext_src1_i;
     dsr[0] = d.dst;
     dsr[1] = d.src0;
     dsr[2] = d.src1;
     has    = {DsdFormHasSrc1[form], DsdFormHasSrc0[form], DsdFormHasDst[form]};
+    lead   = has[1] ? 2'd1 : has[2] ? 2'd2 : 2'd0;
+  end
+
+  // N: the lead's Length, or a mem4d lead's four lengths multiplied (up to 36 bits).
+  logic        lead4;
+  logic [35:0] count;
+  logic        too_many;
+  always_comb begin
+    lead4    = raw[lead][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
+    count    = 36'(raw[lead][DsdLengthLsb +: 15]) * 36'(ext[lead][Dsd4xLen1Lsb +: 11]) *
+               36'(ext[lead][Dsd4xLen2Lsb +: 5]) * 36'(raw[lead][DsdColorLsb +: 5]);
+    too_many = lead4 && count > 36'(UnboundedLength) - 36'd1;
+    len_o    = lead4 ? count[14:0] : raw[lead][DsdLengthLsb +: 15];
   end
 
   // Each check, per role (bit r).
   logic [2:0] bad_kind, bad_elem, rsvd;  // 1: not a descriptor
+  logic [2:0] odd4;                      //    a mem4d in an odd register
   logic [2:0] bad_role;                  // 2
   logic       same_color;                // 3
   logic [2:0] bad_type;                  // 4
@@ -88,20 +115,22 @@ module tessera_ce_dsd_check (
       logic [2:0]  kind, elem;
       logic [4:0]  col;
       logic [1:0]  base;  // of Base, the bits alignment needs
+      logic        mem;   // mem1d or mem4d
       kind = raw[r][DsdKindLsb +: 3];
       elem = raw[r][DsdElemLsb +: 3];
       col  = raw[r][DsdColorLsb +: 5];
       base = raw[r][DsdBaseLsb +: 2];
-      bad_kind[r]   = has[r] && (kind == 3'(DsdKindNone) || kind > 3'(DsdKindFabOut));
+      mem  = kind == 3'(DsdKindMem1d) || kind == 3'(DsdKindMem4d);
+      bad_kind[r]   = has[r] && (kind == 3'(DsdKindNone) || kind > 3'(DsdKindMem4d));
       bad_elem[r]   = has[r] && elem > 3'(ElemTypeU16);
       rsvd[r]       = has[r] && (raw[r][31] || raw[r][63:61] != 3'b000);
-      bad_role[r]   = has[r] && kind != 3'(DsdKindMem1d) &&
-                      kind != (r == 0 ? 3'(DsdKindFabOut) : 3'(DsdKindFabIn));
+      odd4[r]       = has[r] && kind == 3'(DsdKindMem4d) && dsr[r][0];
+      bad_role[r]   = has[r] && !mem && kind != (r == 0 ? 3'(DsdKindFabOut) : 3'(DsdKindFabIn));
       bad_type[r]   = has[r] && !type_fits(cls[r], elem);
-      bad_color[r]  = has[r] && kind != 3'(DsdKindMem1d) &&
+      bad_color[r]  = has[r] && !mem &&
                       (32'(col) >= NumColors ||
                        !(kind == 3'(DsdKindFabOut) ? can_send_i[col] : can_recv_i[col]));
-      misaligned[r] = has[r] && kind == 3'(DsdKindMem1d) &&
+      misaligned[r] = has[r] && mem &&
                       (elem[0] ? base[0] : base[1:0] != 2'b00);  // ElemType: odd = 16-bit
     end
     same_color = has[1] && has[2] &&
@@ -114,26 +143,32 @@ module tessera_ce_dsd_check (
   logic [2:0] invalid;
   logic [1:0] r;
   always_comb begin
-    invalid     = bad_kind | bad_elem | rsvd;
+    dsd_why_e why;
+    invalid     = bad_kind | bad_elem | rsvd | odd4;
+    invalid[lead] = invalid[lead] | too_many;
     fault_o     = 1'b1;
     fault_rec_o = '0;
     fault_rec_o.pc = pc_i;
     r = '0;
+    why = DsdWhyKind;
     if (invalid != '0) begin
       r = first_role(invalid[1:0]);
+      why = bad_kind[r] ? DsdWhyKind : bad_elem[r] ? DsdWhyType : rsvd[r] ? DsdWhyReserved :
+            odd4[r] ? DsdWhyPair : DsdWhyShape;
       fault_rec_o.cause = 5'(CeFaultDsdInvalid);
-      fault_rec_o.addr  = raw[r][63:32];
-      fault_rec_o.info  = info(r, dsr[r], bad_kind[r] ? 15'd0 : bad_elem[r] ? 15'd1 : 15'd2);
+      fault_rec_o.addr  = why == DsdWhyShape ? (count[35:32] != '0 ? '1 : count[31:0]) :
+                                               raw[r][63:32];
+      fault_rec_o.info  = info(r, dsr[r], 15'(why));
     end else if (bad_role != '0) begin
       r = first_role(bad_role[1:0]);
       fault_rec_o.cause = 5'(CeFaultDsdInvalid);
       fault_rec_o.addr  = raw[r][63:32];
-      fault_rec_o.info  = info(r, dsr[r], 15'd3);
+      fault_rec_o.info  = info(r, dsr[r], 15'(DsdWhyRole));
     end else if (same_color) begin
       r = 2'd2;
       fault_rec_o.cause = 5'(CeFaultDsdInvalid);
       fault_rec_o.addr  = raw[2][63:32];
-      fault_rec_o.info  = info(r, dsr[r], 15'd4);
+      fault_rec_o.info  = info(r, dsr[r], 15'(DsdWhySameColor));
     end else if (bad_type != '0) begin
       r = first_role(bad_type[1:0]);
       fault_rec_o.cause = 5'(CeFaultDsdType);

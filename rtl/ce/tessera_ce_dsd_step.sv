@@ -81,6 +81,13 @@ module tessera_ce_dsd_step (
     v = '0;
     if (op == DsdOpIMov) begin
       v = fill ? s : x0;
+    end else if (op == DsdOpSel) begin  // per 16-bit lane for sel16
+      if (fmt == DsdFmtW32) begin
+        v = x0 != '0 ? x1 : s;
+      end else begin
+        v[31:16] = x0[31:16] != '0 ? x1[31:16] : s[31:16];
+        v[15:0]  = x0[15:0] != '0 ? x1[15:0] : s[15:0];
+      end
     end else if (fmt == DsdFmtW32) begin
       unique case (op)
         DsdOpIAdd: v = x0 + x1;
@@ -303,8 +310,20 @@ module tessera_ce_dsd_step (
               DsdOpCvtI2F: slot_o.op = 4'(FpOpCvtI2F);
               DsdOpDiv: slot_o.op = 4'(FpOpDiv);
               DsdOpSqrt: slot_o.op = 4'(FpOpSqrt);
+              DsdOpCmpEq, DsdOpCmpNe: slot_o.op = 4'(FpOpEq);
+              DsdOpCmpLt, DsdOpCmpGt: slot_o.op = 4'(FpOpLt);
+              DsdOpCmpLe, DsdOpCmpGe: slot_o.op = 4'(FpOpLe);
               default:  slot_o.op = 4'(FpOpMulAdd);
             endcase
+            // compares (v0.2): gt and ge are lt and le of the swapped operands, ne inverts eq
+            if (op >= DsdOpCmpEq && op <= DsdOpCmpGe) begin
+              result_o.cmp     = 1'b1;
+              result_o.cmp_inv = op == DsdOpCmpNe;
+              if (op == DsdOpCmpGt || op == DsdOpCmpGe) begin
+                slot_o.a = x1;
+                slot_o.b = x0;
+              end
+            end
             if (op == DsdOpNeg || op == DsdOpAbs || op == DsdOpCvt || op == DsdOpSqrt ||
                 op == DsdOpCvtF2I || op == DsdOpCvtI2F)
               slot_o.b = '0;

@@ -21,6 +21,9 @@ module tessera_ce_dsd_ut (
   input  logic [63:0]                         iss_dsr_dst_i,
   input  logic [63:0]                         iss_dsr_src0_i,
   input  logic [63:0]                         iss_dsr_src1_i,
+  input  logic [63:0]                         iss_ext_dst_i,  // the odd DSR of each role's pair
+  input  logic [63:0]                         iss_ext_src0_i, // (a mem4d operand's extension)
+  input  logic [63:0]                         iss_ext_src1_i,
   input  logic [31:0]                         iss_scalar_i,
   input  logic [15:0]                         iss_pc_i,
   // what the next step needs this cycle
@@ -73,6 +76,11 @@ module tessera_ce_dsd_ut (
   localparam int unsigned NumDw = 7;   // fdot words: partials 0..3, combine results 4..6
   localparam logic [1:0]  KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;  // dsd_kind_e, bits 1:0
 
+  // A stride in elements as a signed step in bytes (elements of 2 or 4 bytes).
+  function automatic logic [18:0] stride_bytes(input logic [15:0] stride, input logic half);
+    stride_bytes = half ? {{2{stride[15]}}, stride, 1'b0} : {stride[15], stride, 2'b00};
+  endfunction
+
   function automatic logic [2:0] stages(input dsd_fmt_e f);  // fdot combine steps
     stages = f == DsdFmtF16 ? 3'd4 : 3'd3;
   endfunction
@@ -107,9 +115,37 @@ module tessera_ce_dsd_ut (
   logic                 unbl_q, unbl_d;      // completion unblocks (else activates)
   logic                 dot_q, dot_d, fmac_q, fmac_d, pairs_q, pairs_d;
   logic [NumColors-1:0] fabin_q, fabin_d;
+  // mem4d operands (docs/isa.md 2.3), per role: the lengths of dimensions 0..2 and the byte
+  // steps of dimensions 1..3 (dimension 0's is oinc)
+  logic                 o4_q [3];
+  logic                 o4_d [3];
+  logic [14:0]          l0_q [3];
+  logic [14:0]          l0_d [3];
+  logic [10:0]          l1_q [3];
+  logic [10:0]          l1_d [3];
+  logic [4:0]           l2_q [3];
+  logic [4:0]           l2_d [3];
+  logic [18:0]          inc1_q [3];
+  logic [18:0]          inc1_d [3];
+  logic [18:0]          inc2_q [3];
+  logic [18:0]          inc2_d [3];
+  logic [18:0]          inc3_q [3];
+  logic [18:0]          inc3_d [3];
   // ... and where it is
   logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
   logic [AW-1:0]        oaddr_d [3];
+  logic [14:0]          c0_q [3];            // mem4d: element i's index in dimensions 0..2 ...
+  logic [14:0]          c0_d [3];
+  logic [10:0]          c1_q [3];
+  logic [10:0]          c1_d [3];
+  logic [4:0]           c2_q [3];
+  logic [4:0]           c2_d [3];
+  logic [AW-1:0]        row_q [3];           // ... and where its row, plane and block began
+  logic [AW-1:0]        row_d [3];
+  logic [AW-1:0]        plane_q [3];
+  logic [AW-1:0]        plane_d [3];
+  logic [AW-1:0]        block_q [3];
+  logic [AW-1:0]        block_d [3];
   logic [15:0]          i_q, i_d;
   logic                 ended_q, ended_d;    // takes no more element steps
   logic [2:0]           infl_q, infl_d;      // results in flight
@@ -126,6 +162,7 @@ module tessera_ce_dsd_ut (
   // The instruction at issue.
   tessera_pkg::insn_d_t iss_d;
   logic [63:0]          iss_raw [3];
+  logic [63:0]          iss_ext [3];
   logic [3:0]           iss_dsr [3];
   logic                 iss_n0;
   always_comb begin
@@ -133,6 +170,9 @@ module tessera_ce_dsd_ut (
     iss_raw[0] = iss_dsr_dst_i;
     iss_raw[1] = iss_dsr_src0_i;
     iss_raw[2] = iss_dsr_src1_i;
+    iss_ext[0] = iss_ext_dst_i;
+    iss_ext[1] = iss_ext_src0_i;
+    iss_ext[2] = iss_ext_src1_i;
     iss_dsr[0] = iss_d.dst;
     iss_dsr[1] = iss_d.src0;
     iss_dsr[2] = iss_d.src1;
@@ -369,6 +409,19 @@ module tessera_ce_dsd_ut (
       odsr_d[r]  = odsr_q[r];
       oinc_d[r]  = oinc_q[r];
       oaddr_d[r] = oaddr_q[r];
+      o4_d[r]    = o4_q[r];
+      l0_d[r]    = l0_q[r];
+      l1_d[r]    = l1_q[r];
+      l2_d[r]    = l2_q[r];
+      inc1_d[r]  = inc1_q[r];
+      inc2_d[r]  = inc2_q[r];
+      inc3_d[r]  = inc3_q[r];
+      c0_d[r]    = c0_q[r];
+      c1_d[r]    = c1_q[r];
+      c2_d[r]    = c2_q[r];
+      row_d[r]   = row_q[r];
+      plane_d[r] = plane_q[r];
+      block_d[r] = block_q[r];
     end
     for (int w = 0; w < NumDw; w++) dw_d[w] = dw_q[w];
     for (int k = 0; k < 8; k++) lrdy_d[k] = lrdy_q[k];
@@ -404,9 +457,10 @@ module tessera_ce_dsd_ut (
       wcol_d  = 5'(NoColor);
       dot_d   = iss_dot;
       fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
-      // conversions step one element at a time: the FMAC converts lane 0 only
+      // conversions and compares step one element at a time: the FMAC takes lane 0 only
       pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt &&
-                iss_op_i != DsdOpCvtF2I && iss_op_i != DsdOpCvtI2F;
+                iss_op_i != DsdOpCvtF2I && iss_op_i != DsdOpCvtI2F &&
+                !(iss_op_i >= DsdOpCmpEq && iss_op_i <= DsdOpCmpGe);
       scal_d  = iss_scalar_i;
       sreg_d  = iss_d.s;
       stage_d = '0;
@@ -418,12 +472,25 @@ module tessera_ce_dsd_ut (
         half       = iss_raw[r][DsdElemLsb];
         step_bytes = half ? {iss_raw[r][DsdStrideLsb + 15], iss_raw[r][DsdStrideLsb +: 16], 1'b0}
                           : {iss_raw[r][DsdStrideLsb +: 16], 2'b00};
-        okind_d[r] = iss_raw[r][DsdKindLsb +: 2];
+        o4_d[r]    = iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
+        okind_d[r] = o4_d[r] ? KMem : iss_raw[r][DsdKindLsb +: 2];
         ohalf_d[r] = half;
         ocol_d[r]  = iss_raw[r][DsdColorLsb +: 5];
         odsr_d[r]  = iss_dsr[r];
         oaddr_d[r] = AW'(iss_raw[r][DsdBaseLsb +: 16]);
         oinc_d[r]  = {step_bytes[17], step_bytes};
+        l0_d[r]    = iss_raw[r][DsdLengthLsb +: 15];
+        l1_d[r]    = iss_ext[r][Dsd4xLen1Lsb +: 11];
+        l2_d[r]    = iss_ext[r][Dsd4xLen2Lsb +: 5];
+        inc1_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride1Lsb +: 16], half);
+        inc2_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride2Lsb +: 16], half);
+        inc3_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride3Lsb +: 16], half);
+        c0_d[r]    = '0;
+        c1_d[r]    = '0;
+        c2_d[r]    = '0;
+        row_d[r]   = oaddr_d[r];
+        plane_d[r] = oaddr_d[r];
+        block_d[r] = oaddr_d[r];
         if (iss_has_i[r] && (iss_raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
                              iss_raw[r][DsdStrideLsb +: 16] != 16'd1))
           pairs_d = 1'b0;
@@ -479,6 +546,31 @@ module tessera_ce_dsd_ut (
           inc = AW'($signed(oinc_q[r]));
           if (pair) inc = {inc[AW-2:0], 1'b0};
           oaddr_d[r] = oaddr_q[r] + inc;
+          // mem4d (never in pairs): dimension 0 fastest; at the end of a dimension the next
+          // one's start moves by its step and the inner ones start there. A length 0 counts as 1.
+          if (o4_q[r]) begin
+            if (16'(c0_q[r]) + 16'd1 < 16'(l0_q[r])) begin
+              c0_d[r] = c0_q[r] + 15'd1;
+            end else begin
+              c0_d[r] = '0;
+              if (12'(c1_q[r]) + 12'd1 < 12'(l1_q[r])) begin
+                c1_d[r]  = c1_q[r] + 11'd1;
+                row_d[r] = row_q[r] + AW'($signed(inc1_q[r]));
+              end else begin
+                c1_d[r] = '0;
+                if (6'(c2_q[r]) + 6'd1 < 6'(l2_q[r])) begin
+                  c2_d[r]    = c2_q[r] + 5'd1;
+                  plane_d[r] = plane_q[r] + AW'($signed(inc2_q[r]));
+                end else begin
+                  c2_d[r]    = '0;
+                  block_d[r] = block_q[r] + AW'($signed(inc3_q[r]));
+                  plane_d[r] = block_d[r];
+                end
+                row_d[r] = plane_d[r];
+              end
+              oaddr_d[r] = row_d[r];
+            end
+          end
         end
         if (!unb_q && 17'(i_q) + (pair ? 17'd2 : 17'd1) >= 17'(n_q)) ended_d = 1'b1;
       end
@@ -521,6 +613,19 @@ module tessera_ce_dsd_ut (
         odsr_q[r]  <= '0;
         oinc_q[r]  <= '0;
         oaddr_q[r] <= '0;
+        o4_q[r]    <= 1'b0;
+        l0_q[r]    <= '0;
+        l1_q[r]    <= '0;
+        l2_q[r]    <= '0;
+        inc1_q[r]  <= '0;
+        inc2_q[r]  <= '0;
+        inc3_q[r]  <= '0;
+        c0_q[r]    <= '0;
+        c1_q[r]    <= '0;
+        c2_q[r]    <= '0;
+        row_q[r]   <= '0;
+        plane_q[r] <= '0;
+        block_q[r] <= '0;
       end
       for (int w = 0; w < NumDw; w++) dw_q[w] <= '0;
       for (int k = 0; k < 8; k++) lrdy_q[k] <= '0;
@@ -560,6 +665,19 @@ module tessera_ce_dsd_ut (
         odsr_q[r]  <= odsr_d[r];
         oinc_q[r]  <= oinc_d[r];
         oaddr_q[r] <= oaddr_d[r];
+        o4_q[r]    <= o4_d[r];
+        l0_q[r]    <= l0_d[r];
+        l1_q[r]    <= l1_d[r];
+        l2_q[r]    <= l2_d[r];
+        inc1_q[r]  <= inc1_d[r];
+        inc2_q[r]  <= inc2_d[r];
+        inc3_q[r]  <= inc3_d[r];
+        c0_q[r]    <= c0_d[r];
+        c1_q[r]    <= c1_d[r];
+        c2_q[r]    <= c2_d[r];
+        row_q[r]   <= row_d[r];
+        plane_q[r] <= plane_d[r];
+        block_q[r] <= block_d[r];
       end
       for (int w = 0; w < NumDw; w++) dw_q[w] <= dw_d[w];
       for (int k = 0; k < 8; k++) lrdy_q[k] <= lrdy_d[k];

@@ -440,7 +440,8 @@ module tessera_ce_scalar (
           end
           DsrOpIncBase: begin
             // bval = Bv + sx(imm); mem1d: Base moves by whole elements (reserved types: bytes)
-            if (da_i[DsdKindLsb +: 3] == 3'(DsdKindMem1d) && el <= 3'(ElemTypeU16))
+            if ((da_i[DsdKindLsb +: 3] == 3'(DsdKindMem1d) || da_i[DsdKindLsb +: 3] == 3'(DsdKindMem4d)) &&
+                el <= 3'(ElemTypeU16))
               scale = el[0] ? {ea[14:0], 1'b0} : {ea[13:0], 2'b00};
             dsr_we = 1'b1;
             dsr_data[DsdBaseLsb +: 16] = da_i[DsdBaseLsb +: 16] + scale;

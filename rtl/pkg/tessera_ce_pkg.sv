@@ -189,6 +189,8 @@ package tessera_ce_pkg;
     logic [2:0]  ut;
     dsd_res_kind_e kind;
     logic        fmac;    // the value is the FMAC's output
+    logic        cmp;     // ... a compare's bit, made a mask of the value's width
+    logic        cmp_inv; // ... inverted first (ne)
     logic [1:0]  lanes;   // FMAC lanes whose flags count
     logic [4:0]  flags;   // flags found at the step (the conversions of fmachs)
     logic        half;    // a 16-bit value, in bits 15:0

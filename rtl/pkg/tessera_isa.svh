@@ -644,14 +644,49 @@
       dec_o.rd_s = 1'b1;
     end
     7'h1F: begin
-      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
-      dec_o.cls = InsnClassDsd;
-      dec_o.dsd_op = DsdOpCvtF2I;
-      dec_o.dsd_fmt = DsdFmtF32;
-      dec_o.dsd_form = DsdFormV2;
-      dec_o.ty_dst = ElemClassI32;
-      dec_o.ty_src0 = ElemClassF32;
-      dec_o.ty_src1 = ElemClassNone;
+      unique case (insn_i[23:20])
+        4'h0: begin  // fs2i
+          dec_o.legal = (insn_i & 32'hF0000) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCvtF2I;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV2;
+          dec_o.ty_dst = ElemClassI32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+        end
+        4'h1: begin  // fi2s
+          dec_o.legal = (insn_i & 32'hF0000) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCvtI2F;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV2;
+          dec_o.ty_dst = ElemClassF32;
+          dec_o.ty_src0 = ElemClassI32;
+          dec_o.ty_src1 = ElemClassNone;
+        end
+        4'h2: begin  // fi2h
+          dec_o.legal = (insn_i & 32'hF0000) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCvtI2F;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV2;
+          dec_o.ty_dst = ElemClassF16;
+          dec_o.ty_src0 = ElemClassI16;
+          dec_o.ty_src1 = ElemClassNone;
+        end
+        4'h3: begin  // fh2i
+          dec_o.legal = (insn_i & 32'hF0000) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCvtF2I;
+          dec_o.dsd_fmt = DsdFmtW16;
+          dec_o.dsd_form = DsdFormV2;
+          dec_o.ty_dst = ElemClassI16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+        end
+        default: dec_o.legal = 1'b0;
+      endcase
     end
     7'h20: begin
       dec_o.legal = (insn_i & 32'h0) == 32'h0 && !(insn_i[7] && insn_i[15:12] != 4'h0);
@@ -774,24 +809,26 @@
       dec_o.imm_sx = 1'b1;
     end
     7'h2E: begin
-      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.legal = (insn_i & 32'h0) == 32'h0;
       dec_o.cls = InsnClassDsd;
-      dec_o.dsd_op = DsdOpCvtI2F;
-      dec_o.dsd_fmt = DsdFmtF32;
-      dec_o.dsd_form = DsdFormV2;
-      dec_o.ty_dst = ElemClassF32;
-      dec_o.ty_src0 = ElemClassI32;
-      dec_o.ty_src1 = ElemClassNone;
+      dec_o.dsd_op = DsdOpSel;
+      dec_o.dsd_fmt = DsdFmtW32;
+      dec_o.dsd_form = DsdFormV4;
+      dec_o.ty_dst = ElemClassX32;
+      dec_o.ty_src0 = ElemClassX32;
+      dec_o.ty_src1 = ElemClassX32;
+      dec_o.rd_s = 1'b1;
     end
     7'h2F: begin
-      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
+      dec_o.legal = (insn_i & 32'h0) == 32'h0;
       dec_o.cls = InsnClassDsd;
-      dec_o.dsd_op = DsdOpCvtI2F;
-      dec_o.dsd_fmt = DsdFmtF16;
-      dec_o.dsd_form = DsdFormV2;
-      dec_o.ty_dst = ElemClassF16;
-      dec_o.ty_src0 = ElemClassI16;
-      dec_o.ty_src1 = ElemClassNone;
+      dec_o.dsd_op = DsdOpSel;
+      dec_o.dsd_fmt = DsdFmtW16;
+      dec_o.dsd_form = DsdFormV4;
+      dec_o.ty_dst = ElemClassX16;
+      dec_o.ty_src0 = ElemClassX16;
+      dec_o.ty_src1 = ElemClassX16;
+      dec_o.rd_s = 1'b1;
     end
     7'h30: begin
       dec_o.legal = (insn_i & 32'hFF80) == 32'h0;
@@ -909,15 +946,142 @@
       dec_o.ty_src1 = ElemClassNone;
       dec_o.rd_s = 1'b1;
     end
-    7'h3E: begin
-      dec_o.legal = (insn_i & 32'hFF0000) == 32'h0;
-      dec_o.cls = InsnClassDsd;
-      dec_o.dsd_op = DsdOpCvtF2I;
-      dec_o.dsd_fmt = DsdFmtW16;
-      dec_o.dsd_form = DsdFormV2;
-      dec_o.ty_dst = ElemClassI16;
-      dec_o.ty_src0 = ElemClassF16;
-      dec_o.ty_src1 = ElemClassNone;
+    7'h3F: begin
+      unique case (insn_i[19:16])
+        4'h0: begin  // fceqs
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpEq;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h1: begin  // fcnes
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpNe;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h2: begin  // fclts
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLt;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h3: begin  // fcles
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLe;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h4: begin  // fcgts
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGt;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h5: begin  // fcges
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGe;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h8: begin  // fceqh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpEq;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'h9: begin  // fcneh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpNe;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'hA: begin  // fclth
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLt;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'hB: begin  // fcleh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLe;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'hC: begin  // fcgth
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGt;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        4'hD: begin  // fcgeh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGe;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormVS;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassNone;
+          dec_o.rd_s = 1'b1;
+        end
+        default: dec_o.legal = 1'b0;
+      endcase
     end
     7'h40: begin
       dec_o.legal = (insn_i & 32'hF00000) == 32'h0;
@@ -1575,6 +1739,131 @@
       dec_o.ty_dst = ElemClassF16;
       dec_o.ty_src0 = ElemClassF16;
       dec_o.ty_src1 = ElemClassNone;
+    end
+    7'h7F: begin
+      unique case (insn_i[23:20])
+        4'h0: begin  // fceqs
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpEq;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassF32;
+        end
+        4'h1: begin  // fcnes
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpNe;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassF32;
+        end
+        4'h2: begin  // fclts
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLt;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassF32;
+        end
+        4'h3: begin  // fcles
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLe;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassF32;
+        end
+        4'h4: begin  // fcgts
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGt;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassF32;
+        end
+        4'h5: begin  // fcges
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGe;
+          dec_o.dsd_fmt = DsdFmtF32;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX32;
+          dec_o.ty_src0 = ElemClassF32;
+          dec_o.ty_src1 = ElemClassF32;
+        end
+        4'h8: begin  // fceqh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpEq;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassF16;
+        end
+        4'h9: begin  // fcneh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpNe;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassF16;
+        end
+        4'hA: begin  // fclth
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLt;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassF16;
+        end
+        4'hB: begin  // fcleh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpLe;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassF16;
+        end
+        4'hC: begin  // fcgth
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGt;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassF16;
+        end
+        4'hD: begin  // fcgeh
+          dec_o.legal = (insn_i & 32'h0) == 32'h0;
+          dec_o.cls = InsnClassDsd;
+          dec_o.dsd_op = DsdOpCmpGe;
+          dec_o.dsd_fmt = DsdFmtF16;
+          dec_o.dsd_form = DsdFormV3;
+          dec_o.ty_dst = ElemClassX16;
+          dec_o.ty_src0 = ElemClassF16;
+          dec_o.ty_src1 = ElemClassF16;
+        end
+        default: dec_o.legal = 1'b0;
+      endcase
     end
     default: dec_o.legal = 1'b0;
   endcase

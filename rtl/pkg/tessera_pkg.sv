@@ -124,13 +124,25 @@ package tessera_pkg;
     TaskKindControl = 2'd3
   } task_kind_e;
 
-  // 4..7 reserved (4: indexed, planned)
+  // 5..7 reserved (5: indexed, planned)
   typedef enum logic [2:0] {
     DsdKindNone = 3'd0,
     DsdKindMem1d = 3'd1,
     DsdKindFabIn = 3'd2,
-    DsdKindFabOut = 3'd3
+    DsdKindFabOut = 3'd3,
+    DsdKindMem4d = 3'd4
   } dsd_kind_e;
+
+  // FaultInfo.Index of DsdInvalid at issue
+  typedef enum logic [2:0] {
+    DsdWhyKind = 3'd0,
+    DsdWhyType = 3'd1,
+    DsdWhyReserved = 3'd2,
+    DsdWhyRole = 3'd3,
+    DsdWhySameColor = 3'd4,
+    DsdWhyPair = 3'd5,
+    DsdWhyShape = 3'd6
+  } dsd_why_e;
 
   typedef enum logic [2:0] {
     ElemTypeF32 = 3'd0,
@@ -289,11 +301,11 @@ package tessera_pkg;
     logic ctrl;  // fabout: control wavelets
     logic [2:0] kind;  // DsdKind
     logic [2:0] elem;  // ElemType
-    logic [4:0] color;
+    logic [4:0] color;  // fabin, fabout; mem4d: the length of dimension 3
     logic [15:0] stride;  // signed, in elements
     logic rsvd0;
     logic [14:0] length;  // 0x7FFF: unbounded
-    logic [15:0] base;  // byte address (mem1d) or index base (fabout Idx)
+    logic [15:0] base;  // byte address (mem1d, mem4d) or index base (fabout Idx)
   } dsd_t;
   localparam int unsigned DsdRsvd1Lsb = 61;  localparam int unsigned DsdRsvd1Width = 3;
   localparam int unsigned DsdIdxLsb = 60;  localparam int unsigned DsdIdxWidth = 1;
@@ -305,6 +317,21 @@ package tessera_pkg;
   localparam int unsigned DsdRsvd0Lsb = 31;  localparam int unsigned DsdRsvd0Width = 1;
   localparam int unsigned DsdLengthLsb = 16;  localparam int unsigned DsdLengthWidth = 15;
   localparam int unsigned DsdBaseLsb = 0;  localparam int unsigned DsdBaseWidth = 16;
+
+  // mem4d: the extension, in the odd DSR of the pair
+  localparam int unsigned Dsd4xBits = 64;
+  typedef struct packed {
+    logic [4:0] len2;  // the length of dimension 2
+    logic [10:0] len1;  // the length of dimension 1
+    logic [15:0] stride3;  // signed, in elements
+    logic [15:0] stride2;
+    logic [15:0] stride1;
+  } dsd4x_t;
+  localparam int unsigned Dsd4xLen2Lsb = 59;  localparam int unsigned Dsd4xLen2Width = 5;
+  localparam int unsigned Dsd4xLen1Lsb = 48;  localparam int unsigned Dsd4xLen1Width = 11;
+  localparam int unsigned Dsd4xStride3Lsb = 32;  localparam int unsigned Dsd4xStride3Width = 16;
+  localparam int unsigned Dsd4xStride2Lsb = 16;  localparam int unsigned Dsd4xStride2Width = 16;
+  localparam int unsigned Dsd4xStride1Lsb = 0;  localparam int unsigned Dsd4xStride1Width = 16;
 
   // this PE's coordinates (read only)
   localparam logic [15:0] PeCoordAddr = 16'hC000;
@@ -615,7 +642,14 @@ package tessera_pkg;
     DsdOpMaxR = 5'd21,
     DsdOpMinR = 5'd22,
     DsdOpCvtF2I = 5'd23,
-    DsdOpCvtI2F = 5'd24
+    DsdOpCvtI2F = 5'd24,
+    DsdOpCmpEq = 5'd25,
+    DsdOpCmpNe = 5'd26,
+    DsdOpCmpLt = 5'd27,
+    DsdOpCmpLe = 5'd28,
+    DsdOpCmpGt = 5'd29,
+    DsdOpCmpGe = 5'd30,
+    DsdOpSel = 5'd31
   } dsd_op_e;
 
   // element format of a DSD operation

@@ -311,5 +311,43 @@ TEST(Directives, ListingShowsWordsAndExpansions) {
   EXPECT_NE(text.find("+         nop"), std::string::npos) << text;
 }
 
+// A two-source DSD operation whose sources read one SRAM bank in every step gets a note with the
+// fix (docs/isa.md 6.7); other placements, unknown descriptors and code after a label do not.
+TEST(Directives, BankNoteForSourcesSixteenBytesApart) {
+  auto warnings = [](const std::string& body) {
+    const std::string text =
+        "        .data\n"
+        "        .align 16\n"
+        "x:      .space 64\n"
+        "y:      .space 64\n"
+        "z:      .space 68\n"
+        "        .dsd xd, mem1d, f32, base=x, len=16\n"
+        "        .dsd yd, mem1d, f32, base=y, len=16\n"
+        "        .dsd zd, mem1d, f32, base=z+4, len=16\n"
+        "        .text\n" +
+        body;
+    std::vector<std::string> out;
+    for (const Diagnostic& d : AssembleText("t.s", text).warnings) out.push_back(d.Format());
+    return out;
+  };
+  const auto w = warnings("        ldd d0, xd\n        ldd d1, yd\n        fadds d0, d0, d1\n");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].rfind("t.s:12:9: warning: fadds: src0 (d0, xd) and src1 (d1, yd) start 64 bytes "
+                       "apart, a multiple of 16",
+                       0),
+            0u)
+      << w[0];
+  EXPECT_NE(w[0].find("`.space 4`"), std::string::npos);
+  EXPECT_TRUE(
+      warnings("        ldd d0, xd\n        ldd d1, zd\n        fadds d0, d0, d1\n").empty());
+  EXPECT_TRUE(warnings("        ldd d0, xd\n        ldd d1, yd\n        dincb d1, 1\n"
+                       "        fadds d0, d0, d1\n")
+                  .empty());
+  EXPECT_TRUE(
+      warnings("        ldd d0, xd\n        ldd d1, yd\nl:      fadds d0, d0, d1\n").empty());
+  EXPECT_EQ(warnings("        ldd d0, xd\n        ldd d1, yd\n        fdots r1, d0, d1\n").size(),
+            1u);
+}
+
 }  // namespace
 }  // namespace tessera::assembler::test

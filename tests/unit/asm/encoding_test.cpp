@@ -35,6 +35,10 @@ TEST(Encoding, GoldenWordsOfTheSpec) {
       {"fadds d2, d0, d1, ut0", 0x1F0102C0},
   };
   for (const Golden& g : golden) EXPECT_EQ(OneWord(g.text), g.word) << g.text;
+  // v0.2 sub-operations in a field the form leaves unused: S (V3, V2) or Src1 (VS).
+  EXPECT_EQ(OneWord("fclts d1, d2, d3"), 0x1F2321FFu);  // 0x7F, S = 2 (lt, f32)
+  EXPECT_EQ(OneWord("fcgeh d1, d2, r4"), 0x1F4D21BFu);  // 0x3F, Src1 = 0xD (ge, f16), S = r4
+  EXPECT_EQ(OneWord("fi2s d1, d2"), 0x1F10219Fu);       // 0x1F, S = 1
   // The completion task of the last golden word is a task ID (here a bound task's name too).
   EXPECT_EQ(OneWord("fmacs d0, d0, d1, r5, ut1 activate 1"), 0x21510076u);
   const Object o =

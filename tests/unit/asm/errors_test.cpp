@@ -28,6 +28,19 @@ TEST(Errors, WrongOperandKind) {
             "src0[, done]' or 'mov32 dst, s[, done]'");
 }
 
+TEST(Errors, Mem4dDescriptorFields) {
+  EXPECT_NE(ErrorOf("        .data\nd:      .dsd a, mem4d, f32, base=0, len=4, len2=40\n")
+                .find("len2=40 is out of range (0..31)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("        .data\nd:      .dsd a, mem4d, f32, base=0, len=4, len1=x\n"
+                    "        .global x\n")
+                .find("len1= must be an assembly-time constant"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("        .data\n        .dsd a, mem4d, f32, base=0, len=4, color=3\n")
+                .find("mem4d descriptors have no 'color'"),
+            std::string::npos);
+}
+
 TEST(Errors, WrongNumberOfOperands) {
   EXPECT_EQ(ErrorOf("        add r1, r2\n"),
             "t.s:1:9: error: wrong number of operands for 'add' (the form is 'add rd, rb, rc')");

@@ -179,6 +179,20 @@ uint64_t Mem1d(arch::ElemType t, uint16_t base, uint32_t len, int stride) {
   return Dd::WithStride(d, static_cast<uint16_t>(stride));
 }
 
+std::pair<uint64_t, uint64_t> Mem4d(arch::ElemType t, uint16_t base, std::array<uint32_t, 4> len,
+                                    std::array<int, 4> stride) {
+  using X = arch::Dsd4x;
+  uint64_t d = arch::Dsd::WithKind(Mem1d(t, base, len[0], stride[0]),
+                                   static_cast<uint64_t>(arch::DsdKind::kMem4d));
+  d = arch::Dsd::WithColor(d, len[3]);
+  uint64_t x = X::WithLen1(0, len[1]);
+  x = X::WithLen2(x, len[2]);
+  x = X::WithStride1(x, static_cast<uint16_t>(stride[1]));
+  x = X::WithStride2(x, static_cast<uint16_t>(stride[2]));
+  x = X::WithStride3(x, static_cast<uint16_t>(stride[3]));
+  return {d, x};
+}
+
 uint64_t FabIn(arch::ElemType t, uint32_t color, uint32_t len) {
   using Dd = arch::Dsd;
   uint64_t d = Dd::WithKind(0, static_cast<uint64_t>(arch::DsdKind::kFabIn));

@@ -4,11 +4,13 @@
 // router register file and a scripted ramp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arch/arch.h"
@@ -118,6 +120,10 @@ class Prog {
 // Descriptors (docs/isa.md 2.3).
 uint64_t Mem1d(arch::ElemType t, uint16_t base, uint32_t len, int stride = 1);
 uint64_t FabIn(arch::ElemType t, uint32_t color, uint32_t len);
+// A mem4d descriptor (even register) and its extension (the next): lengths and strides of
+// dimensions 0..3, dimension 0 fastest.
+std::pair<uint64_t, uint64_t> Mem4d(arch::ElemType t, uint16_t base, std::array<uint32_t, 4> len,
+                                    std::array<int, 4> stride);
 uint64_t FabOut(arch::ElemType t, uint32_t color, uint32_t len, bool ctrl = false, bool idx = false,
                 uint16_t base = 0);
 

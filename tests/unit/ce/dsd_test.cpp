@@ -1,8 +1,10 @@
 // DSD operations: results, throughput and cycle counts (docs/isa.md 4.11, 6.1-6.8), bank
 // conflicts and split steps, fdot's reduction order, microthreads and completions.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "ce_test_util.h"
 #include "fp/execute.h"
@@ -220,6 +222,199 @@ TEST(CeDsd, VectorConversionsBetweenFloatAndInteger) {
   bg.RunToQuiet();
   for (int i = 0; i < 9; ++i) ASSERT_EQ(bg.Half(static_cast<uint16_t>(o + 2 * i)), want[i]) << i;
   EXPECT_EQ(bg.ce.State().fp_flags, static_cast<uint8_t>(arch::FpFlag::kInvalid));
+}
+
+// mem4d (docs/isa.md 2.3): a transposed read of a 4 x 6 row-major matrix is one mov32, element
+// (i, j) of the result at 4 j + i; it costs what the same copy from a mem1d source costs.
+TEST(CeDsd, Mem4dReadsATransposedTile) {
+  const uint16_t a = 0x1000, t = 0x1200, u = 0x1404;
+  const auto [src, ext] = Mem4d(ElemType::kF32, a, {4, 6, 1, 1}, {6, 1, 0, 0});
+  auto d = MakeOp({Mem1d(ElemType::kF32, t, 24), 0, src, ext}, "mov32", {D(0), D(2), Sync()});
+  FillF32(d.p, a, 24, 0.0f, 1.0f);  // A[i][j] = 6 i + j
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  for (int j = 0; j < 6; ++j)
+    for (int i = 0; i < 4; ++i)
+      ASSERT_EQ(b.Word(static_cast<uint16_t>(t + 4 * (4 * j + i))), F32(6.0f * i + j)) << i << j;
+  auto flat = MakeOp({Mem1d(ElemType::kF32, u, 24), 0, Mem1d(ElemType::kF32, a, 24)}, "mov32",
+                     {D(0), D(2), Sync()});
+  Bench b2;
+  b2.Load(flat.p, kMain);
+  b2.RunToQuiet();
+  EXPECT_EQ(Cost(b, d), Cost(b2, flat));
+}
+
+// All four dimensions, negative strides, a mem4d destination and a mem4d source of another
+// shape beside a mem1d one: every element lands where the address rule of 4.11 puts it.
+TEST(CeDsd, Mem4dFourDimensionsWithNegativeStrides) {
+  const std::array<uint32_t, 4> len = {3, 2, 2, 2};  // 24 elements
+  const std::array<int, 4> sd = {1, 3, -6, 12}, s1 = {-1, 5, 2, -20};
+  const uint16_t dst = 0x1100, x0 = 0x1400, x1 = 0x1800;
+  const auto [d0, e0] = Mem4d(ElemType::kF32, dst, len, sd);
+  const auto [d1, e1] = Mem4d(ElemType::kF32, x1, {4, 3, 1, 31}, s1);  // dim 3 runs on
+  auto d = MakeOp({d0, e0, Mem1d(ElemType::kF32, x0, 24), 0, d1, e1}, "fadds",
+                  {D(0), D(2), D(4), Sync()});
+  auto addr = [](std::array<uint32_t, 4> l, std::array<int, 4> st, int i) {
+    int off = 0;
+    for (int k = 0; k < 3; ++k) {
+      off += i % static_cast<int>(l[k]) * st[k];
+      i /= static_cast<int>(l[k]);
+    }
+    return off + i * st[3];
+  };
+  FillF32(d.p, x0, 24, 1.0f, 1.0f);
+  for (int k = -64; k < 64; ++k) d.p.Word(static_cast<uint16_t>(x1 + 4 * k), F32(0.5f * k));
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  std::map<int, uint32_t> want;
+  for (int i = 0; i < 24; ++i)
+    want[addr(len, sd, i)] =
+        Fp(FpOp::kAdd, FpFmt::kF32, F32(1.0f + i), F32(0.5f * addr({4, 3, 1, 31}, s1, i)));
+  ASSERT_EQ(want.size(), 24u);  // the destination's elements are distinct
+  for (const auto& [off, v] : want)
+    ASSERT_EQ(b.Word(static_cast<uint16_t>(dst + 4 * off)), v) << "element offset " << off;
+}
+
+// A mem4d operand must sit in an even register; the lead's four lengths must multiply to at
+// most 0x7FFE; an element outside SRAM faults with its index; dincb moves Base in elements.
+TEST(CeDsd, Mem4dFaultsAndDincb) {
+  const auto [d4, x4] = Mem4d(ElemType::kF32, 0x1000, {4, 2, 1, 1}, {1, 4, 0, 0});
+  {
+    auto d = MakeOp({Mem1d(ElemType::kF32, 0x2000, 8), d4, x4}, "mov32", {D(0), D(1), Sync()});
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(b.ce.FaultMessage(),
+              fmt::format("PE(3,2) fault: mov32 at pc 0x{:04X}: src0 (d1) is a mem4d descriptor "
+                          "in an odd register (it needs an even one, with its extension in the "
+                          "next)",
+                          d.op_pc));
+  }
+  {
+    const auto [big, xb] = Mem4d(ElemType::kF32, 0x1000, {2000, 2000, 31, 31}, {1, 0, 0, 0});
+    auto d = MakeOp({big, xb, Mem1d(ElemType::kF32, 0x2000, 8)}, "mov32", {D(2), D(0), Sync()});
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(b.ce.FaultMessage(),
+              fmt::format("PE(3,2) fault: mov32 at pc 0x{:04X}: src0 (d0) is a "
+                          "mem4d descriptor of 3844000000 elements, more than "
+                          "0x7FFE",
+                          d.op_pc));
+    EXPECT_EQ(arch::FaultInfo::Index(b.ce.State().fault_info),
+              static_cast<uint32_t>(arch::DsdWhy::kShape));
+  }
+  {
+    // dim 1 steps by -0x400 elements: element 4 (i0 = 0, i1 = 1) is at 0x1000 - 0x1000 + 16.
+    const auto [dn, xn] = Mem4d(ElemType::kF32, 0x0FF0, {4, 2, 1, 1}, {1, -0x404, 0, 0});
+    auto d = MakeOp({Mem1d(ElemType::kF32, 0x2000, 8), 0, dn, xn}, "mov32", {D(0), D(2), Sync()});
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(static_cast<arch::CeFault>(b.ce.State().fault_status), arch::CeFault::kDsdRange);
+    EXPECT_EQ(b.ce.State().fault_addr, static_cast<uint32_t>(0x0FF0 - 4 * 0x404));
+    EXPECT_EQ(arch::FaultInfo::Index(b.ce.State().fault_info), 4u);
+  }
+  {
+    Prog p;
+    p.Dword(0x800, d4);
+    p("ldd", {D(6), A(0x800)})("dincb", {D(6), I(3)})("tend");
+    Bench b;
+    b.Load(p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(arch::Dsd::Base(b.ce.State().dsr[6]), 0x100Cu);
+  }
+}
+
+// Compares (v0.2) write masks of all ones or zeros, with IEEE semantics: NaN is unordered (only
+// ne is true), -0 equals +0; lt, le, gt, ge are signaling (invalid on a NaN), eq and ne quiet.
+TEST(CeDsd, ComparesWriteMasks) {
+  const uint32_t nan = 0x7FC00000, ninf = 0xFF800000;
+  const std::vector<uint32_t> x = {F32(1), F32(2), nan, 0x80000000, F32(3)};
+  const std::vector<uint32_t> y = {F32(2), F32(2), F32(1), 0, ninf};
+  // per op, the mask bits of the five elements (bit i: element i)
+  const std::vector<std::pair<std::string, unsigned>> ops = {
+      {"fceqs", 0b01010}, {"fcnes", 0b10101}, {"fclts", 0b00001},
+      {"fcles", 0b01011}, {"fcgts", 0b10000}, {"fcges", 0b11010}};
+  for (const auto& [mn, bits] : ops) {
+    auto d = MakeOp({Mem1d(ElemType::kU32, 0x1200, 5), Mem1d(ElemType::kF32, 0x1000, 5),
+                     Mem1d(ElemType::kF32, 0x1104, 5)},
+                    mn, {D(0), D(1), D(2), Sync()});
+    for (int i = 0; i < 5; ++i) {
+      d.p.Word(static_cast<uint16_t>(0x1000 + 4 * i), x[i]);
+      d.p.Word(static_cast<uint16_t>(0x1104 + 4 * i), y[i]);
+    }
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1200 + 4 * i)), (bits >> i & 1) ? ~0u : 0u)
+          << mn << " element " << i;
+    const bool signaling = mn != "fceqs" && mn != "fcnes";
+    EXPECT_EQ((b.ce.State().fp_flags & static_cast<uint32_t>(arch::FpFlag::kInvalid)) != 0,
+              signaling)
+        << mn;
+  }
+  // f16 against a scalar: x < 1.5, one element a step (no pairs)
+  auto h = MakeOp({Mem1d(ElemType::kU16, 0x1200, 4), Mem1d(ElemType::kF16, 0x1000, 4)}, "fclth",
+                  {D(0), D(1), R(5), Sync()}, {{5, H(1.5f)}});
+  const float hx[4] = {1.0f, 1.5f, -7.0f, 2.0f};
+  for (int i = 0; i < 4; ++i) h.p.Half(static_cast<uint16_t>(0x1000 + 2 * i), H(hx[i]));
+  Bench bh;
+  bh.Load(h.p, kMain);
+  bh.RunToQuiet();
+  const uint16_t want[4] = {0xFFFF, 0, 0xFFFF, 0};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(bh.Half(static_cast<uint16_t>(0x1200 + 2 * i)), want[i]) << i;
+  // one element a step: 4 steps, against 2 pair steps for faddh
+  auto add = MakeOp({Mem1d(ElemType::kF16, 0x1200, 4), Mem1d(ElemType::kF16, 0x1000, 4)}, "faddh",
+                    {D(0), D(1), R(5), Sync()}, {{5, H(1.5f)}});
+  Bench ba;
+  ba.Load(add.p, kMain);
+  ba.RunToQuiet();
+  EXPECT_EQ(Cost(bh, h), Cost(ba, add) + 2);
+}
+
+// sel32 and sel16 (v0.2): dst = mask != 0 ? src1 : s; sel16 per 16-bit lane, in pairs. With a
+// compare it clips, masks and blends without a branch: here ReLU's backward, g * (x > 0).
+TEST(CeDsd, SelectByMask) {
+  auto d = MakeOp({Mem1d(ElemType::kF32, 0x1200, 4), Mem1d(ElemType::kU32, 0x1000, 4),
+                   Mem1d(ElemType::kF32, 0x1104, 4)},
+                  "sel32", {D(0), D(1), D(2), R(5), Sync()}, {{5, F32(-1.0f)}});
+  const uint32_t m[4] = {~0u, 0, 1, 0x80000000};
+  for (int i = 0; i < 4; ++i) {
+    d.p.Word(static_cast<uint16_t>(0x1000 + 4 * i), m[i]);
+    d.p.Word(static_cast<uint16_t>(0x1104 + 4 * i), F32(10.0f + i));
+  }
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  const float want[4] = {10.0f, -1.0f, 12.0f, 13.0f};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1200 + 4 * i)), F32(want[i])) << i;
+  EXPECT_EQ(b.ce.State().fp_flags, 0u);
+
+  Prog p;  // g = x > 0 ? g : 0, in f16, through a mask
+  const float x[4] = {1.0f, -2.0f, 0.0f, 3.0f}, g[4] = {0.5f, 0.25f, 4.0f, -8.0f};
+  for (int i = 0; i < 4; ++i) {
+    p.Half(static_cast<uint16_t>(0x1000 + 2 * i), H(x[i]));
+    p.Half(static_cast<uint16_t>(0x1100 + 2 * i), H(g[i]));
+  }
+  p.Dword(0x800, Mem1d(ElemType::kF16, 0x1000, 4));
+  p.Dword(0x808, Mem1d(ElemType::kU16, 0x1200, 4));
+  p.Dword(0x810, Mem1d(ElemType::kF16, 0x1100, 4));
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)})(
+      "ori", {R(3), Z(), I(0)})                             // +0.0
+      ("fcgth", {D(1), D(0), R(3), Sync()})                 // mask = x > 0
+      ("sel16", {D(2), D(1), D(2), R(3), Sync()})("tend");  // g = mask ? g : 0
+  Bench b2;
+  b2.Load(p, kMain);
+  b2.RunToQuiet();
+  const float gw[4] = {0.5f, 0.0f, 0.0f, -8.0f};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(b2.Half(static_cast<uint16_t>(0x1100 + 2 * i)), H(gw[i])) << i;
 }
 
 TEST(CeDsd, UnalignedF16StepsOneElementAtATime) {
