@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The regression behind `make sim` (MODE=sim) and `make sim-long` (MODE=long): random-traffic
 # co-simulation of the RTL against the cycle-exact functional model over patterns, rates, seeds,
-# fabric and tile shapes, random compute-engine programs in lockstep (tessera fuzz), and every
-# shared TestFloat vector file on the RTL FMAC.
+# fabric and tile shapes, random compute-engine programs in lockstep (tessera fuzz), the kernel
+# library (tessera kernel, with a table of cycles, FMAC utilization and speed), and every shared
+# TestFloat vector file on the RTL FMAC.
 # Usage: scripts/regress.sh TESSERA_BINARY sim|long. Logs: build/regress/<mode>/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,30 @@ run() {  # name, command...
 }
 
 patterns="uniform transpose hotspot neighbour broadcast switch"
+
+# The kernel library (docs/kernels.md): each kernel on func and rtl alone (for their speed) and in
+# co-simulation (for agreement); a table row per run: kernel, fabric, dtype, size, cycles, FMAC
+# utilization, simulated PE-cycles per second of wall time, pass or fail.
+table=$logs/kernels.tsv
+kernel() {  # name kernel backend args...
+  local name=$1 k=$2 backend=$3; shift 3
+  local t0 t1 json
+  t0=$(date +%s.%N)
+  run "$name" "$tessera" kernel "$k" --backend "$backend" --json "$@"
+  t1=$(date +%s.%N)
+  json=$(tail -n 1 "$logs/$name.log")
+  awk -v j="$json" -v b="$backend" -v t="$(awk -v a="$t0" -v c="$t1" 'BEGIN { print c - a }')" '
+    function v(key,   m) { if (match(j, "\"" key "\":[^,}]*")) { m = substr(j, RSTART, RLENGTH); sub(/^[^:]*:/, "", m); gsub(/"/, "", m); return m } return "?" }
+    BEGIN {
+      pes = v("fabric_w") * v("fabric_h")
+      printf "%-6s %-6s %5s %-4s %-14s %9s %6.1f%% %11.3g  %s\n", v("kernel"), b, v("fabric_w") "x" v("fabric_h"), v("dtype"), v("size"), v("cycles"), 100 * v("fmac_utilization"), (t > 0 ? v("cycles") * pes / t : 0), (v("pass") == "true" ? "pass" : "FAIL")
+    }' >> "$table"
+}
+kernel_table() {
+  echo "regress: kernel table (PE-cycles/s: simulated PE-cycles per second of wall time, start-up included)"
+  printf "  %-6s %-6s %5s %-4s %-14s %9s %7s %11s  %s\n" kernel backend fabric type size cycles FMAC PE-cyc/s result
+  sed 's/^/  /' "$table"
+}
 case $mode in
   sim)
     echo "regress: noc co-simulation, 8x8 fabric (2x2 tiles, SystemC glue)"
@@ -57,12 +82,25 @@ case $mode in
     run "fuzz_faults_s90000_500" "$tessera" fuzz --seed 90000 --programs 500 --fault-rate 0.6 \
       --backend cosim
     run "fuzz_2x2_s1_300" "$tessera" fuzz --fabric 2x2 --seed 1 --programs 300 --backend cosim
+    echo "regress: the kernel library on func, rtl and in co-simulation"
+    for b in func rtl cosim; do
+      kernel "gemv_f32_4x4_$b" gemv "$b" --m 256 --n 256 --fabric 4x4
+      kernel "gemv_f16_4x4_$b" gemv "$b" --m 256 --n 256 --fabric 4x4 --dtype f16
+      kernel "gemv_f32_8x8_uneven_$b" gemv "$b" --m 500 --n 333 --fabric 8x8 --seed 3
+    done
+    kernel_table
     ;;
   long)
     echo "regress: compute engine, long random-program campaign"
     run "fuzz_all_s1000000_20000" "$tessera" fuzz --seed 1000000 --programs 20000 --backend cosim
     run "fuzz_2x2_s3000000_2000" "$tessera" fuzz --fabric 2x2 --seed 3000000 --programs 2000 \
       --backend cosim
+    echo "regress: the kernel library at larger sizes"
+    for b in func cosim; do
+      kernel "gemv_f32_16x16_$b" gemv "$b" --m 1600 --n 1600 --fabric 16x16
+      kernel "gemv_f16_8x8_$b" gemv "$b" --m 1000 --n 1000 --fabric 8x8 --dtype f16
+    done
+    kernel_table
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are
     # kept where the drain stays bounded (hotspot: about 20k wavelets per run).
     echo "regress: long noc co-simulation"

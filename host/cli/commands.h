@@ -13,6 +13,7 @@ void AddAsmCommand(CLI::App& app);      // assemble a compute-engine source file
 void AddDisasmCommand(CLI::App& app);   // print an object or raw words as assembly
 void AddLinkCommand(CLI::App& app);     // link a layout and its programs into an image
 void AddFuzzCommand(CLI::App& app);
+void AddKernelCommand(CLI::App& app);  // a kernel of the library, checked against the host
 void AddRunCommand(CLI::App& app);  // run a program image through the host runtime     // random CE
                                     // programs, functional model vs RTL in lockstep
 

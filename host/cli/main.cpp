@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   tessera::cli::AddDisasmCommand(app);
   tessera::cli::AddLinkCommand(app);
   tessera::cli::AddRunCommand(app);
+  tessera::cli::AddKernelCommand(app);
   tessera::cli::AddFuzzCommand(app);
   try {
     app.parse(argc, argv);

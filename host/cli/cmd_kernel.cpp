@@ -1,0 +1,137 @@
+// `tessera kernel`: runs a kernel of the library (docs/kernels.md) with generated inputs on a
+// backend and checks it against a double-precision host reference.
+//
+//   tessera kernel gemv --m 100 --n 64 --fabric 4x2 --dtype f16 --backend cosim --json
+//
+// Exit status: 0 when it passed; 1 when it ran and failed (a fault, a deadlock, a cosim
+// difference, an error above the tolerance); 2 on bad input, before anything runs.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "args.h"
+#include "asm/diagnostics.h"
+#include "commands.h"
+#include "kernels/kernel.h"
+#include "util/json.h"
+
+namespace tessera::cli {
+namespace {
+
+struct KernelCliArgs {
+  std::string name;
+  bool list = false, json = false;
+  int m = 0, n = 0, k = 0;
+  std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
+  uint64_t seed = 1, max_cycles = 50'000'000;
+};
+
+int RunKernel(const KernelCliArgs& a) {
+  if (a.list) {
+    for (const kernels::KernelDef& k : kernels::Kernels())
+      fmt::print("{:<18} {}\n{:<18} {}\n", k.name, k.summary, "", k.options);
+    return 0;
+  }
+  const kernels::KernelDef* def = kernels::FindKernel(a.name);
+  kernels::KernelArgs args;
+  try {
+    if (a.name.empty()) throw std::invalid_argument("give a kernel name (tessera kernel --list)");
+    if (!def) {
+      std::string names;
+      for (const kernels::KernelDef& k : kernels::Kernels()) names += std::string(" ") + k.name;
+      throw std::invalid_argument(fmt::format("unknown kernel '{}' (kernels:{})", a.name, names));
+    }
+    args.m = a.m;
+    args.n = a.n;
+    args.k = a.k;
+    args.dtype = a.dtype;
+    args.seed = a.seed;
+    args.max_cycles = a.max_cycles;
+    args.firmware_dir = a.firmware;
+    args.backend = runtime::ParseBackend(a.backend);
+    if (!a.fabric.empty()) {
+      const auto [w, h] = ParsePair(a.fabric, "--fabric", 'x');
+      args.fabric_w = w;
+      args.fabric_h = h;
+    }
+    if (a.tile != "auto") args.tile = ParsePair(a.tile, "--tile", 'x');
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "tessera kernel: {}\n", e.what());
+    return 2;
+  }
+  kernels::KernelResult r;
+  try {
+    r = def->run(args);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "tessera kernel {}: {}\n", a.name, e.what());
+    return 2;
+  } catch (const assembler::Error& e) {
+    fmt::print(stderr, "tessera kernel {}: the device code does not build:\n{}\n", a.name,
+               e.what());
+    return 2;
+  }
+  fmt::print(
+      "{} {} {} on {}x{} ({}): {} ({}) after {} cycles, max error {:.3g} (relative {:.3g}, "
+      "tolerance {:.3g}), FMAC utilization {:.1f}%{}\n",
+      a.name, r.size, a.dtype, r.fabric_w, r.fabric_h, a.backend, r.pass ? "pass" : "FAIL",
+      r.status, r.cycles, r.max_abs_err, r.max_rel_err, r.tolerance, 100.0 * r.fmac_utilization,
+      args.backend == runtime::Backend::kCosim && r.pass
+          ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
+          : "");
+  if (!r.pass && !r.message.empty()) fmt::print(stderr, "{}\n", r.message);
+  if (a.json) {
+    util::JsonObject j;
+    j.Add("kernel", a.name)
+        .Add("backend", a.backend)
+        .Add("dtype", a.dtype)
+        .Add("fabric_w", r.fabric_w)
+        .Add("fabric_h", r.fabric_h)
+        .Add("size", r.size)
+        .Add("pass", r.pass)
+        .Add("status", r.status)
+        .Add("cycles", r.cycles)
+        .Add("max_abs_err", r.max_abs_err)
+        .Add("max_rel_err", r.max_rel_err)
+        .Add("tolerance", r.tolerance)
+        .Add("useful_ops", r.useful_ops)
+        .Add("fmac_utilization", r.fmac_utilization);
+    if (args.backend == runtime::Backend::kCosim)
+      j.Add("mismatches", r.status == "mismatch" ? 1 : 0).Add("link_wavelets", r.link_wavelets);
+    fmt::print("{}\n", j.str());
+  }
+  return r.pass ? 0 : 1;
+}
+
+}  // namespace
+
+void AddKernelCommand(CLI::App& app) {
+  auto a = std::make_shared<KernelCliArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "kernel", "Run a kernel of the library on a backend and check it against a host reference");
+  cmd->add_option("name", a->name, "The kernel (--list shows them)");
+  cmd->add_flag("--list", a->list, "List the kernels, their options and limits");
+  cmd->add_option("--m", a->m, "Rows (gemv: of A)");
+  cmd->add_option("--n", a->n, "Columns (gemv: of A)");
+  cmd->add_option("--k", a->k, "Inner size (gemm)");
+  cmd->add_option("--fabric", a->fabric, "WxH PEs (default: the kernel's choice for the sizes)");
+  cmd->add_option("--dtype", a->dtype, "f32 or f16")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "Seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--backend", a->backend, "func, rtl or cosim (both, compared)")
+      ->capture_default_str();
+  cmd->add_option("--tile", a->tile, "RTL tile TWxTH, or auto (the largest built that divides)")
+      ->capture_default_str();
+  cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many")
+      ->capture_default_str();
+  cmd->add_option("--firmware", a->firmware,
+                  "The folder holding kernels/NAME (default: the source tree's firmware)");
+  cmd->add_flag("--json", a->json, "Print a JSON summary as the last line");
+  cmd->callback([a] {
+    const int rc = RunKernel(*a);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,53 @@
+// The kernel library's host side (docs/kernels.md): each kernel generates its inputs, builds a
+// layout for the fabric it runs on, links the device code of firmware/kernels/NAME, runs it
+// through the host runtime on a backend and checks the result against a double-precision host
+// reference. `tessera kernel` is its command line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/device.h"
+
+namespace tessera::kernels {
+
+// What a run of a kernel is asked for. Sizes a kernel does not use stay 0.
+struct KernelArgs {
+  int m = 0, n = 0, k = 0;
+  int fabric_w = 0, fabric_h = 0;  // 0: the kernel's default for the sizes
+  std::string dtype = "f32";
+  uint64_t seed = 1;
+  runtime::Backend backend = runtime::Backend::kFunc;
+  std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: the largest built that divides
+  uint64_t max_cycles = 50'000'000;
+  std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's
+};
+
+struct KernelResult {
+  bool pass = false;
+  std::string status = "quiescent";  // runtime::StatusName, or "above tolerance"
+  std::string message;               // why it failed: the fault, the difference, the element
+  double max_abs_err = 0, max_rel_err = 0, tolerance = 0;
+  uint64_t cycles = 0;          // from the launch to quiescence
+  int pes = 0;                  // PEs that take part
+  uint64_t useful_ops = 0;      // multiply-adds (or the kernel's FMAC operations) of the problem
+  double fmac_utilization = 0;  // useful_ops / (cycles * pes)
+  uint64_t link_wavelets = 0;   // cosim: wavelets compared on links
+  int fabric_w = 0, fabric_h = 0;
+  std::string size;  // "m=100 n=64": what ran
+};
+
+struct KernelDef {
+  const char* name;
+  const char* summary;
+  const char* options;  // the options it takes and their limits, for --list
+  // Throws std::invalid_argument naming the option for sizes it cannot take (nothing runs).
+  KernelResult (*run)(const KernelArgs& args);
+};
+
+const std::vector<KernelDef>& Kernels();
+const KernelDef* FindKernel(const std::string& name);
+
+}  // namespace tessera::kernels

@@ -1,0 +1,104 @@
+#include "kernels/kernel_run.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "arch/arch.h"
+#include "fp/execute.h"
+#include "layout/layout.h"
+
+#ifndef TESSERA_FIRMWARE_DIR
+#define TESSERA_FIRMWARE_DIR "firmware"
+#endif
+
+namespace tessera::kernels {
+
+std::string KernelDir(const KernelArgs& args, const std::string& name) {
+  const std::string root = args.firmware_dir.empty() ? TESSERA_FIRMWARE_DIR : args.firmware_dir;
+  const std::string dir = root + "/kernels/" + name;
+  if (!std::filesystem::is_directory(dir)) {
+    throw std::invalid_argument(fmt::format(
+        "--firmware: the device code of kernel {} is not in {} (give the folder that holds "
+        "kernels/{})",
+        name, dir, name));
+  }
+  return dir;
+}
+
+layout::Image LinkKernel(const std::string& dir, const std::string& layout_text) {
+  return layout::Link(layout::ParseLayoutText(dir + "/generated.tlayout", layout_text, dir));
+}
+
+runtime::DeviceOptions DeviceFor(const KernelArgs& args, int w, int h) {
+  runtime::DeviceOptions o;
+  o.backend = args.backend;
+  o.width = w;
+  o.height = h;
+  o.tile = args.tile;
+  return o;
+}
+
+bool RunToEnd(runtime::Device& dev, const KernelArgs& args, const std::string& task,
+              KernelResult& out) {
+  dev.Launch(task);
+  const runtime::RunResult r = dev.Run(args.max_cycles);
+  out.cycles = r.cycles();
+  out.status = runtime::StatusName(r.status);
+  out.message = r.message;
+  out.link_wavelets = r.link_wavelets;
+  return r.ok();
+}
+
+void MeasureError(const std::vector<double>& ref, const std::vector<double>& got,
+                  const std::vector<double>& scale, double tol, KernelResult& out) {
+  out.tolerance = tol;
+  out.max_abs_err = 0;
+  out.max_rel_err = 0;
+  bool reported = false;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    const double abs = std::fabs(got[i] - ref[i]);
+    const double rel = scale[i] > 0 ? abs / scale[i] : (abs > 0 ? INFINITY : 0.0);
+    const bool bad = !(rel <= tol);  // a NaN is bad too
+    out.max_abs_err = std::max(out.max_abs_err, abs);
+    if (!(out.max_rel_err >= rel)) out.max_rel_err = rel;
+    if (bad && !reported) {
+      out.message = fmt::format(
+          "element {}: {} where the reference is {} (error {:.3g} of {:.3g}, "
+          "above the tolerance {:.3g})",
+          i, got[i], ref[i], abs, scale[i], tol);
+      reported = true;
+    }
+  }
+  out.pass = !reported;
+  if (reported) out.status = "above tolerance";
+}
+
+std::vector<float> UniformF32(std::mt19937_64& rng, size_t n) {
+  // 24 random bits scaled to [-1, 1): the same values on every machine.
+  std::vector<float> v(n);
+  for (float& f : v) f = static_cast<float>(static_cast<double>(rng() >> 40) / (1 << 23) - 1.0);
+  return v;
+}
+
+uint16_t F16Bits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  uint8_t fl[2];
+  return static_cast<uint16_t>(fp::Execute(arch::FpOp::kCvtF2F, arch::FpFmt::kF32, bits, 0, 0, fl));
+}
+
+double F16Value(uint16_t h) {
+  uint8_t fl[2];
+  const uint32_t bits = fp::Execute(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, h, 0, 0, fl);
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+int CeilDiv(int a, int b) { return (a + b - 1) / b; }
+
+}  // namespace tessera::kernels
