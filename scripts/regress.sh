@@ -87,6 +87,9 @@ case $mode in
       kernel "gemv_f32_4x4_$b" gemv "$b" --m 256 --n 256 --fabric 4x4
       kernel "gemv_f16_4x4_$b" gemv "$b" --m 256 --n 256 --fabric 4x4 --dtype f16
       kernel "gemv_f32_8x8_uneven_$b" gemv "$b" --m 500 --n 333 --fabric 8x8 --seed 3
+      kernel "allreduce_grid_4x4_$b" allreduce "$b" --along grid --fabric 4x4 --n 256
+      kernel "reduce_row_max_8x8_$b" reduce "$b" --along row --op max --fabric 8x8 --n 128
+      kernel "broadcast_col_4x4_$b" broadcast "$b" --along col --fabric 4x4 --n 512
     done
     kernel_table
     ;;
@@ -99,6 +102,7 @@ case $mode in
     for b in func cosim; do
       kernel "gemv_f32_16x16_$b" gemv "$b" --m 1600 --n 1600 --fabric 16x16
       kernel "gemv_f16_8x8_$b" gemv "$b" --m 1000 --n 1000 --fabric 8x8 --dtype f16
+      kernel "allreduce_grid_16x16_$b" allreduce "$b" --along grid --fabric 16x16 --n 1024
     done
     kernel_table
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are

@@ -26,6 +26,7 @@ struct KernelCliArgs {
   bool list = false, json = false;
   int m = 0, n = 0, k = 0;
   std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
+  std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
 };
 
@@ -48,6 +49,8 @@ int RunKernel(const KernelCliArgs& a) {
     args.n = a.n;
     args.k = a.k;
     args.dtype = a.dtype;
+    args.along = a.along;
+    args.op = a.op;
     args.seed = a.seed;
     args.max_cycles = a.max_cycles;
     args.firmware_dir = a.firmware;
@@ -114,10 +117,12 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_option("name", a->name, "The kernel (--list shows them)");
   cmd->add_flag("--list", a->list, "List the kernels, their options and limits");
   cmd->add_option("--m", a->m, "Rows (gemv: of A)");
-  cmd->add_option("--n", a->n, "Columns (gemv: of A)");
+  cmd->add_option("--n", a->n, "Columns (gemv: of A); values per PE (collectives)");
   cmd->add_option("--k", a->k, "Inner size (gemm)");
   cmd->add_option("--fabric", a->fabric, "WxH PEs (default: the kernel's choice for the sizes)");
   cmd->add_option("--dtype", a->dtype, "f32 or f16")->capture_default_str();
+  cmd->add_option("--along", a->along, "Collectives: row, col or grid")->capture_default_str();
+  cmd->add_option("--op", a->op, "Reduce, allreduce: sum or max")->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed of the generated inputs")->capture_default_str();
   cmd->add_option("--backend", a->backend, "func, rtl or cosim (both, compared)")
       ->capture_default_str();

@@ -3,9 +3,14 @@
 namespace tessera::kernels {
 
 KernelDef GemvKernel();
+std::vector<KernelDef> CollectiveKernels();
 
 const std::vector<KernelDef>& Kernels() {
-  static const std::vector<KernelDef> all = {GemvKernel()};
+  static const std::vector<KernelDef> all = [] {
+    std::vector<KernelDef> k = {GemvKernel()};
+    for (const KernelDef& c : CollectiveKernels()) k.push_back(c);
+    return k;
+  }();
   return all;
 }
 

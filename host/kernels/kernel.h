@@ -18,6 +18,8 @@ struct KernelArgs {
   int m = 0, n = 0, k = 0;
   int fabric_w = 0, fabric_h = 0;  // 0: the kernel's default for the sizes
   std::string dtype = "f32";
+  std::string along = "row";  // collectives: row, col or grid
+  std::string op = "sum";     // reduce, allreduce: sum or max
   uint64_t seed = 1;
   runtime::Backend backend = runtime::Backend::kFunc;
   std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: the largest built that divides

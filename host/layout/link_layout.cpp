@@ -257,9 +257,13 @@ class Linker {
                                     const std::map<std::string, int64_t>& params) {
     if (EndsWith(path, ".tobj")) return File(r, path);
     std::map<std::string, int64_t> defines;
-    for (const std::string& name : DeclaredParams(r, path)) {
+    for (const auto& [name, dflt] : DeclaredParams(r, path)) {
       auto v = params.find(name);
-      if (v != params.end()) defines[name] = v->second;
+      if (v != params.end()) {
+        defines[name] = v->second;
+      } else if (dflt) {
+        defines[name] = *dflt;  // a number the region does not override: a constant too
+      }
     }
     if (defines.empty()) return File(r, path);
     std::string key = path + '\n';
@@ -279,26 +283,32 @@ class Linker {
     return slot ? &*slot : nullptr;
   }
 
-  // The names a program file declares with `.param`: an object's list, or for assembly source
-  // the `.param` lines of the file itself (before assembling it: a file that uses a parameter as
-  // a constant cannot be assembled without its value).
-  std::vector<std::string> DeclaredParams(const Region& r, const std::string& path) {
-    std::vector<std::string> names;
+  // The names a program file declares with `.param`, and a default that is a plain number: an
+  // object's list, or for assembly source the `.param` lines of the file itself (before
+  // assembling it: a file that uses a parameter as a constant cannot be assembled without its
+  // value).
+  using Declared = std::vector<std::pair<std::string, std::optional<int64_t>>>;
+  Declared DeclaredParams(const Region& r, const std::string& path) {
+    Declared names;
     if (EndsWith(path, ".tobj")) {
       if (const assembler::Object* o = File(r, path))
-        for (const assembler::ObjParam& p : o->params) names.push_back(p.name);
+        for (const assembler::ObjParam& p : o->params) names.emplace_back(p.name, std::nullopt);
       return names;
     }
     auto found = declared_.find(path);
     if (found != declared_.end()) return found->second;
     static const std::regex re(
-        R"(^\s*(?:[A-Za-z_.$][A-Za-z0-9_.$]*:\s*)?\.param\s+([A-Za-z_.$][A-Za-z0-9_.$]*))",
+        R"(^\s*(?:[A-Za-z_.$][A-Za-z0-9_.$]*:\s*)?\.param\s+([A-Za-z_.$][A-Za-z0-9_.$]*)(?:\s*=\s*(-?(?:0x[0-9a-f]+|[0-9]+))\s*(?:;.*)?$)?)",
         std::regex::icase);
     std::ifstream in(path);
     std::string line;
     std::smatch m;
-    while (std::getline(in, line))
-      if (std::regex_search(line, m, re)) names.push_back(m[1]);
+    while (std::getline(in, line)) {
+      if (!std::regex_search(line, m, re)) continue;
+      std::optional<int64_t> dflt;
+      if (m[2].matched) dflt = std::stoll(m[2].str(), nullptr, 0);
+      names.emplace_back(m[1], dflt);
+    }
     declared_[path] = names;
     return names;
   }
@@ -335,7 +345,7 @@ class Linker {
     for (const auto& [name, value] : st.params) {
       bool declared = false, in_objects = false;
       for (const std::string& path : r.program)
-        for (const std::string& p : DeclaredParams(r, path)) declared = declared || p == name;
+        for (const auto& [p, dflt] : DeclaredParams(r, path)) declared = declared || p == name;
       for (const assembler::Object& o : *objs)
         for (const assembler::ObjParam& p : o.params) in_objects = in_objects || p.name == name;
       if (in_objects || !declared) link_params[name] = value;
@@ -363,7 +373,7 @@ class Linker {
   std::map<std::string, std::optional<assembler::Object>> files_;
   std::vector<std::string> warnings_;  // assembly warnings, in the order found
   std::set<std::string> seen_warnings_;
-  std::map<std::string, std::vector<std::string>> declared_;  // DeclaredParams of a source file
+  std::map<std::string, Declared> declared_;  // DeclaredParams of a source file
   std::map<std::string, int> programs_;
   std::set<std::pair<int, int>> overlaps_;  // regions already reported as overlapping
   Diagnostics diags_;

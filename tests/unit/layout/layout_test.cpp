@@ -164,6 +164,24 @@ region at=1,0 size=2x1 program=role.s param ROLE=1 param N=x+1
   EXPECT_EQ(img.programs[img.Pe(0, 0)->program].program.symbols.at("buf").count, 2u);
 }
 
+// A param with a number for its default is an assembly-time constant too when the region does
+// not give it (`.if` works on it); a region that gives it overrides the default.
+TEST(Layout, ParamDefaultsAreAssemblyTimeConstants) {
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(
+fabric 2x1
+region at=0,0 program=role_default.s
+region at=1,0 program=role_default.s param ROLE=1
+)",
+                                         kData));
+  ASSERT_EQ(img.programs.size(), 2u);
+  auto first = [&](int x) {
+    const assembler::PeProgram& p = img.programs[img.Pe(x, 0)->program].program;
+    return assembler::DisassembleWord(p.Word(p.symbols.at("main").address));
+  };
+  EXPECT_EQ(first(0), "li      r1, 7");  // ROLE = 0, the default
+  EXPECT_EQ(first(1), "nop");
+}
+
 TEST(Layout, IncludedLayoutFilesAndContinuedLines) {
   const Image img = Link(ParseLayoutText("t.tlayout", R"(
 fabric 2x1
