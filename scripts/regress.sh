@@ -90,6 +90,9 @@ case $mode in
       kernel "allreduce_grid_4x4_$b" allreduce "$b" --along grid --fabric 4x4 --n 256
       kernel "reduce_row_max_8x8_$b" reduce "$b" --along row --op max --fabric 8x8 --n 128
       kernel "broadcast_col_4x4_$b" broadcast "$b" --along col --fabric 4x4 --n 512
+      kernel "stencil_spmv_8x8x64_$b" stencil-spmv "$b" --nx 8 --ny 8 --nz 64
+      kernel "cg_4x4x32_$b" cg "$b" --nx 4 --ny 4 --nz 32
+      kernel "power_4x4x16_$b" power "$b" --nx 4 --ny 4 --nz 16 --iters 20
     done
     kernel_table
     ;;
@@ -103,6 +106,8 @@ case $mode in
       kernel "gemv_f32_16x16_$b" gemv "$b" --m 1600 --n 1600 --fabric 16x16
       kernel "gemv_f16_8x8_$b" gemv "$b" --m 1000 --n 1000 --fabric 8x8 --dtype f16
       kernel "allreduce_grid_16x16_$b" allreduce "$b" --along grid --fabric 16x16 --n 1024
+      kernel "cg_8x8x64_$b" cg "$b" --nx 8 --ny 8 --nz 64 --tol 1e-6
+      kernel "power_8x8x32_$b" power "$b" --nx 8 --ny 8 --nz 32 --iters 100
     done
     kernel_table
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are

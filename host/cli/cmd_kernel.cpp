@@ -24,7 +24,8 @@ namespace {
 struct KernelCliArgs {
   std::string name;
   bool list = false, json = false;
-  int m = 0, n = 0, k = 0;
+  int m = 0, n = 0, k = 0, nx = 0, ny = 0, nz = 0, iters = 0;
+  double tol = 0;
   std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
   std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
@@ -48,6 +49,11 @@ int RunKernel(const KernelCliArgs& a) {
     args.m = a.m;
     args.n = a.n;
     args.k = a.k;
+    args.nx = a.nx;
+    args.ny = a.ny;
+    args.nz = a.nz;
+    args.iters = a.iters;
+    args.tol = a.tol;
     args.dtype = a.dtype;
     args.along = a.along;
     args.op = a.op;
@@ -119,6 +125,11 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_option("--m", a->m, "Rows (gemv: of A)");
   cmd->add_option("--n", a->n, "Columns (gemv: of A); values per PE (collectives)");
   cmd->add_option("--k", a->k, "Inner size (gemm)");
+  cmd->add_option("--nx", a->nx, "3-D grid: points in x (= fabric width)");
+  cmd->add_option("--ny", a->ny, "3-D grid: points in y (= fabric height)");
+  cmd->add_option("--nz", a->nz, "3-D grid: points in z (in PE memory)");
+  cmd->add_option("--iters", a->iters, "Iterations (cg: the limit; power: the count)");
+  cmd->add_option("--tol", a->tol, "cg: relative residual to reach (default 1e-4)");
   cmd->add_option("--fabric", a->fabric, "WxH PEs (default: the kernel's choice for the sizes)");
   cmd->add_option("--dtype", a->dtype, "f32 or f16")->capture_default_str();
   cmd->add_option("--along", a->along, "Collectives: row, col or grid")->capture_default_str();

@@ -4,11 +4,13 @@ namespace tessera::kernels {
 
 KernelDef GemvKernel();
 std::vector<KernelDef> CollectiveKernels();
+std::vector<KernelDef> StencilKernels();
 
 const std::vector<KernelDef>& Kernels() {
   static const std::vector<KernelDef> all = [] {
     std::vector<KernelDef> k = {GemvKernel()};
     for (const KernelDef& c : CollectiveKernels()) k.push_back(c);
+    for (const KernelDef& c : StencilKernels()) k.push_back(c);
     return k;
   }();
   return all;
