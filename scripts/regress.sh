@@ -87,6 +87,8 @@ case $mode in
       kernel "gemv_f32_4x4_$b" gemv "$b" --m 256 --n 256 --fabric 4x4
       kernel "gemv_f16_4x4_$b" gemv "$b" --m 256 --n 256 --fabric 4x4 --dtype f16
       kernel "gemv_f32_8x8_uneven_$b" gemv "$b" --m 500 --n 333 --fabric 8x8 --seed 3
+      kernel "gemm_f32_4x4_$b" gemm "$b" --m 64 --n 64 --k 64 --fabric 4x4
+      kernel "gemm_f16_3x3_uneven_$b" gemm "$b" --m 50 --n 41 --k 37 --fabric 3x3 --dtype f16
       kernel "allreduce_grid_4x4_$b" allreduce "$b" --along grid --fabric 4x4 --n 256
       kernel "reduce_row_max_8x8_$b" reduce "$b" --along row --op max --fabric 8x8 --n 128
       kernel "broadcast_col_4x4_$b" broadcast "$b" --along col --fabric 4x4 --n 512
@@ -107,6 +109,7 @@ case $mode in
       kernel "gemv_f16_8x8_$b" gemv "$b" --m 1000 --n 1000 --fabric 8x8 --dtype f16
       kernel "allreduce_grid_16x16_$b" allreduce "$b" --along grid --fabric 16x16 --n 1024
       kernel "cg_8x8x64_$b" cg "$b" --nx 8 --ny 8 --nz 64 --tol 1e-6
+      kernel "gemm_f32_8x8_$b" gemm "$b" --m 256 --n 256 --k 256 --fabric 8x8
       kernel "power_8x8x32_$b" power "$b" --nx 8 --ny 8 --nz 32 --iters 100
     done
     kernel_table

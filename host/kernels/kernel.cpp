@@ -3,12 +3,13 @@
 namespace tessera::kernels {
 
 KernelDef GemvKernel();
+KernelDef GemmKernel();
 std::vector<KernelDef> CollectiveKernels();
 std::vector<KernelDef> StencilKernels();
 
 const std::vector<KernelDef>& Kernels() {
   static const std::vector<KernelDef> all = [] {
-    std::vector<KernelDef> k = {GemvKernel()};
+    std::vector<KernelDef> k = {GemvKernel(), GemmKernel()};
     for (const KernelDef& c : CollectiveKernels()) k.push_back(c);
     for (const KernelDef& c : StencilKernels()) k.push_back(c);
     return k;
