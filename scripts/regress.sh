@@ -95,6 +95,8 @@ case $mode in
       kernel "stencil_spmv_8x8x64_$b" stencil-spmv "$b" --nx 8 --ny 8 --nz 64
       kernel "cg_4x4x32_$b" cg "$b" --nx 4 --ny 4 --nz 32
       kernel "power_4x4x16_$b" power "$b" --nx 4 --ny 4 --nz 16 --iters 20
+      kernel "heat2d_4x4_$b" heat2d "$b" --nx 64 --ny 48 --fabric 4x4 --iters 20
+      kernel "spmv_hypersparse_4x4_$b" spmv-hypersparse "$b" --n 2000 --nnz 400 --fabric 4x4
     done
     kernel_table
     ;;
@@ -111,6 +113,7 @@ case $mode in
       kernel "cg_8x8x64_$b" cg "$b" --nx 8 --ny 8 --nz 64 --tol 1e-6
       kernel "gemm_f32_8x8_$b" gemm "$b" --m 256 --n 256 --k 256 --fabric 8x8
       kernel "power_8x8x32_$b" power "$b" --nx 8 --ny 8 --nz 32 --iters 100
+      kernel "heat2d_8x8_$b" heat2d "$b" --nx 256 --ny 256 --fabric 8x8 --iters 50
     done
     kernel_table
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are

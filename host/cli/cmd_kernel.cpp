@@ -26,6 +26,7 @@ struct KernelCliArgs {
   bool list = false, json = false;
   int m = 0, n = 0, k = 0, nx = 0, ny = 0, nz = 0, iters = 0;
   double tol = 0;
+  int nnz = 0;
   std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
   std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
@@ -54,6 +55,7 @@ int RunKernel(const KernelCliArgs& a) {
     args.nz = a.nz;
     args.iters = a.iters;
     args.tol = a.tol;
+    args.nnz = a.nnz;
     args.dtype = a.dtype;
     args.along = a.along;
     args.op = a.op;
@@ -130,6 +132,7 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_option("--nz", a->nz, "3-D grid: points in z (in PE memory)");
   cmd->add_option("--iters", a->iters, "Iterations (cg: the limit; power: the count)");
   cmd->add_option("--tol", a->tol, "cg: relative residual to reach (default 1e-4)");
+  cmd->add_option("--nnz", a->nnz, "Sparse kernels: nonzeros of the matrix");
   cmd->add_option("--fabric", a->fabric, "WxH PEs (default: the kernel's choice for the sizes)");
   cmd->add_option("--dtype", a->dtype, "f32 or f16")->capture_default_str();
   cmd->add_option("--along", a->along, "Collectives: row, col or grid")->capture_default_str();

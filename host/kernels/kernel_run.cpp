@@ -101,4 +101,37 @@ double F16Value(uint16_t h) {
 
 int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 
+std::string HaloLets() {
+  return "let EG0 = 1\nlet EG1 = 2\nlet WG0 = 3\nlet WG1 = 4\n"
+         "let SG0 = 5\nlet SG1 = 6\nlet NG0 = 7\nlet NG1 = 8\n";
+}
+
+std::string HaloParams() {
+  return "param HW=x>0 param HE=x<FW-1 param HN=y>0 param HS=y<FH-1 \\\n"
+         "  param CEO=x%2==0 ? EG0 : EG1 param CWI=x%2==0 ? EG1 : EG0 \\\n"
+         "  param CWO=x%2==0 ? WG0 : WG1 param CEI=x%2==0 ? WG1 : WG0 \\\n"
+         "  param CSO=y%2==0 ? SG0 : SG1 param CNI=y%2==0 ? SG1 : SG0 \\\n"
+         "  param CNO=y%2==0 ? NG0 : NG1 param CSI=y%2==0 ? NG1 : NG0";
+}
+
+std::string HaloRoutes() {
+  return R"(route color=EG0 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==0 && x<FW-1
+route color=EG1 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==1 && x<FW-1
+route color=EG0 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==1
+route color=EG1 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==0 && x>0
+route color=WG0 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==0 && x>0
+route color=WG1 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==1
+route color=WG0 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==1 && x<FW-1
+route color=WG1 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==0 && x<FW-1
+route color=SG0 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==0 && y<FH-1
+route color=SG1 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==1 && y<FH-1
+route color=SG0 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==1
+route color=SG1 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==0 && y>0
+route color=NG0 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==0 && y>0
+route color=NG1 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==1
+route color=NG0 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==1 && y<FH-1
+route color=NG1 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==0 && y<FH-1
+)";
+}
+
 }  // namespace tessera::kernels

@@ -40,6 +40,15 @@ std::vector<float> UniformF32(std::mt19937_64& rng, size_t n);
 uint16_t F16Bits(float f);
 double F16Value(uint16_t h);
 
+// Layout text for a halo exchange with the four neighbours: `let`s of the colors EG0..NG1 (1..8:
+// each direction on two colors by the sender's parity, so that a PE's outgoing and incoming
+// colors of one direction differ), the per-PE params HW HE HN HS (the neighbour exists) and
+// CWO CEO CNO CSO CWI CEI CNI CSI (the colors out to and in from each side) for a region line
+// (`Params`), and the routes (`Routes`).
+std::string HaloLets();
+std::string HaloParams();
+std::string HaloRoutes();
+
 // Bytes of PE memory a kernel's data may take (SRAM less room for code and descriptors).
 inline constexpr int kDataBytes = 48 * 1024 - 2048;
 

@@ -53,40 +53,12 @@ uint32_t Bits(float f) {
 }
 
 std::string Layout(const Grid& g, Kind kind, int iters, float tol2) {
-  std::string t = fmt::format(
-      "fabric {}x{}\n"
-      "let EG0 = 1\nlet EG1 = 2\nlet WG0 = 3\nlet WG1 = 4\n"
-      "let SG0 = 5\nlet SG1 = 6\nlet NG0 = 7\nlet NG1 = 8\n"
-      "region at=0,0 size={}x{} program=stencil.s,../../lib/collectives.s \\\n"
-      "  param NZ={} param KIND={} param ITERS={} param TOL2={} \\\n"
-      "  param HW=x>0 param HE=x<FW-1 param HN=y>0 param HS=y<FH-1 \\\n"
-      "  param CEO=x%2==0 ? EG0 : EG1 param CWI=x%2==0 ? EG1 : EG0 \\\n"
-      "  param CWO=x%2==0 ? WG0 : WG1 param CEI=x%2==0 ? WG1 : WG0 \\\n"
-      "  param CSO=y%2==0 ? SG0 : SG1 param CNI=y%2==0 ? SG1 : SG0 \\\n"
-      "  param CNO=y%2==0 ? NG0 : NG1 param CSI=y%2==0 ? NG1 : NG0\n"
-      "include ../../lib/collectives.tlayout\n",
-      g.nx, g.ny, g.nx, g.ny, g.nz, int(kind), iters, Bits(tol2));
-  // Each direction on two colors by the sender's parity: a PE's outgoing and incoming colors of
-  // one direction differ.
-  const char* routes = R"(
-route color=EG0 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==0 && x<FW-1
-route color=EG1 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==1 && x<FW-1
-route color=EG0 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==1
-route color=EG1 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==0 && x>0
-route color=WG0 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==0 && x>0
-route color=WG1 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==1
-route color=WG0 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==1 && x<FW-1
-route color=WG1 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==0 && x<FW-1
-route color=SG0 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==0 && y<FH-1
-route color=SG1 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==1 && y<FH-1
-route color=SG0 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==1
-route color=SG1 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==0 && y>0
-route color=NG0 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==0 && y>0
-route color=NG1 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==1
-route color=NG0 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==1 && y<FH-1
-route color=NG1 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==0 && y<FH-1
-)";
-  return t + routes;
+  return fmt::format("fabric {}x{}\n", g.nx, g.ny) + HaloLets() +
+         fmt::format(
+             "region at=0,0 size={}x{} program=stencil.s,../../lib/collectives.s \\\n"
+             "  param NZ={} param KIND={} param ITERS={} param TOL2={} \\\n  ",
+             g.nx, g.ny, g.nz, int(kind), iters, Bits(tol2)) +
+         HaloParams() + "\ninclude ../../lib/collectives.tlayout\n" + HaloRoutes();
 }
 
 // A u in double.

@@ -1,0 +1,122 @@
+// Hypersparse SpMV with (index, value) wavelets (docs/kernels.md, "spmv-hypersparse"; device
+// code firmware/kernels/spmv-hypersparse/spmv.s): y = A x, A n x n with few nonzeros, blocks
+// of A over a W x H fabric (row blocks by PE row, column blocks by PE column).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+#include "kernels/kernel.h"
+#include "kernels/kernel_run.h"
+
+namespace tessera::kernels {
+namespace {
+
+KernelResult Run(const KernelArgs& a) {
+  const int n = a.n > 0 ? a.n : 1000;
+  const int W = a.fabric_w > 0 ? a.fabric_w : 4, H = a.fabric_w > 0 ? a.fabric_h : 4;
+  const int nnz = a.nnz > 0 ? a.nnz : n / 10 + 1;
+  if (a.dtype != "f32")
+    throw std::invalid_argument(
+        fmt::format("--dtype: spmv-hypersparse runs f32, not '{}'", a.dtype));
+  if (W < 1 || H < 1 || W > 256 || H > 256)
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: 1x1 up to 256x256", W, H));
+  if (n < std::max(W, H) || n > 65536 * H)
+    throw std::invalid_argument(
+        fmt::format("--n {}: at least one row and column per PE row and column", n));
+  if (nnz < 1 || uint64_t(nnz) > uint64_t(n) * n / 2)
+    throw std::invalid_argument(
+        fmt::format("--nnz {}: between 1 and half of the {} x {} entries", nnz, n, n));
+  const int mb = CeilDiv(n, H), nb = CeilDiv(n, W);
+  if (mb > 65535) throw std::invalid_argument("--n: a row block may have at most 65535 rows");
+  // The nonzeros: distinct random positions, values in [-1, 1).
+  std::mt19937_64 rng(a.seed);
+  std::set<std::pair<int, int>> pos;
+  while (int(pos.size()) < nnz) pos.insert({int(rng() % n), int(rng() % n)});
+  const std::vector<float> vals = UniformF32(rng, nnz), x = UniformF32(rng, n);
+  std::vector<std::vector<uint32_t>> per_pe(size_t(W) * H);
+  size_t k = 0;
+  for (const auto& [i, j] : pos) {
+    const int py = i / mb, px = j / nb;
+    uint32_t bits;
+    std::memcpy(&bits, &vals[k++], 4);
+    per_pe[size_t(py) * W + px].insert(per_pe[size_t(py) * W + px].end(),
+                                       {uint32_t(i % mb), uint32_t(j % nb), bits});
+  }
+  size_t cap = 1;
+  for (const auto& v : per_pe) cap = std::max(cap, v.size() / 3);
+  const int bytes = 4 * (mb + nb) + 12 * int(cap) + 64;
+  if (bytes > kDataBytes) {
+    throw std::invalid_argument(fmt::format(
+        "--n {} --nnz {} on {}x{} needs {} bytes per PE (y {} and x {} values, {} nonzeros on the "
+        "fullest PE); use a larger fabric or fewer nonzeros",
+        n, nnz, W, H, bytes, mb, nb, cap));
+  }
+  std::vector<uint32_t> nzs(size_t(W) * H * cap * 3, 0), counts(size_t(W) * H);
+  for (size_t p = 0; p < per_pe.size(); ++p) {
+    std::copy(per_pe[p].begin(), per_pe[p].end(), nzs.begin() + p * cap * 3);
+    counts[p] = uint32_t(per_pe[p].size() / 3);
+  }
+  std::vector<float> xs(size_t(W) * H * nb, 0.0f);  // the x block of each PE's column
+  for (int py = 0; py < H; ++py)
+    for (int px = 0; px < W; ++px)
+      for (int j = 0; j < nb && px * nb + j < n; ++j)
+        xs[(size_t(py) * W + px) * nb + j] = x[size_t(px) * nb + j];
+
+  std::string layout = fmt::format(
+      "fabric {}x{}\n"
+      "region at=0,0 size={}x{} program=spmv.s param MB={} param NB={} param CAP={} "
+      "param WEST=x==0\n",
+      W, H, W, H, mb, nb, cap);
+  if (W > 1) {  // every row's products merge westward into PE(0, y)
+    layout +=
+        "route color=1 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x==FW-1\n"
+        "route color=1 at=0..FW-1,0..FH-1 rx=E,RAMP tx=W when=x>0 && x<FW-1\n"
+        "route color=1 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x==0\n";
+  }
+  const layout::Image img = LinkKernel(KernelDir(a, "spmv-hypersparse"), layout);
+  runtime::Device dev(DeviceFor(a, W, H));
+  dev.Load(img);
+  const runtime::Region all{0, 0, W, H};
+  dev.MemcpyH2D("nz", nzs.data(), nzs.size(), all, int(cap) * 3);
+  dev.MemcpyH2D("count", counts.data(), counts.size(), all, 1);
+  dev.MemcpyH2D("x", xs.data(), xs.size(), all, nb);
+
+  KernelResult out;
+  out.fabric_w = W;
+  out.fabric_h = H;
+  out.pes = W * H;
+  out.size = fmt::format("n={} nnz={}", n, nnz);
+  out.useful_ops = uint64_t(nnz);
+  const bool ok = RunToEnd(dev, a, "main", out);
+  out.fmac_utilization =
+      out.cycles ? double(out.useful_ops) / (double(out.cycles) * double(out.pes)) : 0.0;
+  if (!ok) return out;
+  std::vector<float> y(size_t(H) * mb);
+  dev.MemcpyD2H(y.data(), y.size(), "y", runtime::Region{0, 0, 1, H}, mb);
+  std::vector<double> ref(n, 0.0), scale(n, 0.0), got(n);
+  k = 0;
+  for (const auto& [i, j] : pos) {
+    const double t = double(vals[k++]) * x[j];
+    ref[i] += t;
+    scale[i] += std::fabs(t);
+  }
+  for (int i = 0; i < n; ++i) got[i] = y[i];
+  // Products from other PEs travel as f16 (one rounding of 2^-11 each, relative), those of
+  // column 0 in f32: 1e-3 of the row's magnitude covers both with room for the f32 sums.
+  MeasureError(ref, got, scale, 1e-3, out);
+  return out;
+}
+
+}  // namespace
+
+KernelDef SpmvHypersparseKernel() {
+  return {"spmv-hypersparse",
+          "y = A x for a hypersparse A: products as (index, f16 value) wavelets to the row's owner",
+          "--n (size, default 1000), --nnz (default n/10 + 1), --fabric WxH (default 4x4)", &Run};
+}
+
+}  // namespace tessera::kernels
