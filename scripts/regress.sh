@@ -95,8 +95,15 @@ case $mode in
       kernel "stencil_spmv_8x8x64_$b" stencil-spmv "$b" --nx 8 --ny 8 --nz 64
       kernel "cg_4x4x32_$b" cg "$b" --nx 4 --ny 4 --nz 32
       kernel "power_4x4x16_$b" power "$b" --nx 4 --ny 4 --nz 16 --iters 20
+      kernel "histogram_4x4_$b" histogram "$b" --n 256 --bins 64 --fabric 4x4
+      kernel "histogram_3x5_uneven_$b" histogram "$b" --n 200 --bins 37 --fabric 3x5 --seed 2
+      kernel "mandelbrot_4x4_$b" mandelbrot "$b" --m 32 --n 32 --iters 32 --fabric 4x4
+      kernel "mandelbrot_4x4_uneven_$b" mandelbrot "$b" --m 30 --n 21 --iters 48 --fabric 4x4 --seed 3
+      kernel "life_4x4_$b" life "$b" --m 32 --n 32 --iters 8 --fabric 4x4
+      kernel "life_4x3_uneven_$b" life "$b" --m 45 --n 38 --iters 6 --fabric 4x3 --seed 2
       kernel "heat2d_4x4_$b" heat2d "$b" --nx 64 --ny 48 --fabric 4x4 --iters 20
       kernel "spmv_hypersparse_4x4_$b" spmv-hypersparse "$b" --n 2000 --nnz 400 --fabric 4x4
+      kernel "fft_8x2_$b" fft "$b" --n 512 --fabric 8x2
     done
     kernel_table
     ;;
@@ -113,7 +120,11 @@ case $mode in
       kernel "cg_8x8x64_$b" cg "$b" --nx 8 --ny 8 --nz 64 --tol 1e-6
       kernel "gemm_f32_8x8_$b" gemm "$b" --m 256 --n 256 --k 256 --fabric 8x8
       kernel "power_8x8x32_$b" power "$b" --nx 8 --ny 8 --nz 32 --iters 100
+      kernel "histogram_8x8_$b" histogram "$b" --n 1024 --bins 1000 --fabric 8x8
+      kernel "mandelbrot_8x8_$b" mandelbrot "$b" --m 96 --n 96 --iters 64 --fabric 8x8
+      kernel "life_8x8_$b" life "$b" --m 128 --n 128 --iters 16 --fabric 8x8
       kernel "heat2d_8x8_$b" heat2d "$b" --nx 256 --ny 256 --fabric 8x8 --iters 50
+      kernel "fft_8x4_$b" fft "$b" --n 4096 --fabric 8x4
     done
     kernel_table
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are

@@ -25,6 +25,7 @@ struct KernelCliArgs {
   std::string name;
   bool list = false, json = false;
   int m = 0, n = 0, k = 0, nx = 0, ny = 0, nz = 0, iters = 0;
+  int bins = 0;
   double tol = 0;
   int nnz = 0;
   std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
@@ -54,6 +55,7 @@ int RunKernel(const KernelCliArgs& a) {
     args.ny = a.ny;
     args.nz = a.nz;
     args.iters = a.iters;
+    args.bins = a.bins;
     args.tol = a.tol;
     args.nnz = a.nnz;
     args.dtype = a.dtype;
@@ -131,6 +133,7 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_option("--ny", a->ny, "3-D grid: points in y (= fabric height)");
   cmd->add_option("--nz", a->nz, "3-D grid: points in z (in PE memory)");
   cmd->add_option("--iters", a->iters, "Iterations (cg: the limit; power: the count)");
+  cmd->add_option("--bins", a->bins, "histogram: the number of bins (default 64)");
   cmd->add_option("--tol", a->tol, "cg: relative residual to reach (default 1e-4)");
   cmd->add_option("--nnz", a->nnz, "Sparse kernels: nonzeros of the matrix");
   cmd->add_option("--fabric", a->fabric, "WxH PEs (default: the kernel's choice for the sizes)");

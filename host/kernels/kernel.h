@@ -18,6 +18,7 @@ struct KernelArgs {
   int m = 0, n = 0, k = 0;
   int nx = 0, ny = 0, nz = 0;      // 3-D grids (the stencil kernels)
   int iters = 0;                   // iteration limit or count; 0: the kernel's default
+  int bins = 0;                    // histogram: the number of bins; 0: the kernel's default
   double tol = 0;                  // CG: relative residual; 0: the kernel's default
   int nnz = 0;                     // sparse kernels: nonzeros; 0: the kernel's default
   int fabric_w = 0, fabric_h = 0;  // 0: the kernel's default for the sizes

@@ -1,0 +1,212 @@
+// Conway's Game of Life on an M x N board without wrap-around, `--iters` generations, on a
+// W x H fabric (docs/kernels.md, "life"; device code firmware/kernels/life/life.s). The board is
+// split into W x H blocks (rows and columns as even as possible: the first M % H block rows have
+// one row more, and so for columns); each PE exchanges its edges and corners with its neighbours
+// every generation. The host runs the same generations and every cell must match.
+#include <fmt/format.h>
+
+#include <random>
+#include <stdexcept>
+
+#include "kernels/kernel.h"
+#include "kernels/kernel_run.h"
+
+namespace tessera::kernels {
+namespace {
+
+struct LifePlan {
+  int m = 64, n = 64;    // the board
+  int w = 4, h = 4;      // the fabric
+  int mbx = 0, nbx = 0;  // the largest block
+  int s = 0;             // elements per row of a PE's array: nbx + 2 rounded up to 2 mod 4
+  int iters = 16;
+  // The array with its halo (mbx + 2 rows) and the two work arrays (mbx rows each).
+  int Bytes() const { return 4 * s * (mbx + 2) + 2 * 4 * s * mbx + 32; }
+};
+
+int RowStride(int nbx) {
+  int s = nbx + 2;
+  while (s % 4 != 2) ++s;
+  return s;
+}
+
+LifePlan Plan(const KernelArgs& a) {
+  LifePlan p;
+  if (a.m > 0) p.m = a.m;
+  if (a.n > 0) p.n = a.n;
+  if (a.m < 0 || a.n < 0 || p.m > 100'000 || p.n > 100'000)
+    throw std::invalid_argument(
+        fmt::format("--m {} --n {}: the board's rows and columns may be 1..100000", a.m, a.n));
+  if (a.dtype != "f32")
+    throw std::invalid_argument(
+        fmt::format("--dtype: life keeps its cells as f32 0 and 1, not '{}'", a.dtype));
+  p.iters = a.iters > 0 ? a.iters : 16;
+  if (a.iters < 0 || p.iters > 1'000'000)
+    throw std::invalid_argument(
+        fmt::format("--iters {}: the generations may be 1..1000000", a.iters));
+  if (a.fabric_w > 0) {
+    p.w = a.fabric_w;
+    p.h = a.fabric_h;
+  }
+  if (p.w < 1 || p.h < 1 || p.w * p.h > 65536)
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: 1x1 up to 256x256", p.w, p.h));
+  if (p.w > p.n || p.h > p.m) {
+    throw std::invalid_argument(fmt::format(
+        "--fabric {}x{}: life needs at least one board row per PE row and one column per PE "
+        "column (--m {} --n {})",
+        p.w, p.h, p.m, p.n));
+  }
+  auto fit = [&](int w, int h) {
+    LifePlan t = p;
+    t.w = w;
+    t.h = h;
+    t.mbx = CeilDiv(p.m, h);
+    t.nbx = CeilDiv(p.n, w);
+    t.s = RowStride(t.nbx);
+    return t;
+  };
+  p = fit(p.w, p.h);
+  if (p.Bytes() > kDataBytes) {
+    int s = std::max(p.w, p.h);
+    while (s < 4096 && fit(s, s).Bytes() > kDataBytes) ++s;
+    throw std::invalid_argument(fmt::format(
+        "--m {} --n {} on a {}x{} fabric needs {} bytes per PE (blocks of {}x{} cells, about 12 "
+        "bytes each with the halo and two work arrays), more than the {} a PE has for data; a "
+        "{}x{} fabric would do",
+        p.m, p.n, p.w, p.h, p.Bytes(), p.mbx, p.nbx, kDataBytes, s, s));
+  }
+  return p;
+}
+
+// Where the blocks start: block b of `parts` over `size` cells, the first size % parts one
+// longer.
+int Start(int size, int parts, int b) { return b * (size / parts) + std::min(b, size % parts); }
+
+std::string Layout(const LifePlan& p, int m, int n) {
+  std::string t = fmt::format(
+      "fabric {}x{}\n"
+      "let EG0 = 1\nlet EG1 = 2\nlet WG0 = 3\nlet WG1 = 4\n"
+      "let SG0 = 5\nlet SG1 = 6\nlet NG0 = 7\nlet NG1 = 8\n"
+      "region at=0,0 size={}x{} program=life.s \\\n"
+      "  param MR={}+(y<{}) param NR={}+(x<{}) param MBX={} param S={} param ITERS={} \\\n"
+      "  param HW=x>0 param HE=x<FW-1 param HN=y>0 param HS=y<FH-1 \\\n"
+      "  param CEO=x%2==0 ? EG0 : EG1 param CWI=x%2==0 ? EG1 : EG0 \\\n"
+      "  param CWO=x%2==0 ? WG0 : WG1 param CEI=x%2==0 ? WG1 : WG0 \\\n"
+      "  param CSO=y%2==0 ? SG0 : SG1 param CNI=y%2==0 ? SG1 : SG0 \\\n"
+      "  param CNO=y%2==0 ? NG0 : NG1 param CSI=y%2==0 ? NG1 : NG0\n",
+      p.w, p.h, p.w, p.h, m / p.h, m % p.h, n / p.w, n % p.w, p.mbx, p.s, p.iters);
+  // Each direction on two colors by the sender's parity, as the stencil's halo exchange.
+  const char* routes = R"(
+route color=EG0 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==0 && x<FW-1
+route color=EG1 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==1 && x<FW-1
+route color=EG0 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==1
+route color=EG1 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==0 && x>0
+route color=WG0 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==0 && x>0
+route color=WG1 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==1
+route color=WG0 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==1 && x<FW-1
+route color=WG1 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==0 && x<FW-1
+route color=SG0 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==0 && y<FH-1
+route color=SG1 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==1 && y<FH-1
+route color=SG0 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==1
+route color=SG1 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==0 && y>0
+route color=NG0 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==0 && y>0
+route color=NG1 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==1
+route color=NG0 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==1 && y<FH-1
+route color=NG1 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==0 && y<FH-1
+)";
+  return t + routes;
+}
+
+KernelResult Run(const KernelArgs& args) {
+  const LifePlan p = Plan(args);
+  const int M = p.m, N = p.n, W = p.w, H = p.h, S = p.s;
+  // A random board, about a third of the cells alive.
+  std::mt19937_64 rng(args.seed);
+  std::vector<uint8_t> board(size_t(M) * N);
+  for (uint8_t& c : board) c = (rng() >> 40) % 3 == 0;
+  // Per PE (host shape (H, W, per)): the array with its halo, zero outside the block.
+  const int per = S * (p.mbx + 2);
+  const size_t pes = size_t(W) * H;
+  std::vector<float> arr(pes * per, 0.0f);
+  auto at = [&](int i, int j) {  // the array element of cell (i, j)
+    int py = 0, px = 0;
+    while (py + 1 < H && Start(M, H, py + 1) <= i) ++py;
+    while (px + 1 < W && Start(N, W, px + 1) <= j) ++px;
+    const int r = i - Start(M, H, py) + 1, c = j - Start(N, W, px) + 1;
+    return (size_t(py) * W + px) * per + size_t(r) * S + c;
+  };
+  std::vector<size_t> where(board.size());
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      where[size_t(i) * N + j] = at(i, j);
+      arr[where[size_t(i) * N + j]] = board[size_t(i) * N + j];
+    }
+
+  const layout::Image img = LinkKernel(KernelDir(args, "life"), Layout(p, M, N));
+  runtime::Device dev(DeviceFor(args, W, H));
+  dev.Load(img);
+  const runtime::Region all{0, 0, W, H};
+  dev.MemcpyH2D("g", arr.data(), arr.size(), all, per);
+
+  KernelResult out;
+  out.fabric_w = W;
+  out.fabric_h = H;
+  out.pes = static_cast<int>(pes);
+  out.size = fmt::format("m={} n={} iters={}", M, N, p.iters);
+  // Six FMAC operations per cell and generation: the four adds of the 3 x 3 sum, two compares.
+  out.useful_ops = 6ull * M * N * p.iters;
+  const bool ok = RunToEnd(dev, args, "main", out);
+  out.fmac_utilization =
+      out.cycles ? double(out.useful_ops) / (double(out.cycles) * double(pes)) : 0.0;
+  if (!ok) return out;
+
+  // The same generations on the host.
+  std::vector<uint8_t> next(board.size());
+  for (int gen = 0; gen < p.iters; ++gen) {
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        int s = 0;
+        for (int di = -1; di <= 1; ++di)
+          for (int dj = -1; dj <= 1; ++dj) {
+            const int ii = i + di, jj = j + dj;
+            if ((di || dj) && ii >= 0 && ii < M && jj >= 0 && jj < N)
+              s += board[size_t(ii) * N + jj];
+          }
+        const bool alive = board[size_t(i) * N + j];
+        next[size_t(i) * N + j] = s == 3 || (alive && s == 2);
+      }
+    board.swap(next);
+  }
+  dev.MemcpyD2H(arr.data(), arr.size(), "g", all, per);
+  out.pass = true;
+  out.tolerance = 0;
+  for (int i = 0; i < M && out.pass; ++i)
+    for (int j = 0; j < N; ++j) {
+      const float got = arr[where[size_t(i) * N + j]];
+      const uint8_t want = board[size_t(i) * N + j];
+      if (got != float(want)) {
+        out.pass = false;
+        out.status = "differs";
+        out.max_abs_err = 1;
+        out.message = fmt::format(
+            "cell (row {}, column {}) is {} after {} generations; the host's board has it {}", i, j,
+            got, p.iters, want ? "alive (1)" : "dead (0)");
+        break;
+      }
+    }
+  return out;
+}
+
+}  // namespace
+
+KernelDef LifeKernel() {
+  return {"life",
+          "Conway's Game of Life on an M x N board (not a torus), blocks per PE with halo and "
+          "corner exchange, checked cell for cell",
+          "--m ROWS --n COLS of the board (default 64x64; any, at least one per PE row and "
+          "column), --iters "
+          "generations (default 16), --fabric WxH (default 4x4)",
+          &Run};
+}
+
+}  // namespace tessera::kernels
