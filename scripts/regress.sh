@@ -40,15 +40,19 @@ kernel() {  # name kernel backend args...
   t1=$(date +%s.%N)
   json=$(tail -n 1 "$logs/$name.log")
   awk -v j="$json" -v b="$backend" -v t="$(awk -v a="$t0" -v c="$t1" 'BEGIN { print c - a }')" '
-    function v(key,   m) { if (match(j, "\"" key "\":[^,}]*")) { m = substr(j, RSTART, RLENGTH); sub(/^[^:]*:/, "", m); gsub(/"/, "", m); return m } return "?" }
+    function v(key,   m) {
+      if (match(j, "\"" key "\":\"[^\"]*\"")) { m = substr(j, RSTART, RLENGTH); sub(/^[^:]*:"/, "", m); sub(/"$/, "", m); return m }
+      if (match(j, "\"" key "\":[^,}]*")) { m = substr(j, RSTART, RLENGTH); sub(/^[^:]*:/, "", m); return m }
+      return "?"
+    }
     BEGIN {
       pes = v("fabric_w") * v("fabric_h")
-      printf "%-6s %-6s %5s %-4s %-14s %9s %6.1f%% %11.3g  %s\n", v("kernel"), b, v("fabric_w") "x" v("fabric_h"), v("dtype"), v("size"), v("cycles"), 100 * v("fmac_utilization"), (t > 0 ? v("cycles") * pes / t : 0), (v("pass") == "true" ? "pass" : "FAIL")
+      printf "%-16s %-6s %6s %-4s %9s %6.1f%% %10.3g  %-4s  %s\n", v("kernel"), b, v("fabric_w") "x" v("fabric_h"), v("dtype"), v("cycles"), 100 * v("fmac_utilization"), (t > 0 ? v("cycles") * pes / t : 0), (v("pass") == "true" ? "pass" : "FAIL"), v("size")
     }' >> "$table"
 }
 kernel_table() {
   echo "regress: kernel table (PE-cycles/s: simulated PE-cycles per second of wall time, start-up included)"
-  printf "  %-6s %-6s %5s %-4s %-14s %9s %7s %11s  %s\n" kernel backend fabric type size cycles FMAC PE-cyc/s result
+  printf "  %-16s %-6s %6s %-4s %9s %7s %10s  %-4s  %s\n" kernel backend fabric type cycles FMAC PE-cyc/s pass size
   sed 's/^/  /' "$table"
 }
 case $mode in
