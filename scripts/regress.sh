@@ -122,14 +122,17 @@ case $mode in
       kernel "gemv_f16_8x8_$b" gemv "$b" --m 1000 --n 1000 --fabric 8x8 --dtype f16
       kernel "allreduce_grid_16x16_$b" allreduce "$b" --along grid --fabric 16x16 --n 1024
       kernel "cg_8x8x64_$b" cg "$b" --nx 8 --ny 8 --nz 64 --tol 1e-6
-      kernel "gemm_f32_8x8_$b" gemm "$b" --m 256 --n 256 --k 256 --fabric 8x8
-      kernel "power_8x8x32_$b" power "$b" --nx 8 --ny 8 --nz 32 --iters 100
+      kernel "gemm_f32_4x4_128_$b" gemm "$b" --m 128 --n 128 --k 128 --fabric 4x4
+      kernel "power_8x8x32_$b" power "$b" --nx 8 --ny 8 --nz 32 --iters 30
       kernel "histogram_8x8_$b" histogram "$b" --n 1024 --bins 1000 --fabric 8x8
       kernel "mandelbrot_8x8_$b" mandelbrot "$b" --m 96 --n 96 --iters 64 --fabric 8x8
       kernel "life_8x8_$b" life "$b" --m 128 --n 128 --iters 16 --fabric 8x8
-      kernel "heat2d_8x8_$b" heat2d "$b" --nx 256 --ny 256 --fabric 8x8 --iters 50
+      kernel "heat2d_8x8_$b" heat2d "$b" --nx 256 --ny 256 --fabric 8x8 --iters 10
       kernel "fft_8x4_$b" fft "$b" --n 4096 --fabric 8x4
     done
+    # GEMM at the size of its utilization target on the functional model (cosim of it takes
+    # about 15 minutes; the RTL's cycles equal the model's, as the smaller cosim runs check)
+    kernel "gemm_f32_8x8_func" gemm func --m 256 --n 256 --k 256 --fabric 8x8
     kernel_table
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are
     # kept where the drain stays bounded (hotspot: about 20k wavelets per run).
