@@ -198,7 +198,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         next();
         break;
       }
-      const int64_t target = pc + (static_cast<int64_t>(static_cast<int16_t>(f.imm)) << 2);
+      const int64_t target = pc + static_cast<int64_t>(static_cast<int16_t>(f.imm)) * 4;
       if (target < 0 || target >= arch::kMmioBase) {
         RaiseFault<kT>(CeFault::kPcRange, pc, static_cast<uint32_t>(target), PlainInfo());
         return;
@@ -211,7 +211,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
       const auto op = static_cast<arch::JumpOp>(n.subop);
       int64_t target;
       if (op == arch::JumpOp::kJ || op == arch::JumpOp::kJal) {
-        target = pc + (static_cast<int64_t>(static_cast<int16_t>(f.imm)) << 2);
+        target = pc + static_cast<int64_t>(static_cast<int16_t>(f.imm)) * 4;
       } else {
         target = ea;
       }

@@ -124,6 +124,30 @@ TEST(CeScalar, BranchTakenCostsTwoNotTakenOne) {
   EXPECT_EQ(b.RetireCycle(0x0014), 12u);  // beq taken: 2 cycles
 }
 
+// Reproducers of the undefined behaviour an AddressSanitizer + UndefinedBehaviorSanitizer build
+// found (issue 19): a taken branch and a jump backwards (their offsets were shifted left while
+// negative) and an empty image (memcpy from a null pointer). Under the sanitizers these failed;
+// here they also pin the targets.
+TEST(CeScalar, BackwardBranchAndJumpAndAnEmptyImage) {
+  Prog p(0x100);
+  p("ori", {R(1), Z(), I(2)})                      // 0x100
+      .Label("back")("addi", {R(1), R(1), I(-1)})  // 0x104: twice
+      ("bne", {R(1), Z(), L("back")})              // 0x108: offset -1 word
+      ("j", {L("fwd")})                            // 0x10C
+      .Label("mid")("ori", {R(2), Z(), I(7)})      // 0x110
+      ("tend")                                     // 0x114
+      .Label("fwd")("j", {L("mid")});              // 0x118: offset -2 words
+  Bench b;
+  b.Load(p, {{0, arch::TaskKind::kLocal, 0x100}});
+  b.RunToQuiet();
+  EXPECT_EQ(b.ce.State().gpr[1], 0u);
+  EXPECT_EQ(b.ce.State().gpr[2], 7u);
+  EXPECT_EQ(b.ce.State().fault_status, 0u);
+  Ce empty(0, 0, nullptr);
+  empty.Load({}, {});
+  EXPECT_EQ(empty.HostRead(0), 0u);
+}
+
 TEST(CeScalar, BranchConditions) {
   Prog p;
   p("addi", {R(1), Z(), I(-1)})("addi", {R(2), Z(), I(1)});
