@@ -101,6 +101,27 @@ double F16Value(uint16_t h) {
 
 int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 
+Board CheckBoard(const KernelArgs& a, const char* kernel, const char* what, Board b) {
+  if (a.m > 0) b.m = a.m;
+  if (a.n > 0) b.n = a.n;
+  if (a.m < 0 || a.n < 0 || b.m > 100'000 || b.n > 100'000)
+    throw std::invalid_argument(
+        fmt::format("--m {} --n {}: the {}'s rows and columns may be 1..100000", a.m, a.n, what));
+  if (a.fabric_w > 0) {
+    b.w = a.fabric_w;
+    b.h = a.fabric_h;
+  }
+  if (b.w < 1 || b.h < 1 || b.w * b.h > 65536)
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: 1x1 up to 256x256", b.w, b.h));
+  if (b.w > b.n || b.h > b.m) {
+    throw std::invalid_argument(fmt::format(
+        "--fabric {}x{}: {} needs at least one {} row per PE row and one column per PE column "
+        "(--m {} --n {})",
+        b.w, b.h, kernel, what, b.m, b.n));
+  }
+  return b;
+}
+
 std::string HaloLets() {
   return "let EG0 = 1\nlet EG1 = 2\nlet WG0 = 3\nlet WG1 = 4\n"
          "let SG0 = 5\nlet SG1 = 6\nlet NG0 = 7\nlet NG1 = 8\n";

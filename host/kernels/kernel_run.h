@@ -49,6 +49,14 @@ std::string HaloLets();
 std::string HaloParams();
 std::string HaloRoutes();
 
+// The rows (--m) and columns (--n) of a 2-D board or image and the fabric (--fabric) it is split
+// over, from the arguments or the defaults in `b`; each PE gets at least one row and column.
+// Throws std::invalid_argument naming the option. `what` names the board in messages.
+struct Board {
+  int m, n, w, h;
+};
+Board CheckBoard(const KernelArgs& a, const char* kernel, const char* what, Board b);
+
 // Bytes of PE memory a kernel's data may take (SRAM less room for code and descriptors).
 inline constexpr int kDataBytes = 48 * 1024 - 2048;
 

@@ -32,11 +32,11 @@ int RowStride(int nbx) {
 
 LifePlan Plan(const KernelArgs& a) {
   LifePlan p;
-  if (a.m > 0) p.m = a.m;
-  if (a.n > 0) p.n = a.n;
-  if (a.m < 0 || a.n < 0 || p.m > 100'000 || p.n > 100'000)
-    throw std::invalid_argument(
-        fmt::format("--m {} --n {}: the board's rows and columns may be 1..100000", a.m, a.n));
+  const Board board = CheckBoard(a, "life", "board", {p.m, p.n, p.w, p.h});
+  p.m = board.m;
+  p.n = board.n;
+  p.w = board.w;
+  p.h = board.h;
   if (a.dtype != "f32")
     throw std::invalid_argument(
         fmt::format("--dtype: life keeps its cells as f32 0 and 1, not '{}'", a.dtype));
@@ -44,18 +44,6 @@ LifePlan Plan(const KernelArgs& a) {
   if (a.iters < 0 || p.iters > 1'000'000)
     throw std::invalid_argument(
         fmt::format("--iters {}: the generations may be 1..1000000", a.iters));
-  if (a.fabric_w > 0) {
-    p.w = a.fabric_w;
-    p.h = a.fabric_h;
-  }
-  if (p.w < 1 || p.h < 1 || p.w * p.h > 65536)
-    throw std::invalid_argument(fmt::format("--fabric {}x{}: 1x1 up to 256x256", p.w, p.h));
-  if (p.w > p.n || p.h > p.m) {
-    throw std::invalid_argument(fmt::format(
-        "--fabric {}x{}: life needs at least one board row per PE row and one column per PE "
-        "column (--m {} --n {})",
-        p.w, p.h, p.m, p.n));
-  }
   auto fit = [&](int w, int h) {
     LifePlan t = p;
     t.w = w;
@@ -83,38 +71,15 @@ LifePlan Plan(const KernelArgs& a) {
 int Start(int size, int parts, int b) { return b * (size / parts) + std::min(b, size % parts); }
 
 std::string Layout(const LifePlan& p, int m, int n) {
-  std::string t = fmt::format(
-      "fabric {}x{}\n"
-      "let EG0 = 1\nlet EG1 = 2\nlet WG0 = 3\nlet WG1 = 4\n"
-      "let SG0 = 5\nlet SG1 = 6\nlet NG0 = 7\nlet NG1 = 8\n"
-      "region at=0,0 size={}x{} program=life.s \\\n"
-      "  param MR={}+(y<{}) param NR={}+(x<{}) param MBX={} param S={} param ITERS={} \\\n"
-      "  param HW=x>0 param HE=x<FW-1 param HN=y>0 param HS=y<FH-1 \\\n"
-      "  param CEO=x%2==0 ? EG0 : EG1 param CWI=x%2==0 ? EG1 : EG0 \\\n"
-      "  param CWO=x%2==0 ? WG0 : WG1 param CEI=x%2==0 ? WG1 : WG0 \\\n"
-      "  param CSO=y%2==0 ? SG0 : SG1 param CNI=y%2==0 ? SG1 : SG0 \\\n"
-      "  param CNO=y%2==0 ? NG0 : NG1 param CSI=y%2==0 ? NG1 : NG0\n",
-      p.w, p.h, p.w, p.h, m / p.h, m % p.h, n / p.w, n % p.w, p.mbx, p.s, p.iters);
-  // Each direction on two colors by the sender's parity, as the stencil's halo exchange.
-  const char* routes = R"(
-route color=EG0 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==0 && x<FW-1
-route color=EG1 at=0..FW-1,0..FH-1 rx=RAMP tx=E when=x%2==1 && x<FW-1
-route color=EG0 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==1
-route color=EG1 at=0..FW-1,0..FH-1 rx=W tx=RAMP when=x%2==0 && x>0
-route color=WG0 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==0 && x>0
-route color=WG1 at=0..FW-1,0..FH-1 rx=RAMP tx=W when=x%2==1
-route color=WG0 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==1 && x<FW-1
-route color=WG1 at=0..FW-1,0..FH-1 rx=E tx=RAMP when=x%2==0 && x<FW-1
-route color=SG0 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==0 && y<FH-1
-route color=SG1 at=0..FW-1,0..FH-1 rx=RAMP tx=S when=y%2==1 && y<FH-1
-route color=SG0 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==1
-route color=SG1 at=0..FW-1,0..FH-1 rx=N tx=RAMP when=y%2==0 && y>0
-route color=NG0 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==0 && y>0
-route color=NG1 at=0..FW-1,0..FH-1 rx=RAMP tx=N when=y%2==1
-route color=NG0 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==1 && y<FH-1
-route color=NG1 at=0..FW-1,0..FH-1 rx=S tx=RAMP when=y%2==0 && y<FH-1
-)";
-  return t + routes;
+  // The halo exchange of the stencil kernels: each direction on two colors by the sender's
+  // parity (kernel_run.h).
+  return fmt::format("fabric {}x{}\n", p.w, p.h) + HaloLets() +
+         fmt::format(
+             "region at=0,0 size={}x{} program=life.s \\\n"
+             "  param MR={}+(y<{}) param NR={}+(x<{}) param MBX={} param S={} "
+             "param ITERS={} \\\n  ",
+             p.w, p.h, m / p.h, m % p.h, n / p.w, n % p.w, p.mbx, p.s, p.iters) +
+         HaloParams() + "\n" + HaloRoutes();
 }
 
 KernelResult Run(const KernelArgs& args) {

@@ -26,11 +26,11 @@ struct MandelPlan {
 
 MandelPlan Plan(const KernelArgs& a) {
   MandelPlan p;
-  if (a.m > 0) p.m = a.m;
-  if (a.n > 0) p.n = a.n;
-  if (a.m < 0 || a.n < 0 || p.m > 100'000 || p.n > 100'000)
-    throw std::invalid_argument(
-        fmt::format("--m {} --n {}: the image's rows and columns may be 1..100000", a.m, a.n));
+  const Board board = CheckBoard(a, "mandelbrot", "image", {p.m, p.n, p.w, p.h});
+  p.m = board.m;
+  p.n = board.n;
+  p.w = board.w;
+  p.h = board.h;
   if (a.dtype != "f32")
     throw std::invalid_argument(
         fmt::format("--dtype: mandelbrot iterates in f32, not '{}'", a.dtype));
@@ -38,18 +38,6 @@ MandelPlan Plan(const KernelArgs& a) {
   if (a.iters < 0 || p.iters > 100'000)
     throw std::invalid_argument(
         fmt::format("--iters {}: the iterations per pixel may be 1..100000", a.iters));
-  if (a.fabric_w > 0) {
-    p.w = a.fabric_w;
-    p.h = a.fabric_h;
-  }
-  if (p.w < 1 || p.h < 1 || p.w * p.h > 65536)
-    throw std::invalid_argument(fmt::format("--fabric {}x{}: 1x1 up to 256x256", p.w, p.h));
-  if (p.w > p.n || p.h > p.m) {
-    throw std::invalid_argument(fmt::format(
-        "--fabric {}x{}: mandelbrot needs at least one image row per PE row and one column per "
-        "PE column (--m {} --n {})",
-        p.w, p.h, p.m, p.n));
-  }
   p.mb = CeilDiv(p.m, p.h);
   p.nb = CeilDiv(p.n, p.w);
   p.np = (p.mb * p.nb + 7) / 8 * 8;
