@@ -14,6 +14,7 @@ void AddDisasmCommand(CLI::App& app);   // print an object or raw words as assem
 void AddLinkCommand(CLI::App& app);     // link a layout and its programs into an image
 void AddFuzzCommand(CLI::App& app);
 void AddKernelCommand(CLI::App& app);  // a kernel of the library, checked against the host
+void AddMlCommand(CLI::App& app);      // ML layers: an MLP checked, digits training
 void AddRunCommand(CLI::App& app);  // run a program image through the host runtime     // random CE
                                     // programs, functional model vs RTL in lockstep
 

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   tessera::cli::AddLinkCommand(app);
   tessera::cli::AddRunCommand(app);
   tessera::cli::AddKernelCommand(app);
+  tessera::cli::AddMlCommand(app);
   tessera::cli::AddFuzzCommand(app);
   try {
     app.parse(argc, argv);
