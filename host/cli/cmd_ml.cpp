@@ -27,7 +27,7 @@ namespace {
 
 struct MlCliArgs {
   std::string layers = "64,32,10", dtype = "f32", mode = "resident", act = "relu";
-  int batch = 16, pes = 0, train = 0, epochs = 20, max_steps = 0;
+  int batch = 16, pes = 0, train = 0, epochs = 10, max_steps = 0, test_batches = 0;
   double sparsity = 0, target = 0.95;
   float lr = 0.05f, momentum = 0.9f;
   std::string backend = "func", tile = "auto", firmware, load, save, data, plot;
@@ -145,6 +145,7 @@ int RunTrainDigits(const MlCliArgs& a) {
       throw std::invalid_argument(fmt::format("--target {}: give an accuracy in [0, 1]", a.target));
     args.epochs = a.epochs;
     args.max_steps = a.max_steps;
+    args.test_batches = a.test_batches;
     args.lr = a.lr;
     args.momentum = a.momentum;
     args.seed = a.seed;
@@ -239,6 +240,8 @@ void AddMlCommand(CLI::App& app) {
   AddModelOptions(td, *d);
   td->add_option("--epochs", d->epochs, "Passes over the training set");
   td->add_option("--max-steps", d->max_steps, "Steps per epoch at most (0: every full batch)");
+  td->add_option("--test-batches", d->test_batches,
+                 "Batches of the test set to evaluate (0: all of it)");
   td->add_option("--data", d->data, "The digits CSV (.csv or .csv.gz; default: sklearn's)");
   td->add_option("--plot", d->plot, "Write the loss curve to this .svg file");
   td->add_option("--target", d->target, "Test accuracy to reach for exit status 0");

@@ -162,7 +162,8 @@ MlpPlan PlanMlp(const MlpSpec& s, const std::vector<std::vector<int>>& nnz_per_p
     if (p.bytes > budget) Refuse(p);
     return p;
   }
-  for (int P = 1; P <= std::min(16, min_in); ++P) {
+  // By default at least 4 PEs (a fabric, not one PE), more while the model does not fit.
+  for (int P = std::min(4, min_in); P <= std::min(16, min_in); ++P) {
     MlpPlan p = plan_at(P);
     if (p.bytes <= budget) {
       check_limits(p);

@@ -47,8 +47,8 @@ struct MlpPlan {
 };
 
 // Checks the spec (sizes, batch, sparsity, limits of descriptors) and plans it, choosing P if
-// spec.pes is 0: the fewest PEs (up to 16, each with at least one input of every layer) on which
-// the model fits. A resident model that fits nowhere is refused with the bytes it needs and the
+// spec.pes is 0: 4 PEs (fewer if a layer has fewer inputs), or more, up to 16, until the model
+// fits (each PE needs at least one input of every layer). A resident model that fits nowhere is refused with the bytes it needs and the
 // suggestion to stream. `nnz_per_pe` (resident sparse: per layer, the most nonzeros on one PE at
 // the given P) may be empty, then the density's expectation is used. Throws
 // std::invalid_argument naming the option.

@@ -24,6 +24,7 @@ TrainResult TrainDigits(const TrainArgs& a,
   if (a.epochs < 1 || a.epochs > 10000)
     throw std::invalid_argument(fmt::format("--epochs {}: give 1..10000", a.epochs));
   if (a.max_steps < 0) throw std::invalid_argument("--max-steps: give 0 (all) or more");
+  if (a.test_batches < 0) throw std::invalid_argument("--test-batches: give 0 (all) or more");
   if (!(a.lr > 0 && a.lr < 100))
     throw std::invalid_argument(fmt::format("--lr {}: give a rate in (0, 100)", a.lr));
   if (!(a.momentum >= 0 && a.momentum < 1))
@@ -41,9 +42,12 @@ TrainResult TrainDigits(const TrainArgs& a,
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 split_rng(20261126);
   std::shuffle(order.begin(), order.end(), split_rng);
-  const int n_test = static_cast<int>(d.size() / 5), n_train = static_cast<int>(d.size()) - n_test;
+  const int n_split = static_cast<int>(d.size() / 5);
+  const int n_train = static_cast<int>(d.size()) - n_split;
   std::vector<int> train(order.begin(), order.begin() + n_train),
       test(order.begin() + n_train, order.end());
+  const int n_test =
+      a.test_batches > 0 ? std::min(n_split, a.test_batches * spec.batch) : n_split;
   if (n_train < B)
     throw std::invalid_argument(
         fmt::format("--batch {}: the training set has only {} samples", B, n_train));

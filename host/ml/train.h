@@ -15,8 +15,9 @@ namespace tessera::ml {
 struct TrainArgs {
   MlpSpec spec;  // layers[0] must be 64 and the last 10; train is set
   FabricOptions fabric;
-  int epochs = 20;
-  int max_steps = 0;  // per epoch; 0: every full batch (short RTL runs use a few)
+  int epochs = 10;
+  int max_steps = 0;     // per epoch; 0: every full batch (short RTL runs use a few)
+  int test_batches = 0;  // batches of the test set evaluated; 0: all of it
   float lr = 0.05f, momentum = 0.9f;
   uint64_t seed = 1;          // initial weights and the order of the batches
   std::string data;           // the CSV (gz); empty: python3-sklearn's
