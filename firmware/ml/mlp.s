@@ -509,23 +509,37 @@ gbuf:   .space  4*MMAX                  ; backward: a gradient column on its way
 ; dz = (softmax(z) - onehot(lab)) / B, loss = mean(log sum exp(z - m) + m - z[lab]).
         .macro  SOFTMAX l
         PROF_MARK t_phase
+        ; 1. per sample: m = max z[b][:] (kept in s1[b]), e[b][:] = z[b][:] - m (in dz)
         la      r8, z\l
         la      r9, dz\l
-        la      r10, lab
+        la      r10, s1
         li      r11, B
-        li      r12, 0                  ; sum of the losses
 1:      ldd     d2, zr\l
         dsetb   d2, 0(r8)
         li      r1, 0xff800000          ; -inf
-        fmaxrs  r1, d2                  ; m
-        fneg.s  r13, r1
+        fmaxrs  r1, d2
+        sw      r1, 0(r10)
+        fneg.s  r1, r1
         ldd     d1, dzr\l
         dsetb   d1, 0(r9)
-        fadds   d1, d2, r13             ; e = z - m ...
-        ldd     d2, dzr\l
-        dsetb   d2, 0(r9)
-        call    vexpf                   ; ... exp, in place (d1 = d2)
-        ldd     d1, dzr\l
+        fadds   d1, d2, r1
+        addi    r8, r8, 4*MP\l
+        addi    r9, r9, 4*MP\l
+        addi    r10, r10, 4
+        addi    r11, r11, -1
+        bnez    r11, 1b
+        ; 2. e = exp(e), the whole batch in one call
+        ldd     d1, dzall\l
+        ldd     d2, dzall\l
+        call    vexpf
+        ; 3. per sample: s = sum e, p = e / s, loss += log s + m - z[lab], p[lab] -= 1
+        la      r8, z\l
+        la      r9, dz\l
+        la      r10, lab
+        la      r13, s1
+        li      r11, B
+        li      r12, 0                  ; sum of the losses
+2:      ldd     d1, dzr\l
         dsetb   d1, 0(r9)
         li      r1, 0
         fsums   r1, d1                  ; s
@@ -533,7 +547,8 @@ gbuf:   .space  4*MMAX                  ; backward: a gradient column on its way
         fdiv.s  r2, r2, r1
         fmuls   d1, d1, r2              ; p = e / s
         call    logf                    ; r1 = log s
-        fsub.s  r1, r1, r13             ; + m
+        lw      r2, 0(r13)
+        fadd.s  r1, r1, r2              ; + m
         lw      r2, 0(r10)
         shli    r2, r2, 2
         add     r3, r2, r8
@@ -548,8 +563,9 @@ gbuf:   .space  4*MMAX                  ; backward: a gradient column on its way
         addi    r8, r8, 4*MP\l
         addi    r9, r9, 4*MP\l
         addi    r10, r10, 4
+        addi    r13, r13, 4
         addi    r11, r11, -1
-        bnez    r11, 1b
+        bnez    r11, 2b
         lw      r2, hyp+8               ; 1/B
         fmul.s  r12, r12, r2
         sw      r12, loss

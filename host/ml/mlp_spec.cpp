@@ -136,7 +136,8 @@ MlpPlan PlanMlp(const MlpSpec& s, const std::vector<std::vector<int>>& nnz_per_p
       }
     }
   };
-  const int budget = kernels::kDataBytes - 4096;  // the code of mlp.s and its libraries
+  // SRAM less the code of mlp.s and its libraries (up to about 6.5 KB) and their buffers (2 KB).
+  const int budget = 48 * 1024 - 8704;
   auto Refuse = [&](const MlpPlan& p) {
     std::string hint = "; use more PEs (--pes) or a smaller batch";
     if (s.mode == Mode::kResident) {
