@@ -2,8 +2,9 @@
 # The regression behind `make sim` (MODE=sim) and `make sim-long` (MODE=long): random-traffic
 # co-simulation of the RTL against the cycle-exact functional model over patterns, rates, seeds,
 # fabric and tile shapes, random compute-engine programs in lockstep (tessera fuzz), the kernel
-# library (tessera kernel, with a table of cycles, FMAC utilization and speed), and every shared
-# TestFloat vector file on the RTL FMAC.
+# library (tessera kernel, with a table of cycles, FMAC utilization and speed), ML layers (tessera
+# ml: MLP steps checked against the host reference on every backend, the digits trained to 95%),
+# and every shared TestFloat vector file on the RTL FMAC.
 # Usage: scripts/regress.sh TESSERA_BINARY sim|long. Logs: build/regress/<mode>/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +111,20 @@ case $mode in
       kernel "fft_8x2_$b" fft "$b" --n 512 --fabric 8x2
     done
     kernel_table
+    echo "regress: ML layers (tessera ml): forward and training steps on func, rtl and cosim"
+    for b in func rtl cosim; do
+      run "ml_mlp_fwd_f32_resident_$b" "$tessera" ml mlp --layers 64,32,10 --backend "$b"
+      run "ml_mlp_fwd_f16_streaming_sparse_$b" "$tessera" ml mlp --layers 64,32,10 --dtype f16 \
+        --mode streaming --sparsity 0.75 --backend "$b"
+      run "ml_mlp_train_f32_gelu_$b" "$tessera" ml mlp --layers 32,24,16,10 --batch 8 --act gelu \
+        --train 2 --backend "$b"
+      run "ml_mlp_train_f16_streaming_$b" "$tessera" ml mlp --layers 32,24,10 --batch 8 --dtype f16 \
+        --mode streaming --train 2 --backend "$b"
+    done
+    echo "regress: ML layers, the digits trained on the functional model (target 95%)"
+    run "ml_train_digits_func" "$tessera" ml train-digits --epochs 10 --target 0.95 \
+      --plot "$logs/digits_loss.svg"
+    grep -h "test accuracy" "$logs/ml_train_digits_func.log" | sed 's/^/  /'
     ;;
   long)
     echo "regress: compute engine, long random-program campaign"
@@ -134,6 +149,19 @@ case $mode in
     # about 15 minutes; the RTL's cycles equal the model's, as the smaller cosim runs check)
     kernel "gemm_f32_8x8_func" gemm func --m 256 --n 256 --k 256 --fabric 8x8
     kernel_table
+    echo "regress: ML layers, larger models, every mode in co-simulation, the digits in f16"
+    for mode in resident streaming; do
+      for dtype in f32 f16; do
+        run "ml_mlp_train_${mode}_${dtype}_cosim" "$tessera" ml mlp --layers 64,48,32,10 \
+          --batch 16 --pes 8 --mode $mode --dtype $dtype --act gelu --train 2 --backend cosim
+      done
+    done
+    run "ml_mlp_fwd_sparse_cosim" "$tessera" ml mlp --layers 128,128 --pes 4 --sparsity 0.9 \
+      --mode streaming --backend cosim
+    run "ml_train_digits_f16_streaming" "$tessera" ml train-digits --epochs 10 --dtype f16 \
+      --mode streaming --target 0.95
+    run "ml_train_digits_gelu_8pes" "$tessera" ml train-digits --epochs 10 --act gelu --pes 8 \
+      --layers 64,64,10 --target 0.95
     # Saturating patterns deliver at most one wavelet per cycle at a hotspot, so their rates are
     # kept where the drain stays bounded (hotspot: about 20k wavelets per run).
     echo "regress: long noc co-simulation"

@@ -3,7 +3,8 @@
 # quick when everything is present. Called by `make sim`, `make test` and .ci/run.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build ccache verilator libsystemc-dev libfmt-dev libcli11-dev
-      libgtest-dev googletest zlib1g-dev yosys gtkwave clang-format xvfb xauth)
+      libgtest-dev googletest zlib1g-dev yosys gtkwave clang-format xvfb xauth
+      python3-numpy python3-torch python3-sklearn)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
