@@ -402,6 +402,24 @@ gbuf:   .space  4*MMAX                  ; backward: a gradient column on its way
         .endif
         .endm
 
+; The next nonzero of a sparse layer: r5 its value, r6 and r7 the byte offsets of its output
+; in a z row and its input in an x row; d8 and d10 the batch's column of each.
+        .macro  SPNEXT l
+        .if     STREAM
+        mov32   d12, d13                ; the next pair, from the stream
+        lw      r4, pair
+        lw      r5, pair+4
+        .else
+        lw      r4, 0(r8)
+        lw      r5, 4(r8)
+        addi    r8, r8, 8
+        .endif
+        shri    r6, r4, 16
+        andi    r7, r4, 0xFFFF
+        dsetb   d8, z\l(r6)             ; z[:][i]
+        dsetb   d10, x\l(r7)            ; x[:][j]
+        .endm
+
 ; Forward of layer l: x_l from the previous layer, z_l = W_l x_l (allreduced) + b_l.
         .macro  FWD l, lp
         .if     \l > 0
@@ -429,25 +447,30 @@ gbuf:   .space  4*MMAX                  ; backward: a gradient column on its way
         lw      r9, nnz\l
         la      r8, nz\l
         .endif
+        li      r12, -1                 ; the output offset of the last AXPY (none yet)
         beqz    r9, 9f
-1:
-        .if     STREAM
-        mov32   d12, d13                ; the next pair
-        lw      r4, pair
-        lw      r5, pair+4
-        .else
-        lw      r4, 0(r8)
-        lw      r5, 4(r8)
-        addi    r8, r8, 8
-        .endif
-        shri    r6, r4, 16
-        andi    r7, r4, 0xFFFF
-        dsetb   d8, z\l(r6)             ; z[:][i]
-        dsetb   d10, x\l(r7)            ; x[:][j]
-        FMAC    d8, d8, d10, r5, ut1 async
+        ; Two microthreads take turns, so that one AXPY's pipeline drains while the next runs.
+        ; An AXPY into the same output as the one before stays on its microthread (in order);
+        ; then at each issue only the previous AXPY can still run, and it writes elsewhere.
+4:      SPNEXT  \l                      ; the last AXPY ran on ut1
         addi    r9, r9, -1
-        bnez    r9, 1b
-9:      utwait  0x02
+        bne     r6, r12, 1f
+        FMAC    d8, d8, d10, r5, ut1 async
+        bnez    r9, 4b
+        j       9f
+1:      mov     r12, r6
+        FMAC    d8, d8, d10, r5, ut2 async
+        beqz    r9, 9f
+5:      SPNEXT  \l                      ; the last AXPY ran on ut2
+        addi    r9, r9, -1
+        bne     r6, r12, 1f
+        FMAC    d8, d8, d10, r5, ut2 async
+        bnez    r9, 5b
+        j       9f
+1:      mov     r12, r6
+        FMAC    d8, d8, d10, r5, ut1 async
+        bnez    r9, 4b
+9:      utwait  0x06
         .else
         ; dense: per column j, per sample b: z[b][:] += W[:, j] * x[b][j]
         .if     STREAM
