@@ -75,9 +75,8 @@ int RunMlp(const MlCliArgs& a) {
   fmt::print(
       "mlp {} batch {} {} {}{} on {}x1 ({}): {} ({}) after {} cycles{}, max error {:.3g} "
       "(normwise, tolerance {:.3g}){}{}\n",
-      a.layers, s.batch, a.dtype, a.mode,
-      s.Sparse() ? fmt::format(" sparsity {}", s.sparsity) : "", r.pes, a.backend,
-      r.pass ? "pass" : "FAIL", r.status, r.cycles,
+      a.layers, s.batch, a.dtype, a.mode, s.Sparse() ? fmt::format(" sparsity {}", s.sparsity) : "",
+      r.pes, a.backend, r.pass ? "pass" : "FAIL", r.status, r.cycles,
       a.train ? fmt::format(" ({} training steps)", a.train) : "", r.max_rel_err, r.tolerance,
       r.loss >= 0 ? fmt::format(", loss {:.5g}", r.loss) : "",
       args.fabric.backend == runtime::Backend::kCosim && r.pass
@@ -128,8 +127,8 @@ int RunTrainDigits(const MlCliArgs& a) {
   auto progress = [&](const ml::EpochReport& e) {
     if (e.done) {
       if (tty) fmt::print(stderr, "\r\033[K");
-      fmt::print("epoch {:>3}/{}: loss {:.4f}, test accuracy {:.1f}% ({} cycles so far)\n",
-                 e.epoch, e.epochs, e.loss, 100 * e.test_accuracy, e.cycles);
+      fmt::print("epoch {:>3}/{}: loss {:.4f}, test accuracy {:.1f}% ({} cycles so far)\n", e.epoch,
+                 e.epochs, e.loss, 100 * e.test_accuracy, e.cycles);
       std::fflush(stdout);
     } else if (tty) {
       const int width = 30, fill = e.steps ? width * e.step / e.steps : width;
@@ -157,8 +156,7 @@ int RunTrainDigits(const MlCliArgs& a) {
     fmt::print(stderr, "tessera ml train-digits: {}\n", e.what());
     return 2;
   } catch (const assembler::Error& e) {
-    fmt::print(stderr, "tessera ml train-digits: the device code does not build:\n{}\n",
-               e.what());
+    fmt::print(stderr, "tessera ml train-digits: the device code does not build:\n{}\n", e.what());
     return 2;
   }
   const bool pass = r.ok && r.test_accuracy >= a.target;
@@ -217,12 +215,14 @@ void AddModelOptions(CLI::App* cmd, MlCliArgs& a) {
 void AddMlCommand(CLI::App& app) {
   auto a = std::make_shared<MlCliArgs>();
   auto d = std::make_shared<MlCliArgs>();
-  CLI::App* ml = app.add_subcommand("ml", "ML layers on the fabric: an MLP checked against a "
-                                          "host reference, and training on the digits");
+  CLI::App* ml = app.add_subcommand("ml",
+                                    "ML layers on the fabric: an MLP checked against a "
+                                    "host reference, and training on the digits");
   ml->require_subcommand(1);
   CLI::App* mlp = ml->add_subcommand(
-      "mlp", "Forward (and --train steps) of a random MLP, checked layer by layer and step by "
-             "step against a double-precision host reference");
+      "mlp",
+      "Forward (and --train steps) of a random MLP, checked layer by layer and step by "
+      "step against a double-precision host reference");
   AddModelOptions(mlp, *a);
   mlp->add_option("--sparsity", a->sparsity,
                   "Fraction of zero weights in [0, 1): > 0 stores or streams only the nonzeros");
@@ -236,7 +236,8 @@ void AddMlCommand(CLI::App& app) {
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
   CLI::App* td = ml->add_subcommand(
-      "train-digits", "Train an MLP on the handwritten digits (python3-sklearn's CSV) on the fabric");
+      "train-digits",
+      "Train an MLP on the handwritten digits (python3-sklearn's CSV) on the fabric");
   AddModelOptions(td, *d);
   td->add_option("--epochs", d->epochs, "Passes over the training set");
   td->add_option("--max-steps", d->max_steps, "Steps per epoch at most (0: every full batch)");

@@ -44,15 +44,16 @@ Dataset LoadDigits(const std::string& path) {
               fmt::format("{}:{}: '{}' is not a whole number", path, line, std::string(p, 12)));
         v.push_back(n);
         p = end;
-        if (*p == ',') ++p;
+        if (*p == ',')
+          ++p;
         else if (*p)
           throw std::invalid_argument(
               fmt::format("{}:{}: unexpected '{}' (values separated by commas)", path, line, *p));
       }
       if (v.size() != 65)
-        throw std::invalid_argument(fmt::format(
-            "{}:{}: {} values; a digit is 64 pixels and its label (65 values)", path, line,
-            v.size()));
+        throw std::invalid_argument(
+            fmt::format("{}:{}: {} values; a digit is 64 pixels and its label (65 values)", path,
+                        line, v.size()));
       for (int k = 0; k < 64; ++k) {
         if (v[k] < 0 || v[k] > 16)
           throw std::invalid_argument(

@@ -37,8 +37,8 @@ std::string Layout(const MlpSpec& s, const MlpPlan& p) {
   std::string params = fmt::format(
       "param P={} param PX=x param B={} param NL={} param F16={} param STREAM={} param TRAIN={} "
       "param MMAX={} param TMP={}",
-      p.pes, s.batch, L, s.f16 ? 1 : 0, s.mode == Mode::kStreaming ? 1 : 0, s.train ? 1 : 0,
-      p.mmax, p.tmp);
+      p.pes, s.batch, L, s.f16 ? 1 : 0, s.mode == Mode::kStreaming ? 1 : 0, s.train ? 1 : 0, p.mmax,
+      p.tmp);
   for (int l = 0; l < L; ++l) {
     params += fmt::format(
         " \\\n  param NB{0}={1} param M{0}={2} param MP{0}={3} param ACT{0}={4} param SP{0}={5} "
@@ -81,8 +81,7 @@ FabricMlp::FabricMlp(const MlpSpec& spec, const MlpParams& init, const FabricOpt
     for (int l = 0; l < L; ++l) {
       nnz.emplace_back();
       for (int pe = 0; pe < first.pes; ++pe)
-        nnz.back().push_back(
-            static_cast<int>(SparsePairs(spec, first, init, l, pe).size() / 2));
+        nnz.back().push_back(static_cast<int>(SparsePairs(spec, first, init, l, pe).size() / 2));
     }
     MlpSpec fixed = spec;
     fixed.pes = first.pes;
@@ -123,8 +122,7 @@ std::vector<T> FabricMlp::ReadAll(const std::string& sym, int per_pe, int bits) 
 }
 
 template <typename T>
-void FabricMlp::WriteAll(const std::string& sym, const std::vector<T>& data, int per_pe,
-                         int bits) {
+void FabricMlp::WriteAll(const std::string& sym, const std::vector<T>& data, int per_pe, int bits) {
   runtime::MemcpyOptions o;
   o.elem_bits = bits;
   dev_->MemcpyH2D(sym, data.data(), data.size(), {0, 0, plan_.pes, 1}, per_pe, o);
@@ -171,9 +169,9 @@ void FabricMlp::PlaceParams() {
 void FabricMlp::PlaceInputs(const std::vector<float>& x) {
   const int B = spec_.batch, N = spec_.In(0), nb = plan_.nb[0], P = plan_.pes;
   if (x.size() != size_t(B) * N)
-    throw std::invalid_argument(fmt::format(
-        "the batch has {} values; {} samples of {} features need {}", x.size(), B, N,
-        size_t(B) * N));
+    throw std::invalid_argument(
+        fmt::format("the batch has {} values; {} samples of {} features need {}", x.size(), B, N,
+                    size_t(B) * N));
   std::vector<float> xs(size_t(P) * B * nb, 0.0f);
   for (int pe = 0; pe < P; ++pe)
     for (int b = 0; b < B; ++b)
@@ -274,8 +272,7 @@ StepStats FabricMlp::Run(const std::string& task, bool train) {
   st.phases = {prof[0], prof[1], prof[2], prof[3], prof[4]};
   if (stream && train) {
     streamed_g_.assign(L, {});
-    for (int l = 0; l < L; ++l)
-      streamed_g_[l].assign(size_t(spec_.Out(l)) * spec_.In(l), 0.0);
+    for (int l = 0; l < L; ++l) streamed_g_[l].assign(size_t(spec_.Out(l)) * spec_.In(l), 0.0);
     for (int pe = 0; pe < P; ++pe) {
       const std::vector<fabric::EdgeStream::Wavelet> out = dev_->StreamOut({pe, 0}, kNorth);
       size_t k = 0;
@@ -292,8 +289,8 @@ StepStats FabricMlp::Run(const std::string& task, bool train) {
         }
       }
       if (k != out.size())
-        throw std::runtime_error(fmt::format("PE({},0) streamed out {} gradient values, not {}",
-                                             pe, out.size(), k));
+        throw std::runtime_error(
+            fmt::format("PE({},0) streamed out {} gradient values, not {}", pe, out.size(), k));
       st.words_streamed_out += out.size();
     }
   }

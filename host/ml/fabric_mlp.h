@@ -54,14 +54,14 @@ class FabricMlp {
                   float momentum);
 
   // Results of the last run (from the device; streamed gradients from the host's copy).
-  std::vector<double> Z(int l);           // B x Out(l): W a + b
-  std::vector<double> Input(int l);       // B x In(l): the layer's input as the gradients see it
-  std::vector<double> Dz(int l);          // B x Out(l) (train)
-  std::vector<double> GradW(int l);       // Out(l) x In(l) (train)
-  std::vector<double> GradB(int l);       // Out(l) (train)
-  double Loss();                          // train
-  MlpParams Params();                     // the current master weights and biases
-  MlpMomentum Momentum();                 // train
+  std::vector<double> Z(int l);      // B x Out(l): W a + b
+  std::vector<double> Input(int l);  // B x In(l): the layer's input as the gradients see it
+  std::vector<double> Dz(int l);     // B x Out(l) (train)
+  std::vector<double> GradW(int l);  // Out(l) x In(l) (train)
+  std::vector<double> GradB(int l);  // Out(l) (train)
+  double Loss();                     // train
+  MlpParams Params();                // the current master weights and biases
+  MlpMomentum Momentum();            // train
 
  private:
   template <typename T>

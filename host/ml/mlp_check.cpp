@@ -24,9 +24,9 @@ std::vector<T> LoadNpy(const std::string& path, const char* dtype, size_t count,
     throw std::invalid_argument(
         fmt::format("{}: the array is {}; give {} ({})", path, a.dtype, dtype, shape_text));
   if (a.count() != count || a.fortran_order)
-    throw std::invalid_argument(fmt::format(
-        "{}: {} elements{}; the model needs {} in C order ({})", path, a.count(),
-        a.fortran_order ? " in Fortran order" : "", count, shape_text));
+    throw std::invalid_argument(
+        fmt::format("{}: {} elements{}; the model needs {} in C order ({})", path, a.count(),
+                    a.fortran_order ? " in Fortran order" : "", count, shape_text));
   std::vector<T> v(count);
   std::memcpy(v.data(), a.data.data(), count * sizeof(T));
   return v;
@@ -75,9 +75,10 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
       labels.assign(lab.begin(), lab.end());
       for (int b = 0; b < B; ++b)
         if (labels[b] < 0 || labels[b] >= C)
-          throw std::invalid_argument(fmt::format("{}/labels.npy: label {} of sample {} is not a "
-                                                  "class 0..{}",
-                                                  d, labels[b], b, C - 1));
+          throw std::invalid_argument(
+              fmt::format("{}/labels.npy: label {} of sample {} is not a "
+                          "class 0..{}",
+                          d, labels[b], b, C - 1));
       have_labels = true;
     }
     if (spec.f16) {
@@ -157,8 +158,7 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
       check(fmt::format("z{}", l), ref.z[l], fm.Z(l));
     }
     if (have_labels) res.accuracy = accuracy(fm.Z(L - 1));
-    res.fmac_utilization =
-        res.cycles ? double(res.macs) / (double(res.cycles) * res.pes) : 0.0;
+    res.fmac_utilization = res.cycles ? double(res.macs) / (double(res.cycles) * res.pes) : 0.0;
     if (!args.save_dir.empty()) {
       std::filesystem::create_directories(args.save_dir);
       SaveF32(args.save_dir + "/logits.npy", fm.Z(L - 1), B, C);

@@ -30,14 +30,14 @@ struct MlpCheckResult {
   bool pass = false;
   std::string status = "quiescent", message;
   double max_rel_err = 0, tolerance = 0;
-  uint64_t cycles = 0;           // of the forward, or of all training steps
-  PhaseCycles phases;            // summed over the runs
+  uint64_t cycles = 0;  // of the forward, or of all training steps
+  PhaseCycles phases;   // summed over the runs
   uint64_t words_streamed_in = 0, words_streamed_out = 0, link_wavelets = 0;
-  double loss = -1;              // training: the last step's loss (device)
-  double accuracy = -1;          // with labels: the fraction the last forward classified right
-  uint64_t macs = 0;             // multiply-adds of the dense forward (per run)
-  uint64_t nonzeros = 0;         // weights stored or streamed
-  double fmac_utilization = 0;   // forward: macs / (cycles * PEs)
+  double loss = -1;             // training: the last step's loss (device)
+  double accuracy = -1;         // with labels: the fraction the last forward classified right
+  uint64_t macs = 0;            // multiply-adds of the dense forward (per run)
+  uint64_t nonzeros = 0;        // weights stored or streamed
+  double fmac_utilization = 0;  // forward: macs / (cycles * PEs)
   int pes = 0;
   std::vector<CheckedArray> checked;
 };

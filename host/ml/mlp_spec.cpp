@@ -193,8 +193,8 @@ MlpParams RandomParams(const MlpSpec& s, std::mt19937_64& rng) {
   return p;
 }
 
-std::vector<uint32_t> SparsePairs(const MlpSpec& s, const MlpPlan& plan, const MlpParams& p,
-                                  int l, int pe) {
+std::vector<uint32_t> SparsePairs(const MlpSpec& s, const MlpPlan& plan, const MlpParams& p, int l,
+                                  int pe) {
   std::vector<uint32_t> out;
   const int nb = plan.nb[l], M = s.Out(l), N = s.In(l), eb = s.f16 ? 2 : 4;
   for (int j = 0; j < nb; ++j) {

@@ -42,16 +42,16 @@ struct MlpPlan {
   int pes = 1;
   std::vector<int> nb, m, mp;
   int mmax = 1, tmp = 1;
-  std::vector<int> cap;   // resident sparse: room for nonzeros per PE, per layer
-  int bytes = 0;          // PE memory the data takes (the largest PE)
+  std::vector<int> cap;  // resident sparse: room for nonzeros per PE, per layer
+  int bytes = 0;         // PE memory the data takes (the largest PE)
 };
 
 // Checks the spec (sizes, batch, sparsity, limits of descriptors) and plans it, choosing P if
 // spec.pes is 0: 4 PEs (fewer if a layer has fewer inputs), or more, up to 16, until the model
-// fits (each PE needs at least one input of every layer). A resident model that fits nowhere is refused with the bytes it needs and the
-// suggestion to stream. `nnz_per_pe` (resident sparse: per layer, the most nonzeros on one PE at
-// the given P) may be empty, then the density's expectation is used. Throws
-// std::invalid_argument naming the option.
+// fits (each PE needs at least one input of every layer). A resident model that fits nowhere is
+// refused with the bytes it needs and the suggestion to stream. `nnz_per_pe` (resident sparse: per
+// layer, the most nonzeros on one PE at the given P) may be empty, then the density's expectation
+// is used. Throws std::invalid_argument naming the option.
 MlpPlan PlanMlp(const MlpSpec& spec, const std::vector<std::vector<int>>& nnz_per_pe = {});
 
 // The model's parameters as PyTorch holds them: w[l] is Out(l) x In(l) row-major, b[l] Out(l).

@@ -16,13 +16,13 @@ struct MlpMomentum {
 };
 
 struct RefStep {
-  std::vector<std::vector<double>> a;   // a[l]: the input of layer l, B x In(l)
-  std::vector<std::vector<double>> z;   // z[l]: W a + b, B x Out(l)
+  std::vector<std::vector<double>> a;  // a[l]: the input of layer l, B x In(l)
+  std::vector<std::vector<double>> z;  // z[l]: W a + b, B x Out(l)
   // Training only (labels given):
   double loss = 0;
-  std::vector<std::vector<double>> dz;  // dL/dz[l], B x Out(l)
-  std::vector<std::vector<double>> gw;  // dL/dW[l], Out(l) x In(l)
-  std::vector<std::vector<double>> gb;  // dL/db[l], Out(l)
+  std::vector<std::vector<double>> dz;                // dL/dz[l], B x Out(l)
+  std::vector<std::vector<double>> gw;                // dL/dW[l], Out(l) x In(l)
+  std::vector<std::vector<double>> gb;                // dL/db[l], Out(l)
   std::vector<std::vector<double>> w1, b1, vw1, vb1;  // after the SGD step
 };
 

@@ -28,10 +28,14 @@ std::vector<double> Ticks(double lo, double hi) {
 std::string Escape(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else o += c;
+    if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '&')
+      o += "&amp;";
+    else
+      o += c;
   }
   return o;
 }
@@ -72,8 +76,8 @@ void WriteSvgPlot(const std::string& path, const std::string& title, const std::
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\"/>\n"
       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n"
       "<text x=\"16\" y=\"{}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {})\">{}</text>\n",
-      left, top, W - left - right, H - top - bottom, (left + W - right) / 2, H - 18,
-      Escape(xlabel), (top + H - bottom) / 2, (top + H - bottom) / 2, Escape(ylabel));
+      left, top, W - left - right, H - top - bottom, (left + W - right) / 2, H - 18, Escape(xlabel),
+      (top + H - bottom) / 2, (top + H - bottom) / 2, Escape(ylabel));
   int row = 0;
   for (const PlotSeries& s : series) {
     std::string pts;

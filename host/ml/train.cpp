@@ -46,8 +46,7 @@ TrainResult TrainDigits(const TrainArgs& a,
   const int n_train = static_cast<int>(d.size()) - n_split;
   std::vector<int> train(order.begin(), order.begin() + n_train),
       test(order.begin() + n_train, order.end());
-  const int n_test =
-      a.test_batches > 0 ? std::min(n_split, a.test_batches * spec.batch) : n_split;
+  const int n_test = a.test_batches > 0 ? std::min(n_split, a.test_batches * spec.batch) : n_split;
   if (n_train < B)
     throw std::invalid_argument(
         fmt::format("--batch {}: the training set has only {} samples", B, n_train));
@@ -68,8 +67,7 @@ TrainResult TrainDigits(const TrainArgs& a,
     for (int at = 0; at < n_test; at += B) {
       std::fill(x.begin(), x.end(), 0.0f);
       const int n = std::min(B, n_test - at);
-      for (int b = 0; b < n; ++b)
-        std::copy_n(&d.x[size_t(test[at + b]) * F], F, &x[size_t(b) * F]);
+      for (int b = 0; b < n; ++b) std::copy_n(&d.x[size_t(test[at + b]) * F], F, &x[size_t(b) * F]);
       const StepStats st = fm.Forward(x);
       res.cycles += st.cycles;
       if (!st.ok) {
@@ -100,8 +98,8 @@ TrainResult TrainDigits(const TrainArgs& a,
       ++res.steps;
       if (!st.ok) {
         res.ok = false;
-        res.message = fmt::format("step {} of epoch {} stopped: {}: {}", s + 1, e + 1, st.status,
-                                  st.message);
+        res.message =
+            fmt::format("step {} of epoch {} stopped: {}: {}", s + 1, e + 1, st.status, st.message);
         break;
       }
       const double loss = fm.Loss();
@@ -118,8 +116,7 @@ TrainResult TrainDigits(const TrainArgs& a,
   }
   if (!a.plot.empty() && !res.step_loss.empty()) {
     PlotSeries steps_s{"loss per step", "#9bb7d4", {}, res.step_loss, false};
-    for (size_t i = 0; i < res.step_loss.size(); ++i)
-      steps_s.x.push_back(double(i + 1) / steps);
+    for (size_t i = 0; i < res.step_loss.size(); ++i) steps_s.x.push_back(double(i + 1) / steps);
     PlotSeries epochs_s{"mean loss per epoch", "#c0392b", {}, res.epoch_loss, true};
     for (size_t i = 0; i < res.epoch_loss.size(); ++i) epochs_s.x.push_back(double(i + 1));
     WriteSvgPlot(a.plot,

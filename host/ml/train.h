@@ -19,18 +19,18 @@ struct TrainArgs {
   int max_steps = 0;     // per epoch; 0: every full batch (short RTL runs use a few)
   int test_batches = 0;  // batches of the test set evaluated; 0: all of it
   float lr = 0.05f, momentum = 0.9f;
-  uint64_t seed = 1;          // initial weights and the order of the batches
-  std::string data;           // the CSV (gz); empty: python3-sklearn's
-  std::string plot;           // an .svg to write the loss curve to; empty: none
+  uint64_t seed = 1;  // initial weights and the order of the batches
+  std::string data;   // the CSV (gz); empty: python3-sklearn's
+  std::string plot;   // an .svg to write the loss curve to; empty: none
 };
 
 struct EpochReport {
   int epoch = 0, epochs = 0;
-  int step = 0, steps = 0;   // within the epoch, as it goes
-  double loss = 0;           // mean loss of the steps so far
-  double test_accuracy = -1; // at the end of the epoch
-  uint64_t cycles = 0;       // simulated, so far in the run
-  bool done = false;         // the epoch has ended
+  int step = 0, steps = 0;    // within the epoch, as it goes
+  double loss = 0;            // mean loss of the steps so far
+  double test_accuracy = -1;  // at the end of the epoch
+  uint64_t cycles = 0;        // simulated, so far in the run
+  bool done = false;          // the epoch has ended
 };
 
 struct TrainResult {

@@ -82,8 +82,8 @@ TEST(MlpReference, GradientsMatchFiniteDifferences) {
         q.w[l][k] = p.w[l][k] - h;
         const double down = ReferenceStep(s, q, x, labels, {}, 0, 0).loss;
         const double fd = (up - down) / (double(p.w[l][k] + h) - double(p.w[l][k] - h));
-        EXPECT_NEAR(r.gw[l][k], fd, 1e-5) << ActivationName(act) << " layer " << l << " weight "
-                                          << k;
+        EXPECT_NEAR(r.gw[l][k], fd, 1e-5)
+            << ActivationName(act) << " layer " << l << " weight " << k;
       }
       // SGD with zero momentum: w1 = w - lr g
       for (size_t k = 0; k < p.w[l].size(); ++k)
@@ -102,9 +102,7 @@ TEST(MlpReference, NormwiseErrorNamesTheWorstElementAndCountsNaN) {
 
 TEST(Digits, ReadsTheCsvAndNamesTheLineOfBadInput) {
   const std::string path = testing::TempDir() + "/digits_test.csv";
-  auto write = [&](const std::string& text) {
-    std::ofstream(path) << text;
-  };
+  auto write = [&](const std::string& text) { std::ofstream(path) << text; };
   std::string good;
   for (int r = 0; r < 20; ++r) {
     for (int k = 0; k < 64; ++k) good += std::to_string((r + k) % 17) + ",";
