@@ -5,7 +5,7 @@ JOBS     ?= $(shell nproc)
 CMAKE_ARGS ?=
 TESSERA  := $(BUILD)/bin/tessera
 
-.PHONY: all setup configure build test sim sim-long lint synth bench gen format clean
+.PHONY: all setup configure build test sim sim-long sanitize fuzz lint synth bench gen format clean
 
 all: build
 
@@ -32,6 +32,14 @@ sim: build
 # Longer regressions (bigger fabrics, more cycles and seeds).
 sim-long: build
 	bash scripts/regress.sh $(TESSERA) long
+
+# AddressSanitizer + UBSan build in build-sanitize/: the quick tests, random programs, noc cosim.
+sanitize: setup
+	bash scripts/sanitize.sh
+
+# libFuzzer targets of the parsers (clang, build-fuzz/), FUZZ_SECONDS each (default 30).
+fuzz: setup
+	bash scripts/fuzz.sh
 
 lint: setup
 	bash scripts/lint.sh

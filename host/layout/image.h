@@ -38,6 +38,10 @@ struct RouteCfg {
   }
 };
 
+// The most PEs a layout or image may have: 2048 x 2048, more than the wafer's 750 x 994 = 745,500.
+// The linker keeps state per PE, so a fabric is bounded by its area, not only by 65535 each way.
+inline constexpr int64_t kMaxFabricPes = int64_t(1) << 22;
+
 struct ImageProgram {
   std::vector<std::string> sources;       // the files linked (for people; not loaded)
   std::map<std::string, int64_t> params;  // the param values it was linked with

@@ -343,7 +343,14 @@ class FileParser {
                                                  "line {})",
                                                  fabric_line_));
     }
+    c->Space();
+    const size_t at = c->pos();
     const auto [w, h] = Dims(c, *scope, "fabric");
+    if (int64_t(w) * h > kMaxFabricPes) {
+      throw LineError(at, fmt::format("fabric {}x{} has {} PEs; a layout may have up to {} "
+                                      "(2048x2048; the wafer is 750x994)",
+                                      w, h, int64_t(w) * h, kMaxFabricPes));
+    }
     layout_.SetFabric(w, h);
     scope->Set("FW", w);
     scope->Set("FH", h);

@@ -65,6 +65,10 @@ class Linker {
                                           "way)",
                                           fw_, fh_));
     }
+    if (int64_t(fw_) * fh_ > kMaxFabricPes) {
+      throw Error(Location{}, fmt::format("the fabric {}x{} has {} PEs; a layout may have up to {}",
+                                          fw_, fh_, int64_t(fw_) * fh_, kMaxFabricPes));
+    }
     pes_.assign(size_t(fw_) * fh_, PeState{});
     for (size_t i = 0; i < layout_.regions().size(); ++i) AssignRegion(i);
     for (size_t i = 0; i < layout_.routes().size(); ++i) AssignRoute(i);

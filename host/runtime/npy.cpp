@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -41,6 +42,10 @@ NpyArray ReadNpy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(fmt::format("{}: cannot open", path));
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return ParseNpy(bytes, path);
+}
+
+NpyArray ParseNpy(const std::string& bytes, const std::string& path) {
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0)
     throw std::invalid_argument(fmt::format("{}: not an .npy file (no \\x93NUMPY magic)", path));
   const int major = static_cast<uint8_t>(bytes[6]);
@@ -86,10 +91,17 @@ NpyArray ReadNpy(const std::string& path) {
     size_t used = 0;
     unsigned long long d = 0;
     try {
+      if (shape[i] < '0' || shape[i] > '9') throw std::invalid_argument("not a digit");
       d = std::stoull(shape.substr(i), &used);
     } catch (const std::exception&) {
       throw std::invalid_argument(fmt::format("{}: malformed shape {}", path, shape));
     }
+    // The element count is bounded by the data the file holds: a shape whose product exceeds it
+    // (or overflows) is refused before anything is allocated for it.
+    if (d != 0 && count > (bytes.size() / a.elem_bytes) / d)
+      throw std::invalid_argument(fmt::format(
+          "{}: shape {} has more elements than the file's {} bytes of data can hold", path, shape,
+          bytes.size() - std::min(bytes.size(), off + hlen)));
     a.shape.push_back(d);
     count *= d;
     i += used;

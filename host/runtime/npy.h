@@ -20,6 +20,8 @@ struct NpyArray {
 
 // Throws std::invalid_argument naming the file and what is wrong with it.
 NpyArray ReadNpy(const std::string& path);
+// The same for the bytes of a file; `path` names it in messages.
+NpyArray ParseNpy(const std::string& bytes, const std::string& path);
 // Writes a version 1.0 file (data in C order, or Fortran order with fortran_order); throws
 // std::runtime_error if it cannot.
 void WriteNpy(const std::string& path, const std::string& dtype, const std::vector<size_t>& shape,

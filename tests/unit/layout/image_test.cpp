@@ -103,6 +103,16 @@ TEST(Image, FileRoundTripAndSmallImage) {
   EXPECT_EQ(WriteImage(ReadImageFile(path)), WriteImage(Checkerboard()));
 
   EXPECT_EQ(ReadImage(Damage("fabric 2 1", "fabric 010 1"), "i.timg").fabric_w, 10);  // no octal
+  // An image may not claim more PEs than a layout may have (issue 19).
+  try {
+    ReadImage(Damage("fabric 2 1", "fabric 65535 65535"), "i.timg");
+    ADD_FAILURE() << "a 65535x65535 image was read";
+  } catch (const assembler::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("fabric 65535x65535 has 4294836225 PEs; an image may "
+                                         "have up to 4194304"),
+              std::string::npos)
+        << e.what();
+  }
   const Image s = ReadImage(kSmall, "i.timg");
   EXPECT_EQ(WriteImage(s), kSmall);
   EXPECT_EQ(s.ProgramAt(0, 0), nullptr);

@@ -347,6 +347,12 @@ TEST(LayoutErrors, OutsideTheFabric) {
   EXPECT_EQ(Error("fabric 70000x4\n"),
             "t.tlayout:1:8: error: fabric 70000x4 is out of range (1..65535 each way)\n"
             "t.tlayout: error: the layout has no 'fabric WxH' statement giving the fabric's size");
+  // The area is bounded too (issue 19: a 65535x65535 fabric made the linker allocate state for
+  // 4.3e9 PEs and die of std::bad_alloc).
+  EXPECT_EQ(Error("fabric 65535x65535\n"),
+            "t.tlayout:1:8: error: fabric 65535x65535 has 4294836225 PEs; a layout may have up to "
+            "4194304 (2048x2048; the wafer is 750x994)\n"
+            "t.tlayout: error: the layout has no 'fabric WxH' statement giving the fabric's size");
   EXPECT_EQ(Error("fabric 0,4\n"),
             "t.tlayout:1:8: error: fabric width 0 is out of range (1..65535)\n"
             "t.tlayout: error: the layout has no 'fabric WxH' statement giving the fabric's size");
