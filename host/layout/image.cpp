@@ -101,9 +101,9 @@ class Reader {
     image_.fabric_w = static_cast<int>(Num(1, 1, 0xFFFF, "fabric width"));
     image_.fabric_h = static_cast<int>(Num(2, 1, 0xFFFF, "fabric height"));
     if (int64_t(image_.fabric_w) * image_.fabric_h > kMaxFabricPes) {
-      Fail(1, fmt::format("fabric {}x{} has {} PEs; an image may have up to {}", image_.fabric_w,
-                          image_.fabric_h, int64_t(image_.fabric_w) * image_.fabric_h,
-                          kMaxFabricPes));
+      Fail(1,
+           fmt::format("fabric {}x{} has {} PEs; an image may have up to {}", image_.fabric_w,
+                       image_.fabric_h, int64_t(image_.fabric_w) * image_.fabric_h, kMaxFabricPes));
     }
     for (;;) {
       if (!Next()) Fail(-1, "the image ends without its 'end' record (is it truncated?)");

@@ -99,9 +99,9 @@ NpyArray ParseNpy(const std::string& bytes, const std::string& path) {
     // The element count is bounded by the data the file holds: a shape whose product exceeds it
     // (or overflows) is refused before anything is allocated for it.
     if (d != 0 && count > (bytes.size() / a.elem_bytes) / d)
-      throw std::invalid_argument(fmt::format(
-          "{}: shape {} has more elements than the file's {} bytes of data can hold", path, shape,
-          bytes.size() - std::min(bytes.size(), off + hlen)));
+      throw std::invalid_argument(
+          fmt::format("{}: shape {} has more elements than the file's {} bytes of data can hold",
+                      path, shape, bytes.size() - std::min(bytes.size(), off + hlen)));
     a.shape.push_back(d);
     count *= d;
     i += used;
