@@ -1367,6 +1367,14 @@ class Assembler : public SymbolContext {
       if (s.op == Stmt::Op::kDsd) dsd_stmts[s.name] = &s;
     std::array<const Stmt*, 16> loaded{};  // the .dsd record each DSR holds, if known
     for (const Stmt& s : stmts_) {
+      // The statement's own line first: the bank note below encodes it, and an encoding error
+      // quotes the line's text at the statement's positions.
+      line_ = s.line;
+      seq_ = s.seq;
+      diags_.SetOrder(s.seq);
+      cur_section_ = s.section;
+      cur_offset_ = s.offset;
+      display_ = s.mnemonic;
       if (s.section == kText && s.op == Stmt::Op::kInsn) {
         if (text_labels.count(s.offset)) loaded.fill(nullptr);
         try {
@@ -1376,12 +1384,6 @@ class Assembler : public SymbolContext {
         } catch (const NotYetDefined&) {
         }
       }
-      line_ = s.line;
-      seq_ = s.seq;
-      diags_.SetOrder(s.seq);
-      cur_section_ = s.section;
-      cur_offset_ = s.offset;
-      display_ = s.mnemonic;
       std::vector<uint8_t> bytes;
       try {
         bytes = Encode(s);

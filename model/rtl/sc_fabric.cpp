@@ -18,13 +18,6 @@
 
 #include "rtl/rtl_fabric.h"
 
-// libsystemc.so's own main() calls sc_main, so the symbol must exist; Tessera programs have
-// their own main() and drive the kernel through sc_start, so SystemC's main never runs.
-int sc_main(int, char**) {
-  std::fprintf(stderr, "tessera: SystemC's main() is not an entry point of this program\n");
-  return 2;
-}
-
 namespace tessera::rtl {
 namespace {
 

@@ -349,5 +349,27 @@ TEST(Directives, BankNoteForSourcesSixteenBytesApart) {
             1u);
 }
 
+// Found by make fuzz (fuzz_asm): the bank note encoded a statement while the assembler still held
+// the previous line, and a bad completion clause then quoted that shorter line at the clause's
+// column (std::out_of_range, a crash). Now it is the usual error, at the right place.
+TEST(Directives, BankNoteQuotesTheStatementsOwnLine) {
+  try {
+    AssembleText("t.s",
+                 "        .data\n"
+                 "a:      .space  16\n"
+                 "b:      .space  16\n"
+                 "        .dsd    ad, mem1d, f32, base=a, len=4\n"
+                 "        .dsd    bd, mem1d, f32, base=b, len=4\n"
+                 "        .text\n"
+                 "        ldd     d1, ad\n"
+                 "        ldd     d2, bd\n"
+                 "        fadds   d0, d1, d2, ut1 bogusword\n");
+    ADD_FAILURE() << "a bad completion clause assembled";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("t.s:9:", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("got 'bogusword'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tessera::assembler::test
