@@ -204,7 +204,13 @@ class FileParser {
       if (s.keyword == "include") {
         Cursor p(s.text, at);
         p.set_pos(s.keyword_pos + s.keyword.size());
-        const std::string path = p.Path();
+        std::string path;
+        try {
+          path = p.Path();
+        } catch (const LineError& e) {  // no name, or an unterminated quote
+          AddAt(s, e.pos(), e.what());
+          continue;
+        }
         if (path.size() > 8 && path.compare(path.size() - 8, 8, ".tlayout") == 0) {
           const std::string full = JoinPath(dir, path);
           std::ifstream f(full, std::ios::binary);

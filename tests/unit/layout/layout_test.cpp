@@ -317,6 +317,15 @@ end
   EXPECT_EQ(l.routes()[2].x0, 6);
 }
 
+// Found by make fuzz (fuzz_layout): an `include` without a file name, or with an unterminated
+// quote, threw out of the reader (std::terminate). Now they are errors at the name's place.
+TEST(LayoutErrors, AnIncludeWithoutAFileName) {
+  EXPECT_EQ(Error("fabric 2x2\ninclude\n"),
+            "t.tlayout:2:8: error: expected a file name, found the end of the line");
+  EXPECT_EQ(Error("fabric 2x2\ninclude \"parts/a.tlayout\n"),
+            "t.tlayout:2:9: error: unterminated '\"'");
+}
+
 TEST(LayoutErrors, OverlappingRegions) {
   try {
     Link(ParseLayoutFile(kData + "/overlap.tlayout"));
