@@ -5,7 +5,8 @@
 # FUZZ_SECONDS (default 30). A crash, a sanitizer finding, a time-out (10 s per input), a single
 # allocation above 1 GB or more than 2 GB resident fails it and leaves the reproducer in
 # build-fuzz/findings/TARGET/.
-# Usage: FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET...]   (default: all)
+# Usage: FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET...]   (default: all; one run at a time: the
+# seeds and dictionaries are rewritten at the start)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${FUZZ_BUILD:-build-fuzz}
@@ -18,7 +19,9 @@ seeds=$build/seeds
 dict=$build/dict
 rm -rf "$seeds" "$dict"
 mkdir -p "$seeds" "$dict"
-for t in $targets; do mkdir -p "$seeds/$t" "$build/corpus/$t" "$build/findings/$t"; done
+for t in asm object layout image npy testfloat; do
+  mkdir -p "$seeds/$t" "$build/corpus/$t" "$build/findings/$t"
+done
 copy() {  # target, files...
   local t=$1; shift
   local f
