@@ -2,7 +2,7 @@
 # `make fuzz` (tests/fuzz/README.md): builds the libFuzzer targets of every parser of user input
 # with clang, AddressSanitizer and UBSan (build-fuzz/), seeds a corpus per target from the
 # project's own files, writes dictionaries of each language's keywords, and runs each target for
-# FUZZ_SECONDS (default 30). A crash, a sanitizer finding, a time-out (10 s per input), a single
+# FUZZ_SECONDS (default 30). A crash, a sanitizer finding, a time-out (30 s per input), a single
 # allocation above 1 GB or more than 2 GB resident fails it and leaves the reproducer in
 # build-fuzz/findings/TARGET/.
 # Usage: FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET...]   (default: all; one run at a time: the
@@ -72,7 +72,7 @@ for t in $targets; do
   log=$build/findings/$t.log
   d=""
   [ -f "$dict/$t.dict" ] && d="-dict=$dict/$t.dict"
-  if "$build/bin/fuzz_$t" "$build/corpus/$t" "$seeds/$t" $d -max_total_time="$secs" -timeout=10 \
+  if "$build/bin/fuzz_$t" "$build/corpus/$t" "$seeds/$t" $d -max_total_time="$secs" -timeout=30 \
       -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 -print_final_stats=1 \
       -artifact_prefix="$build/findings/$t/" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -263,6 +263,17 @@ class FileParser {
 
   void Exec(const std::vector<Stmt>& stmts, Scope* scope) {
     for (const Stmt& s : stmts) {
+      // Nested loops multiply: each is bounded, and so is everything they execute together.
+      if (++executed_ > kMaxStatements) {
+        if (!over_budget_) {
+          AddAt(s, s.keyword_pos,
+                fmt::format("the layout executes more than {} statements (loops inside loops?); "
+                            "that is the limit",
+                            kMaxStatements));
+        }
+        over_budget_ = true;
+        return;
+      }
       Cursor c(s.text, Location{s.file, s.line, 1});
       c.set_pos(s.keyword_pos + s.keyword.size());
       try {
@@ -299,10 +310,22 @@ class FileParser {
         }
       } catch (const LineError& e) {
         AddAt(s, e.pos(), e.what());
+        Failed(s);
       } catch (const Error& e) {
         AddError(e);
+        Failed(s);
       }
+      if (over_budget_) return;
     }
+  }
+
+  // A statement failed. In a loop it fails again on every iteration (the messages are reported
+  // once), so past kMaxFailures the layout stops: enough to show every distinct problem.
+  void Failed(const Stmt& s) {
+    if (++failures_ <= kMaxFailures) return;
+    AddAt(s, s.keyword_pos,
+          fmt::format("more than {} failed statements (in loops?); stopping here", kMaxFailures));
+    over_budget_ = true;
   }
 
   int64_t Eval(Cursor* c, const Scope& scope) { return c->ParseExpr().Eval(scope); }
@@ -429,7 +452,7 @@ class FileParser {
                         static_cast<int64_t>(span / step) + 1, kMaxIterations));
       return;
     }
-    for (int64_t v = from; v <= to; v += step) {
+    for (int64_t v = from; v <= to && !over_budget_; v += step) {
       Scope inner = *scope;
       inner.Set(name, v);
       Exec(s.body, &inner);
@@ -599,6 +622,12 @@ class FileParser {
   }
 
   static constexpr int64_t kMaxIterations = 1 << 20;
+  // Statements executed in all (loop bodies once per iteration): more than the wafer's 745,500
+  // PEs, so that even a statement per PE fits; a large fabric is described by rectangles.
+  static constexpr int64_t kMaxStatements = int64_t(1) << 20;
+  static constexpr int64_t kMaxFailures = 10000;
+  int64_t executed_ = 0, failures_ = 0;
+  bool over_budget_ = false;
   std::string name_, base_dir_;
   Layout layout_;
   Diagnostics diags_;

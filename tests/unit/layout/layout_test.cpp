@@ -326,6 +326,22 @@ TEST(LayoutErrors, AnIncludeWithoutAFileName) {
             "t.tlayout:2:9: error: unterminated '\"'");
 }
 
+// Found by make fuzz (fuzz_layout): each loop is bounded, but loops inside loops multiplied, and
+// a layout ran for seconds (minutes with more nesting). Executed statements are bounded as a
+// whole, and a statement failing on every iteration stops the layout after 10,000 failures.
+TEST(LayoutErrors, NestedLoopsAreBoundedAsAWhole) {
+  EXPECT_EQ(Error("fabric 8x8\nfor a in 0..1023\nfor b in 0..1023\nlet q = a + b\nend\nend\n"),
+            "t.tlayout:4:1: error: the layout executes more than 1048576 statements (loops "
+            "inside loops?); that is the limit");
+  const std::string e = Error(
+      "fabric 8x8\nfor a in 0..99\nfor b in 0..99\nfor c in 0..99\nlet q = nope\nend\nend\nend\n");
+  EXPECT_NE(e.find("t.tlayout:5:9: error: unknown name 'nope'"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.tlayout:5:1: error: more than 10000 failed statements (in loops?); stopping "
+                   "here"),
+            std::string::npos)
+      << e;
+}
+
 TEST(LayoutErrors, OverlappingRegions) {
   try {
     Link(ParseLayoutFile(kData + "/overlap.tlayout"));
