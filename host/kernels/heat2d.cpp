@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -59,8 +58,7 @@ KernelResult Run(const KernelArgs& a) {
         for (int i = 0; i < bx(px); ++i)
           host[(size_t(py) * W + px) * arr + size_t(j + 1) * pitch + (i + 1)] =
               u0[size_t(y0(py) + j) * nx + x0(px) + i];
-  uint32_t rbits;
-  std::memcpy(&rbits, &kR, 4);
+  const uint32_t rbits = F32Bits(kR);
   const std::string layout =
       fmt::format("fabric {}x{}\n", W, H) + HaloLets() +
       fmt::format(

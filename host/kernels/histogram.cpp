@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -58,12 +57,6 @@ HistPlan Plan(const KernelArgs& a) {
   return p;
 }
 
-uint32_t Bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-
 // Routes: color c < W leads along every row to column c, where it goes to the compute engine;
 // color W + r leads along every column to row r. Each PE's own wavelets enter from its ramp.
 std::string Layout(const HistPlan& p) {
@@ -72,7 +65,7 @@ std::string Layout(const HistPlan& p) {
       "fabric {}x{}\n"
       "region at=0,0 size={}x{} program=histogram.s param N={} param B={} param BP={} \\\n"
       "  param X=x param MYC={}+y param BF={} param BM1F={}\n",
-      W, H, W, H, p.n, p.bins, p.bp, W, Bits(float(p.bins)), Bits(float(p.bins - 1)));
+      W, H, W, H, p.n, p.bins, p.bp, W, F32Bits(float(p.bins)), F32Bits(float(p.bins - 1)));
   auto dirs = [](std::initializer_list<std::pair<bool, const char*>> l) {
     std::string s;
     for (const auto& [on, d] : l)

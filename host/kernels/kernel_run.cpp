@@ -99,6 +99,18 @@ double F16Value(uint16_t h) {
   return f;
 }
 
+uint32_t F32Bits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+float F32Value(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 
 Board CheckBoard(const KernelArgs& a, const char* kernel, const char* what, Board b) {

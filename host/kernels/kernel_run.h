@@ -39,6 +39,9 @@ void MeasureError(const std::vector<double>& ref, const std::vector<double>& got
 std::vector<float> UniformF32(std::mt19937_64& rng, size_t n);
 uint16_t F16Bits(float f);
 double F16Value(uint16_t h);
+// An f32's bit pattern, and the f32 of one.
+uint32_t F32Bits(float f);
+float F32Value(uint32_t bits);
 
 // Layout text for a halo exchange with the four neighbours: `let`s of the colors EG0..NG1 (1..8:
 // each direction on two colors by the sender's parity, so that a PE's outgoing and incoming

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -41,8 +40,7 @@ KernelResult Run(const KernelArgs& a) {
   size_t k = 0;
   for (const auto& [i, j] : pos) {
     const int py = i / mb, px = j / nb;
-    uint32_t bits;
-    std::memcpy(&bits, &vals[k++], 4);
+    const uint32_t bits = F32Bits(vals[k++]);
     per_pe[size_t(py) * W + px].insert(per_pe[size_t(py) * W + px].end(),
                                        {uint32_t(i % mb), uint32_t(j % nb), bits});
   }

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <stdexcept>
 
@@ -46,18 +45,12 @@ Grid Plan(const KernelArgs& a) {
   return g;
 }
 
-uint32_t Bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-
 std::string Layout(const Grid& g, Kind kind, int iters, float tol2) {
   return fmt::format("fabric {}x{}\n", g.nx, g.ny) + HaloLets() +
          fmt::format(
              "region at=0,0 size={}x{} program=stencil.s,../../lib/collectives.s \\\n"
              "  param NZ={} param KIND={} param ITERS={} param TOL2={} \\\n  ",
-             g.nx, g.ny, g.nz, int(kind), iters, Bits(tol2)) +
+             g.nx, g.ny, g.nz, int(kind), iters, F32Bits(tol2)) +
          HaloParams() + "\ninclude ../../lib/collectives.tlayout\n" + HaloRoutes();
 }
 
@@ -117,7 +110,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
     done_iters = it[0];
     result = res[0];
     for (int k = 1; k < out.pes; ++k) {
-      if (it[k] != it[0] || Bits(res[k]) != Bits(res[0])) {
+      if (it[k] != it[0] || F32Bits(res[k]) != F32Bits(res[0])) {
         out.status = "differs";
         out.message = fmt::format(
             "PE({},{}) took {} iterations to {}, PE(0,0) {} to {}: the allreduces must agree",
@@ -154,7 +147,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
           if (y < g.ny - 1) s -= P(x, y + 1, z);
           const float got = q[g.At(x, y, z)];
           out.max_abs_err = std::max(out.max_abs_err, double(std::fabs(got - s)));
-          if (Bits(got) != Bits(s)) {
+          if (F32Bits(got) != F32Bits(s)) {
             out.pass = false;
             out.status = "differs";
             out.message = fmt::format("q at ({}, {}, {}) is {}; in the device's order it is {}", x,

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -16,20 +15,44 @@
 #endif
 
 namespace tessera::ml {
+
+// How a layer's rows x n matrix (row-major, as PyTorch holds it) is cut into the PEs' arrays:
+// PE p holds the columns p*nb .. p*nb + nb - 1 (zero past n), as rows x nb row-major (inputs:
+// rows are samples) or as nb x rows, one column after the other (weight blocks: the layout of
+// mlp.s's w, g and v, and the order in which columns stream in and gradients stream out).
+struct Slicing {
+  int rows, n, nb, pes;
+  bool by_column;
+  int PerPe() const { return rows * nb; }
+  size_t At(int r, int c) const {  // where element (r, c < n) is in the PEs' arrays
+    const int pe = c / nb, j = c % nb;
+    return size_t(pe) * PerPe() + (by_column ? size_t(j) * rows + r : size_t(r) * nb + j);
+  }
+  template <typename T>
+  std::vector<T> Split(const std::vector<T>& full) const {
+    std::vector<T> parts(size_t(pes) * PerPe(), T{});
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < n; ++c) parts[At(r, c)] = full[size_t(r) * n + c];
+    return parts;
+  }
+  template <typename Out, typename In>
+  std::vector<Out> Join(const std::vector<In>& parts) const {
+    std::vector<Out> full(size_t(rows) * n);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < n; ++c) full[size_t(r) * n + c] = static_cast<Out>(parts[At(r, c)]);
+    return full;
+  }
+};
+
 namespace {
 
 constexpr int kWeightColor = 12, kGradColor = 13;  // mlp.s WS and GS
 constexpr int kNorth = static_cast<int>(arch::Dir::kN);
 
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float Float(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
+std::vector<uint16_t> ToF16(const std::vector<float>& v) {
+  std::vector<uint16_t> h(v.size());
+  for (size_t k = 0; k < v.size(); ++k) h[k] = kernels::F16Bits(v[k]);
+  return h;
 }
 
 std::string Layout(const MlpSpec& s, const MlpPlan& p) {
@@ -128,14 +151,26 @@ void FabricMlp::WriteAll(const std::string& sym, const std::vector<T>& data, int
   dev_->MemcpyH2D(sym, data.data(), data.size(), {0, 0, plan_.pes, 1}, per_pe, o);
 }
 
+template <typename T>
+void FabricMlp::WriteEach(const std::string& sym, const std::vector<T>& values) {
+  std::vector<T> all;
+  for (int pe = 0; pe < plan_.pes; ++pe) all.insert(all.end(), values.begin(), values.end());
+  WriteAll(sym, all, static_cast<int>(values.size()));
+}
+
+Slicing FabricMlp::WeightBlocks(int l) const {
+  return {spec_.Out(l), spec_.In(l), plan_.nb[l], plan_.pes, true};
+}
+Slicing FabricMlp::InputSlices(int l) const {
+  return {spec_.batch, spec_.In(l), plan_.nb[l], plan_.pes, false};
+}
+
 void FabricMlp::PlaceParams() {
   const int L = spec_.NumLayers(), P = plan_.pes;
   for (int l = 0; l < L; ++l) {
-    const int N = spec_.In(l), M = spec_.Out(l), nb = plan_.nb[l], mp = plan_.mp[l];
-    std::vector<float> bias(size_t(P) * mp, 0.0f);
-    for (int pe = 0; pe < P; ++pe)
-      for (int i = 0; i < M; ++i) bias[size_t(pe) * mp + i] = host_.b[l][i];
-    WriteAll("bias" + std::to_string(l), bias, mp);
+    std::vector<float> bias = host_.b[l];
+    bias.resize(plan_.mp[l], 0.0f);
+    WriteEach("bias" + std::to_string(l), bias);
     if (spec_.mode == Mode::kStreaming) continue;
     if (spec_.Sparse()) {
       const int cap = plan_.cap[l];
@@ -149,41 +184,24 @@ void FabricMlp::PlaceParams() {
       WriteAll("nnz" + std::to_string(l), cnt, 1);
       continue;
     }
-    // Column-major blocks: PE p's element (j, i) at j*M + i is W[i][p*nb + j].
-    std::vector<float> w32(size_t(P) * nb * M, 0.0f);
-    for (int pe = 0; pe < P; ++pe)
-      for (int j = 0; j < nb && pe * nb + j < N; ++j)
-        for (int i = 0; i < M; ++i)
-          w32[(size_t(pe) * nb + j) * M + i] = host_.w[l][size_t(i) * N + pe * nb + j];
-    if (spec_.f16) {
-      std::vector<uint16_t> w16(w32.size());
-      for (size_t k = 0; k < w32.size(); ++k) w16[k] = kernels::F16Bits(w32[k]);
-      WriteAll("w" + std::to_string(l), w16, nb * M, 16);
-      if (spec_.train) WriteAll("wm" + std::to_string(l), w32, nb * M);
-    } else {
-      WriteAll("wm" + std::to_string(l), w32, nb * M);
-    }
+    const Slicing blocks = WeightBlocks(l);
+    const std::vector<float> w32 = blocks.Split(host_.w[l]);
+    if (spec_.f16) WriteAll("w" + std::to_string(l), ToF16(w32), blocks.PerPe(), 16);
+    if (!spec_.f16 || spec_.train) WriteAll("wm" + std::to_string(l), w32, blocks.PerPe());
   }
 }
 
 void FabricMlp::PlaceInputs(const std::vector<float>& x) {
-  const int B = spec_.batch, N = spec_.In(0), nb = plan_.nb[0], P = plan_.pes;
+  const int B = spec_.batch, N = spec_.In(0);
   if (x.size() != size_t(B) * N)
     throw std::invalid_argument(
         fmt::format("the batch has {} values; {} samples of {} features need {}", x.size(), B, N,
                     size_t(B) * N));
-  std::vector<float> xs(size_t(P) * B * nb, 0.0f);
-  for (int pe = 0; pe < P; ++pe)
-    for (int b = 0; b < B; ++b)
-      for (int j = 0; j < nb && pe * nb + j < N; ++j)
-        xs[(size_t(pe) * B + b) * nb + j] = x[size_t(b) * N + pe * nb + j];
-  if (spec_.f16) {
-    std::vector<uint16_t> h(xs.size());
-    for (size_t k = 0; k < xs.size(); ++k) h[k] = kernels::F16Bits(xs[k]);
-    WriteAll("x0", h, B * nb, 16);
-  } else {
-    WriteAll("x0", xs, B * nb);
-  }
+  const Slicing slices = InputSlices(0);
+  if (spec_.f16)
+    WriteAll("x0", ToF16(slices.Split(x)), slices.PerPe(), 16);
+  else
+    WriteAll("x0", slices.Split(x), slices.PerPe());
 }
 
 StepStats FabricMlp::Forward(const std::vector<float>& x) {
@@ -203,17 +221,12 @@ StepStats FabricMlp::Train(const std::vector<float>& x, const std::vector<int>& 
       throw std::invalid_argument(
           fmt::format("label {} of sample {} is not a class 0..{}", labels[b], b, C - 1));
   PlaceInputs(x);
-  std::vector<int32_t> lab(size_t(plan_.pes) * B);
-  for (int pe = 0; pe < plan_.pes; ++pe)
-    for (int b = 0; b < B; ++b) lab[size_t(pe) * B + b] = labels[b];
-  WriteAll("lab", lab, B);
-  std::vector<float> hyp;
-  for (int pe = 0; pe < plan_.pes; ++pe) {
-    hyp.push_back(lr);
-    hyp.push_back(momentum);
-    hyp.push_back(1.0f / static_cast<float>(B));
+  WriteEach("lab", std::vector<int32_t>(labels.begin(), labels.end()));
+  const std::vector<float> hyp{lr, momentum, 1.0f / static_cast<float>(B)};
+  if (hyp != hyp_) {  // the same for every step of a run, usually
+    WriteEach("hyp", hyp);
+    hyp_ = hyp;
   }
-  WriteAll("hyp", hyp, 3);
   StepStats st = Run("train", true);
   if (st.ok && spec_.mode == Mode::kStreaming) {
     // The update of the streamed weights, where they live, in the device's f32 order:
@@ -234,14 +247,19 @@ StepStats FabricMlp::Run(const std::string& task, bool train) {
   StepStats st;
   const bool stream = spec_.mode == Mode::kStreaming;
   if (stream) {
+    // Each layer's weight blocks, as the words of its columns (f32 or f16 bits).
+    std::vector<std::vector<uint32_t>> blocks(L);
+    if (!spec_.Sparse()) {
+      for (int l = 0; l < L; ++l)
+        for (float v : WeightBlocks(l).Split(host_.w[l]))
+          blocks[l].push_back(spec_.f16 ? kernels::F16Bits(v) : kernels::F32Bits(v));
+    }
     for (int pe = 0; pe < P; ++pe) {
       std::vector<uint32_t> words;
-      auto column = [&](int l, int j) {
-        const int N = spec_.In(l), M = spec_.Out(l), col = pe * plan_.nb[l] + j;
-        for (int i = 0; i < M; ++i) {
-          const float v = col < N ? host_.w[l][size_t(i) * N + col] : 0.0f;
-          words.push_back(spec_.f16 ? kernels::F16Bits(v) : Bits(v));
-        }
+      auto block = [&](int l) {
+        const int n = WeightBlocks(l).PerPe();
+        words.insert(words.end(), blocks[l].begin() + size_t(pe) * n,
+                     blocks[l].begin() + size_t(pe + 1) * n);
       };
       for (int l = 0; l < L; ++l) {
         if (spec_.Sparse()) {
@@ -249,12 +267,11 @@ StepStats FabricMlp::Run(const std::string& task, bool train) {
           words.push_back(static_cast<uint32_t>(pairs.size() / 2));
           words.insert(words.end(), pairs.begin(), pairs.end());
         } else {
-          for (int j = 0; j < plan_.nb[l]; ++j) column(l, j);
+          block(l);
         }
       }
       if (train)
-        for (int l = L - 1; l >= 1; --l)
-          for (int j = 0; j < plan_.nb[l]; ++j) column(l, j);
+        for (int l = L - 1; l >= 1; --l) block(l);  // again for the input gradients
       st.words_streamed_in += words.size();
       dev_->StreamIn({pe, 0}, kNorth, kWeightColor, words);
       if (train) dev_->StreamOut({pe, 0}, kNorth);  // opens the port
@@ -271,71 +288,51 @@ StepStats FabricMlp::Run(const std::string& task, bool train) {
   const std::vector<uint32_t> prof = ReadAll<uint32_t>("prof", 5);
   st.phases = {prof[0], prof[1], prof[2], prof[3], prof[4]};
   if (stream && train) {
-    streamed_g_.assign(L, {});
-    for (int l = 0; l < L; ++l) streamed_g_[l].assign(size_t(spec_.Out(l)) * spec_.In(l), 0.0);
+    // Each PE sends its gradient blocks, the last layer first.
+    std::vector<std::vector<float>> parts(L);
+    for (int l = 0; l < L; ++l) parts[l].resize(size_t(P) * WeightBlocks(l).PerPe());
     for (int pe = 0; pe < P; ++pe) {
       const std::vector<fabric::EdgeStream::Wavelet> out = dev_->StreamOut({pe, 0}, kNorth);
+      size_t expected = 0;
+      for (int l = 0; l < L; ++l) expected += WeightBlocks(l).PerPe();
+      if (out.size() != expected)
+        throw std::runtime_error(fmt::format("PE({},0) streamed out {} gradient values, not {}", pe,
+                                             out.size(), expected));
       size_t k = 0;
       for (int l = L - 1; l >= 0; --l) {
-        const int N = spec_.In(l), M = spec_.Out(l);
-        for (int j = 0; j < plan_.nb[l]; ++j) {
-          for (int i = 0; i < M; ++i, ++k) {
-            if (k >= out.size())
-              throw std::runtime_error(fmt::format(
-                  "PE({},0) streamed out {} gradient values; the model has more", pe, out.size()));
-            const int col = pe * plan_.nb[l] + j;
-            if (col < N) streamed_g_[l][size_t(i) * N + col] = Float(out[k].data);
-          }
-        }
+        const int n = WeightBlocks(l).PerPe();
+        for (int e = 0; e < n; ++e) parts[l][size_t(pe) * n + e] = kernels::F32Value(out[k++].data);
       }
-      if (k != out.size())
-        throw std::runtime_error(
-            fmt::format("PE({},0) streamed out {} gradient values, not {}", pe, out.size(), k));
       st.words_streamed_out += out.size();
     }
+    streamed_g_.clear();
+    for (int l = 0; l < L; ++l) streamed_g_.push_back(WeightBlocks(l).Join<double>(parts[l]));
   }
   return st;
 }
 
-std::vector<double> FabricMlp::Z(int l) {
+std::vector<double> FabricMlp::BatchRows(const std::string& sym, int l) {
   const int B = spec_.batch, M = spec_.Out(l), mp = plan_.mp[l];
-  const std::vector<float> z = ReadAll<float>("z" + std::to_string(l), B * mp);
+  std::vector<float> rows(size_t(B) * mp);
+  dev_->MemcpyD2H(rows.data(), rows.size(), sym, {0, 0, 1, 1}, B * mp);  // PE 0's copy
   std::vector<double> out(size_t(B) * M);
   for (int b = 0; b < B; ++b)
-    for (int i = 0; i < M; ++i) out[size_t(b) * M + i] = z[size_t(b) * mp + i];  // PE 0's copy
+    for (int i = 0; i < M; ++i) out[size_t(b) * M + i] = rows[size_t(b) * mp + i];
   return out;
 }
+
+std::vector<double> FabricMlp::Z(int l) { return BatchRows("z" + std::to_string(l), l); }
+std::vector<double> FabricMlp::Dz(int l) { return BatchRows("dz" + std::to_string(l), l); }
 
 std::vector<double> FabricMlp::Input(int l) {
-  const int B = spec_.batch, N = spec_.In(l), nb = plan_.nb[l];
-  const std::vector<float> x = ReadAll<float>("xf" + std::to_string(l), B * nb);
-  std::vector<double> out(size_t(B) * N);
-  for (int pe = 0; pe < plan_.pes; ++pe)
-    for (int b = 0; b < B; ++b)
-      for (int j = 0; j < nb && pe * nb + j < N; ++j)
-        out[size_t(b) * N + pe * nb + j] = x[(size_t(pe) * B + b) * nb + j];
-  return out;
-}
-
-std::vector<double> FabricMlp::Dz(int l) {
-  const int B = spec_.batch, M = spec_.Out(l), mp = plan_.mp[l];
-  const std::vector<float> d = ReadAll<float>("dz" + std::to_string(l), B * mp);
-  std::vector<double> out(size_t(B) * M);
-  for (int b = 0; b < B; ++b)
-    for (int i = 0; i < M; ++i) out[size_t(b) * M + i] = d[size_t(b) * mp + i];
-  return out;
+  const Slicing slices = InputSlices(l);
+  return slices.Join<double>(ReadAll<float>("xf" + std::to_string(l), slices.PerPe()));
 }
 
 std::vector<double> FabricMlp::GradW(int l) {
   if (spec_.mode == Mode::kStreaming) return streamed_g_.at(l);
-  const int N = spec_.In(l), M = spec_.Out(l), nb = plan_.nb[l];
-  const std::vector<float> g = ReadAll<float>("g" + std::to_string(l), nb * M);
-  std::vector<double> out(size_t(M) * N);
-  for (int pe = 0; pe < plan_.pes; ++pe)
-    for (int j = 0; j < nb && pe * nb + j < N; ++j)
-      for (int i = 0; i < M; ++i)
-        out[size_t(i) * N + pe * nb + j] = g[(size_t(pe) * nb + j) * M + i];
-  return out;
+  const Slicing blocks = WeightBlocks(l);
+  return blocks.Join<double>(ReadAll<float>("g" + std::to_string(l), blocks.PerPe()));
 }
 
 std::vector<double> FabricMlp::GradB(int l) {
@@ -349,20 +346,15 @@ MlpParams FabricMlp::Params() {
   const int L = spec_.NumLayers();
   MlpParams p;
   for (int l = 0; l < L; ++l) {
-    const int N = spec_.In(l), M = spec_.Out(l), nb = plan_.nb[l];
+    const int M = spec_.Out(l);
     const std::vector<float> b = ReadAll<float>("bias" + std::to_string(l), plan_.mp[l]);
     p.b.emplace_back(b.begin(), b.begin() + M);
     if (spec_.mode == Mode::kStreaming || spec_.Sparse() || (spec_.f16 && !spec_.train)) {
       p.w.push_back(host_.w[l]);  // not on the device, or not changed there
       continue;
     }
-    const std::vector<float> w = ReadAll<float>("wm" + std::to_string(l), nb * M);
-    std::vector<float> full(size_t(M) * N);
-    for (int pe = 0; pe < plan_.pes; ++pe)
-      for (int j = 0; j < nb && pe * nb + j < N; ++j)
-        for (int i = 0; i < M; ++i)
-          full[size_t(i) * N + pe * nb + j] = w[(size_t(pe) * nb + j) * M + i];
-    p.w.push_back(std::move(full));
+    const Slicing blocks = WeightBlocks(l);
+    p.w.push_back(blocks.Join<float>(ReadAll<float>("wm" + std::to_string(l), blocks.PerPe())));
   }
   return p;
 }
@@ -371,20 +363,15 @@ MlpMomentum FabricMlp::Momentum() {
   const int L = spec_.NumLayers();
   MlpMomentum v;
   for (int l = 0; l < L; ++l) {
-    const int N = spec_.In(l), M = spec_.Out(l), nb = plan_.nb[l];
+    const int M = spec_.Out(l);
     const std::vector<float> vb = ReadAll<float>("vb" + std::to_string(l), plan_.mp[l]);
     v.b.emplace_back(vb.begin(), vb.begin() + M);
     if (spec_.mode == Mode::kStreaming) {
       v.w.push_back(host_v_.w[l]);
       continue;
     }
-    const std::vector<float> w = ReadAll<float>("v" + std::to_string(l), nb * M);
-    std::vector<float> full(size_t(M) * N);
-    for (int pe = 0; pe < plan_.pes; ++pe)
-      for (int j = 0; j < nb && pe * nb + j < N; ++j)
-        for (int i = 0; i < M; ++i)
-          full[size_t(i) * N + pe * nb + j] = w[(size_t(pe) * nb + j) * M + i];
-    v.w.push_back(std::move(full));
+    const Slicing blocks = WeightBlocks(l);
+    v.w.push_back(blocks.Join<float>(ReadAll<float>("v" + std::to_string(l), blocks.PerPe())));
   }
   return v;
 }

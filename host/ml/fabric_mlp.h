@@ -17,6 +17,8 @@
 
 namespace tessera::ml {
 
+struct Slicing;
+
 struct FabricOptions {
   runtime::Backend backend = runtime::Backend::kFunc;
   std::pair<int, int> tile{0, 0};
@@ -68,6 +70,14 @@ class FabricMlp {
   std::vector<T> ReadAll(const std::string& sym, int per_pe, int bits = 32);
   template <typename T>
   void WriteAll(const std::string& sym, const std::vector<T>& data, int per_pe, int bits = 32);
+  // The same values to every PE.
+  template <typename T>
+  void WriteEach(const std::string& sym, const std::vector<T>& values);
+  // Layer l's weights as PE blocks, and its inputs as PE slices (fabric_mlp.cpp).
+  Slicing WeightBlocks(int l) const;
+  Slicing InputSlices(int l) const;
+  // B rows of an [B][MP_l] array of PE 0 (z, dz), each cut to Out(l).
+  std::vector<double> BatchRows(const std::string& sym, int l);
   void PlaceInputs(const std::vector<float>& x);
   void PlaceParams();
   StepStats Run(const std::string& task, bool train);
@@ -79,6 +89,7 @@ class FabricMlp {
   MlpParams host_;  // streaming: the weights live here (and their momentum)
   MlpMomentum host_v_;
   std::vector<std::vector<double>> streamed_g_;  // streaming: the last gradients, Out x In
+  std::vector<float> hyp_;                       // what `hyp` holds on the device
 };
 
 }  // namespace tessera::ml

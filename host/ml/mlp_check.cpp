@@ -157,11 +157,12 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
       if (l > 0) check(fmt::format("a{}", l), ref.a[l], fm.Input(l));
       check(fmt::format("z{}", l), ref.z[l], fm.Z(l));
     }
-    if (have_labels) res.accuracy = accuracy(fm.Z(L - 1));
+    const std::vector<double> logits = fm.Z(L - 1);
+    if (have_labels) res.accuracy = accuracy(logits);
     res.fmac_utilization = res.cycles ? double(res.macs) / (double(res.cycles) * res.pes) : 0.0;
     if (!args.save_dir.empty()) {
       std::filesystem::create_directories(args.save_dir);
-      SaveF32(args.save_dir + "/logits.npy", fm.Z(L - 1), B, C);
+      SaveF32(args.save_dir + "/logits.npy", logits, B, C);
     }
     return res;
   }
@@ -176,27 +177,32 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
     const std::string at = args.train_steps > 1 ? fmt::format(" (step {})", t + 1) : "";
     res.loss = fm.Loss();
     check("loss" + at, {ref.loss}, {res.loss});
-    check(fmt::format("z{}{}", L - 1, at), ref.z[L - 1], fm.Z(L - 1));
+    const std::vector<double> logits = fm.Z(L - 1);
+    check(fmt::format("z{}{}", L - 1, at), ref.z[L - 1], logits);
     const MlpParams after = fm.Params();
+    std::vector<std::vector<double>> gw(L), gb(L), w1(L), b1(L);
     for (int l = L - 1; l >= 0; --l) {
+      gw[l] = fm.GradW(l);
+      gb[l] = fm.GradB(l);
+      w1[l] = ToDouble(after.w[l]);
+      b1[l] = ToDouble(after.b[l]);
       check(fmt::format("dz{}{}", l, at), ref.dz[l], fm.Dz(l));
-      check(fmt::format("gw{}{}", l, at), ref.gw[l], fm.GradW(l));
-      check(fmt::format("gb{}{}", l, at), ref.gb[l], fm.GradB(l));
-      check(fmt::format("w{} after the update{}", l, at), ref.w1[l], ToDouble(after.w[l]));
-      check(fmt::format("b{} after the update{}", l, at), ref.b1[l], ToDouble(after.b[l]));
+      check(fmt::format("gw{}{}", l, at), ref.gw[l], gw[l]);
+      check(fmt::format("gb{}{}", l, at), ref.gb[l], gb[l]);
+      check(fmt::format("w{} after the update{}", l, at), ref.w1[l], w1[l]);
+      check(fmt::format("b{} after the update{}", l, at), ref.b1[l], b1[l]);
     }
-    res.accuracy = accuracy(fm.Z(L - 1));
+    res.accuracy = accuracy(logits);
     if (!res.pass) break;
     if (!args.save_dir.empty() && t + 1 == args.train_steps) {
       std::filesystem::create_directories(args.save_dir);
       const std::string& d = args.save_dir;
-      SaveF32(d + "/logits.npy", fm.Z(L - 1), B, C);
+      SaveF32(d + "/logits.npy", logits, B, C);
       for (int l = 0; l < L; ++l) {
-        SaveF32(fmt::format("{}/gw{}.npy", d, l), fm.GradW(l), spec.Out(l), spec.In(l));
-        SaveF32(fmt::format("{}/gb{}.npy", d, l), fm.GradB(l), 1, spec.Out(l));
-        SaveF32(fmt::format("{}/w{}_next.npy", d, l), ToDouble(after.w[l]), spec.Out(l),
-                spec.In(l));
-        SaveF32(fmt::format("{}/b{}_next.npy", d, l), ToDouble(after.b[l]), 1, spec.Out(l));
+        SaveF32(fmt::format("{}/gw{}.npy", d, l), gw[l], spec.Out(l), spec.In(l));
+        SaveF32(fmt::format("{}/gb{}.npy", d, l), gb[l], 1, spec.Out(l));
+        SaveF32(fmt::format("{}/w{}_next.npy", d, l), w1[l], spec.Out(l), spec.In(l));
+        SaveF32(fmt::format("{}/b{}_next.npy", d, l), b1[l], 1, spec.Out(l));
       }
     }
   }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -203,12 +202,7 @@ std::vector<uint32_t> SparsePairs(const MlpSpec& s, const MlpPlan& plan, const M
     for (int i = 0; i < M; ++i) {
       const float v = p.w[l][size_t(i) * N + col];
       if (v == 0.0f) continue;
-      uint32_t bits;
-      if (s.f16) {
-        bits = kernels::F16Bits(v);
-      } else {
-        std::memcpy(&bits, &v, 4);
-      }
+      const uint32_t bits = s.f16 ? kernels::F16Bits(v) : kernels::F32Bits(v);
       out.push_back(uint32_t(4 * i) << 16 | uint32_t(eb * j));
       out.push_back(bits);
     }
