@@ -73,7 +73,7 @@ struct Spec {
 
 Spec ParseSpec(const std::string& text, const std::string& option, bool value_required) {
   static const std::regex re(
-      R"(^([A-Za-z_.$][A-Za-z0-9_.$]*)(@([0-9]+),([0-9]+),([0-9]+)x([0-9]+))?(=(.+))?$)");
+      R"(^([A-Za-z_.$][A-Za-z0-9_.$]*)(@([0-9]{1,5}),([0-9]{1,5}),([0-9]{1,5})x([0-9]{1,5}))?(=(.+))?$)");
   std::smatch m;
   if (!std::regex_match(text, m, re) || (value_required && !m[7].matched))
     throw std::invalid_argument(fmt::format(
@@ -232,8 +232,8 @@ struct StreamSpec {
 };
 
 StreamSpec ParseStream(const std::string& text, const std::string& option, bool with_color) {
-  static const std::regex in_re(R"(^([0-9]+),([0-9]+),([WESNwesn]),([0-9]+)=(.+)$)");
-  static const std::regex out_re(R"(^([0-9]+),([0-9]+),([WESNwesn])=(.+)$)");
+  static const std::regex in_re(R"(^([0-9]{1,5}),([0-9]{1,5}),([WESNwesn]),([0-9]{1,5})=(.+)$)");
+  static const std::regex out_re(R"(^([0-9]{1,5}),([0-9]{1,5}),([WESNwesn])=(.+)$)");
   std::smatch m;
   if (!std::regex_match(text, m, with_color ? in_re : out_re))
     throw std::invalid_argument(fmt::format("{} '{}': expected {}", option, text,
@@ -270,7 +270,7 @@ runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& i
   if (a.tile != "auto") d.tile = ParsePair(a.tile, "--tile", 'x');
   d.wave_path = a.wave;
   if (!a.wave_window.empty()) {
-    static const std::regex re(R"(^([0-9]+):([0-9]+)$)");
+    static const std::regex re(R"(^([0-9]{1,19}):([0-9]{1,19})$)");
     std::smatch m;
     if (!std::regex_match(a.wave_window, m, re) || std::stoull(m[1]) >= std::stoull(m[2]))
       throw std::invalid_argument(

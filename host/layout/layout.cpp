@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -350,11 +351,14 @@ class FileParser {
       size_t r = q + 1;
       while (r < t.size() && std::isdigit(static_cast<unsigned char>(t[r]))) ++r;
       if (r > q + 1 && (r == t.size() || !IsIdentChar(t[r]))) {
-        const int64_t w = std::stoll(t.substr(p, q - p)),
-                      h = std::stoll(t.substr(q + 1, r - q - 1));
+        // Digits only; more than 9 of them are out of range anyway (and would overflow stoll).
+        auto num = [&](size_t a, size_t e) -> int64_t {
+          return e - a > 9 ? INT64_MAX : std::stoll(t.substr(a, e - a));
+        };
+        const int64_t w = num(p, q), h = num(q + 1, r);
         if (w < 1 || h < 1 || w > 0xFFFF || h > 0xFFFF) {
-          throw LineError(p,
-                          fmt::format("{} {}x{} is out of range (1..65535 each way)", what, w, h));
+          throw LineError(p, fmt::format("{} {} is out of range (1..65535 each way)", what,
+                                         t.substr(p, r - p)));
         }
         c->set_pos(r);
         return {static_cast<int>(w), static_cast<int>(h)};

@@ -7,6 +7,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <stdexcept>
 
 #include "asm/assembler.h"
 #include "asm/link.h"
@@ -310,7 +311,18 @@ class Linker {
     while (std::getline(in, line)) {
       if (!std::regex_search(line, m, re)) continue;
       std::optional<int64_t> dflt;
-      if (m[2].matched) dflt = std::stoll(m[2].str(), nullptr, 0);
+      // Decimal or 0x hex, as the assembler reads it (a leading 0 is not octal). A default too
+      // large for 64 bits is not a plain number here: the assembler reports it.
+      if (m[2].matched) {
+        const std::string v = m[2].str();
+        const bool neg = v[0] == '-';
+        const bool hex = v.size() > size_t(neg) + 1 && (v[neg] == '0') &&
+                         (v[neg + 1] == 'x' || v[neg + 1] == 'X');
+        try {
+          dflt = std::stoll(v, nullptr, hex ? 16 : 10);
+        } catch (const std::out_of_range&) {
+        }
+      }
       names.emplace_back(m[1], dflt);
     }
     declared_[path] = names;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <tuple>
 
@@ -340,6 +341,37 @@ TEST(LayoutErrors, NestedLoopsAreBoundedAsAWhole) {
                    "here"),
             std::string::npos)
       << e;
+}
+
+// Found by make fuzz (fuzz_layout): a fabric size of many digits overflowed std::stoll and threw
+// std::out_of_range out of the parser.
+TEST(LayoutErrors, AFabricSizeOfManyDigitsIsOutOfRange) {
+  EXPECT_EQ(Error("fabric 2x26666666666666666666666666\n"),
+            "t.tlayout:1:8: error: fabric 2x26666666666666666666666666 is out of range (1..65535 "
+            "each way)\n"
+            "t.tlayout: error: the layout has no 'fabric WxH' statement giving the fabric's size");
+}
+
+// A `.param` default is read as the assembler reads numbers: a leading 0 is decimal, not octal,
+// and a default beyond 64 bits is left to the assembler to report (it used to throw out of
+// std::stoll).
+TEST(LayoutParams, NumericDefaultsAreReadAsTheAssemblerReadsThem) {
+  const std::string dir = testing::TempDir();
+  std::ofstream(dir + "/p_dec.s") << "        .param K = 010\n        .data\nk:      .word K\n"
+                                     "        .export k, u32, 1\n";
+  const Image img =
+      Link(ParseLayoutText("t.tlayout", "fabric 1x1\nregion at=0,0 program=p_dec.s\n", dir));
+  const assembler::SymbolInfo* k = img.Symbol(0, 0, "k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(img.ProgramAt(0, 0)->Word(k->address), 10u);
+  std::ofstream(dir + "/p_big.s") << "        .param K = 99999999999999999999999\n        .data\n"
+                                     "k:      .word K\n";
+  try {
+    Link(ParseLayoutText("t.tlayout", "fabric 1x1\nregion at=0,0 program=p_big.s\n", dir));
+    ADD_FAILURE() << "a 23-digit default linked";
+  } catch (const assembler::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("p_big.s:1:"), std::string::npos) << e.what();
+  }
 }
 
 TEST(LayoutErrors, OverlappingRegions) {
