@@ -10,7 +10,7 @@ build=${1:-build-sanitize}
 jobs=$(nproc)
 # Paths relative to the project, so that ccache serves the verilated models compiled for build/.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=ON >/dev/null
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_SANITIZE=ON -DTESSERA_PYTHON=OFF >/dev/null
 cmake --build "$build" -j "$jobs"
 # halt_on_error: the first finding stops the process with a non-zero status. SystemC keeps its
 # kernel alive until exit; scripts/lsan.supp lists what LeakSanitizer may ignore and why.

@@ -33,6 +33,7 @@
 #include "fabric/fabric.h"
 #include "layout/image.h"
 #include "runtime/device.h"
+#include "runtime/link_trace.h"
 #include "runtime/npy.h"
 #include "stream_files.h"
 #include "util/enum_names.h"
@@ -51,18 +52,6 @@ struct RunArgs {
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
   std::string wave, wave_window, wave_region, lockstep, link_trace;
 };
-
-// --link-trace: one CSV row per wavelet crossing a link (fabric::LinkEvent).
-void WriteLinkTraceHeader(std::ostream& out) {
-  out << "cycle,x,y,port,direction,color,control,data\n";
-}
-void WriteLinkTraceRows(std::ostream& out, const std::vector<fabric::LinkEvent>& v) {
-  using L = arch::Link;
-  for (const fabric::LinkEvent& e : v)
-    out << fmt::format("{},{},{},{},{},{},{},0x{:08x}\n", e.cycle, e.pe.x, e.pe.y,
-                       arch::ToString(static_cast<arch::Dir>(e.port)), e.into ? "in" : "out",
-                       L::Color(e.word), L::Ctrl(e.word), L::Data(e.word));
-}
 
 // SYMBOL[@X,Y,WxH]=FILE (--in, --out) or TASK[@X,Y,WxH][=ARG] (--launch).
 struct Spec {
@@ -317,22 +306,14 @@ int RunImage(const RunArgs& a) {
   std::vector<Output> outputs;
   std::vector<Spec> launches;
   std::vector<StreamSpec> streams_in, streams_out;
-  std::ofstream trace;
-  uint64_t traced = 0;
+  std::unique_ptr<runtime::LinkTrace> trace;
   runtime::MemcpyResult h2d, d2h;  // --host-port: the cycles the copies took
   try {
     dev = std::make_unique<runtime::Device>(DeviceOptionsFor(a, img));
     dev->Load(img);
     if (!a.link_trace.empty()) {
-      trace.open(a.link_trace);
-      if (!trace)
-        throw std::invalid_argument(
-            fmt::format("--link-trace {}: cannot write the file", a.link_trace));
-      WriteLinkTraceHeader(trace);
-      dev->SetLinkHandler([&](const std::vector<fabric::LinkEvent>& v) {
-        WriteLinkTraceRows(trace, v);
-        traced += v.size();
-      });
+      trace = std::make_unique<runtime::LinkTrace>(a.link_trace, "--link-trace");
+      trace->Attach(*dev);
     }
     // Everything is read and checked before the first cycle runs.
     for (const std::string& s : a.in) inputs.push_back(ReadInput(*dev, s, a));
@@ -439,11 +420,9 @@ int RunImage(const RunArgs& a) {
   } else if (!outputs.empty() || !streams_out.empty()) {
     fmt::print(stderr, "outputs not written: the backends differ\n");
   }
-  if (trace.is_open()) {
-    trace.close();
-    if (!trace)
-      throw std::runtime_error(fmt::format("--link-trace {}: write failed", a.link_trace));
-    fmt::print("link trace: {} wavelets to {}\n", traced, a.link_trace);
+  if (trace) {
+    trace->Close();
+    fmt::print("link trace: {} wavelets to {}\n", trace->rows(), a.link_trace);
   }
   const std::vector<std::string> files = dev->Stop();
   if (files.size() == 2)

@@ -45,6 +45,7 @@ constexpr util::EnumName<RunResult::Status> kStatusNameTable[] = {
     {RunResult::Status::kCycleLimit, "cycle limit"},
     {RunResult::Status::kFault, "fault"},
     {RunResult::Status::kMismatch, "mismatch"},
+    {RunResult::Status::kInterrupted, "interrupted"},
 };
 
 const char* StatusName(RunResult::Status s) { return util::NameOf(kStatusNameTable, s); }
@@ -221,7 +222,7 @@ uint32_t Device::ReadAll(fabric::Coord pe, uint16_t addr, bool port) {
     if (i == 0) {
       first = v;
     } else if (v != first) {
-      throw std::runtime_error(
+      throw CosimMismatch(
           fmt::format("cosim: PE({},{}) address 0x{:04x} reads 0x{:08x} on {} but 0x{:08x} on {}",
                       pe.x, pe.y, addr, first, machines_[0]->Name(), v, m.Name()));
     }
@@ -498,6 +499,10 @@ RunResult Device::Run(uint64_t max_cycles) {
       }
     }
     progress.Update(done);
+    if (interrupt_ && r.status == RunResult::Status::kQuiescent && !Quiescent() && interrupt_()) {
+      r.status = RunResult::Status::kInterrupted;
+      r.message = fmt::format("interrupted after {} cycles, at cycle {}", done, Cycle());
+    }
   }
   progress.Finish();
   if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {

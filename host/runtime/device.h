@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,13 @@ enum class Backend { kFunc, kRtl, kCosim };
 const char* BackendName(Backend b);
 // "func", "rtl" or "cosim"; throws std::invalid_argument naming --backend otherwise.
 Backend ParseBackend(const std::string& name);
+
+// Co-simulation found the backends disagreeing outside a run: a back-door read (memcpy_d2h) whose
+// words differ between func and rtl. The message names the PE, the address and both values.
+class CosimMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct DeviceOptions {
   Backend backend = Backend::kFunc;
@@ -62,10 +70,11 @@ struct DeviceOptions {
 
 struct RunResult {
   enum class Status {
-    kQuiescent,   // every task ended, no microthread busy, nothing in flight
-    kCycleLimit,  // the limit passed first: `message` holds the deadlock diagnosis
-    kFault,       // a PE faulted: `message` says which, where and why
-    kMismatch,    // cosim: the backends differ: `message` gives the first difference
+    kQuiescent,    // every task ended, no microthread busy, nothing in flight
+    kCycleLimit,   // the limit passed first: `message` holds the deadlock diagnosis
+    kFault,        // a PE faulted: `message` says which, where and why
+    kMismatch,     // cosim: the backends differ: `message` gives the first difference
+    kInterrupted,  // the interrupt check (Device::SetInterruptCheck) asked the run to stop
   };
   Status status = Status::kQuiescent;
   uint64_t start_cycle = 0, end_cycle = 0;  // end: the first cycle not stepped
@@ -144,6 +153,10 @@ class Device {
   void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) {
     on_debug_ = std::move(fn);
   }
+  // Asked between the steps of a run (at most 8192 cycles apart); returning true ends the run after
+  // whole cycles with Status::kInterrupted (the fabric stays consistent and a later run continues
+  // it). The Python module stops a run on Ctrl-C this way. nullptr: never.
+  void SetInterruptCheck(std::function<bool()> fn) { interrupt_ = std::move(fn); }
   // Where the wavelets crossing links go, as each run step ends: the first machine's link log
   // (fabric::LinkEvent, every link it observes) in (cycle, y, x, port, into) order. Set before
   // Run; nullptr turns the log off again (cosim keeps its own).
@@ -177,6 +190,7 @@ class Device {
   std::optional<layout::Image> image_;
   std::function<void(const ce::DebugRecord&)> on_debug_;
   std::function<void(const std::vector<fabric::LinkEvent>&)> on_links_;
+  std::function<bool()> interrupt_;
   struct Stream {  // one edge port's stream, on each machine
     fabric::Coord pe;
     int side = 0;

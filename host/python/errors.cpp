@@ -1,0 +1,89 @@
+#include "python/errors.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "asm/diagnostics.h"
+
+namespace py = pybind11;
+
+namespace tessera::python {
+namespace {
+
+// The classes, created once by BindErrors (borrowed references kept alive by the module).
+PyObject* g_error = nullptr;
+PyObject* g_assembly = nullptr;
+PyObject* g_fault = nullptr;
+PyObject* g_deadlock = nullptr;
+PyObject* g_mismatch = nullptr;
+
+PyObject* NewClass(py::module_& m, const char* name, PyObject* bases, const char* doc) {
+  const std::string full = fmt::format("tessera.{}", name);
+  PyObject* cls = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases, nullptr);
+  if (!cls) throw py::error_already_set();
+  m.add_object(name, py::handle(cls));
+  return cls;
+}
+
+[[noreturn]] void Raise(PyObject* cls, const std::string& message,
+                        const runtime::RunResult* result) {
+  py::object exc =
+      py::reinterpret_steal<py::object>(PyObject_CallFunction(cls, "s", message.c_str()));
+  if (!exc) throw py::error_already_set();
+  exc.attr("result") = result ? py::cast(*result) : py::none();
+  PyErr_SetObject(cls, exc.ptr());
+  throw py::error_already_set();
+}
+
+}  // namespace
+
+void BindErrors(py::module_& m) {
+  g_error =
+      NewClass(m, "Error", PyExc_RuntimeError, "Base of the errors of a run and of the tools.");
+  py::tuple both = py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError));
+  g_assembly = NewClass(m, "AssemblyError", both.ptr(),
+                        "A source, object, layout or image was refused: every problem as "
+                        "file:line:column: error: message.");
+  g_fault = NewClass(m, "FaultError", g_error,
+                     "A PE faulted; the message says which, where and why; .result holds the "
+                     "RunResult.");
+  g_deadlock = NewClass(m, "DeadlockError", g_error,
+                        "The cycle limit passed before the fabric became quiescent; the message "
+                        "holds the deadlock diagnosis; .result holds the RunResult.");
+  g_mismatch = NewClass(m, "MismatchError", g_error,
+                        "Co-simulation: the backends differ; the message names the first "
+                        "difference.");
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const assembler::Error& e) {
+      PyErr_SetString(g_assembly, e.what());
+    } catch (const runtime::CosimMismatch& e) {
+      PyErr_SetString(g_mismatch, e.what());
+    }
+  });
+}
+
+void RaiseIfFailed(const runtime::RunResult& r, const std::string& what) {
+  using S = runtime::RunResult::Status;
+  const std::string message = fmt::format("{}: {}", what, r.message);
+  switch (r.status) {
+    case S::kQuiescent:
+      return;
+    case S::kFault:
+      Raise(g_fault, message, &r);
+    case S::kCycleLimit:
+      Raise(g_deadlock, message, &r);
+    case S::kMismatch:
+      Raise(g_mismatch, message, &r);
+    case S::kInterrupted:
+      PyErr_SetString(PyExc_KeyboardInterrupt, message.c_str());
+      throw py::error_already_set();
+  }
+  Raise(g_error, message, &r);
+}
+
+void RaiseError(const std::string& message) { Raise(g_error, message, nullptr); }
+
+}  // namespace tessera::python
