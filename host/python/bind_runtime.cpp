@@ -218,6 +218,12 @@ void BindRuntime(py::module_& m) {
       .def("stream_out", &R::StreamOut, py::arg("x"), py::arg("y"), py::arg("side"),
            "Opens the edge port of PE(x, y) facing `side` and returns what has left through it "
            "(cycle, color, ctrl, data).")
+      .def("debug_write", &R::DebugWrite, py::arg("x"), py::arg("y"), py::arg("address"),
+           py::arg("value"), py::kw_only(), py::arg("backend") = "",
+           "Writes one 32-bit word of PE(x, y) through the back door (SRAM below 0xC000, "
+           "registers above); under cosim backend='func' or 'rtl' writes one backend alone.")
+      .def("debug_read", &R::DebugRead, py::arg("x"), py::arg("y"), py::arg("address"),
+           "Reads one 32-bit word of PE(x, y) through the back door (cosim: both, compared).")
       .def("task_wait", &R::TaskWait, py::arg("task"),
            "Runs the queued commands up to `task` and returns its result.")
       .def(

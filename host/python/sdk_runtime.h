@@ -79,6 +79,12 @@ class SdkRuntime {
                 bool ctrl, bool nonblock);
   pybind11::array StreamOut(int x, int y, const std::string& side);
 
+  // The back door (zero time) for debugging: one 32-bit word of PE(x, y). `backend` "" writes
+  // every backend; under cosim "func" or "rtl" writes one of them (to see co-simulation catch
+  // it). A read under cosim raises MismatchError if the backends differ.
+  void DebugWrite(int x, int y, uint32_t address, uint32_t value, const std::string& backend);
+  uint32_t DebugRead(int x, int y, uint32_t address);
+
   pybind11::object TaskWait(const std::shared_ptr<Task>& task);
 
   uint64_t Cycle() const;

@@ -214,6 +214,29 @@ void Device::WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port
   }
 }
 
+namespace {
+void CheckWord(const DeviceOptions& o, fabric::Coord pe, uint32_t addr) {
+  if (pe.x < 0 || pe.y < 0 || pe.x >= o.width || pe.y >= o.height)
+    throw std::invalid_argument(
+        fmt::format("PE({},{}) is outside the {}x{} fabric", pe.x, pe.y, o.width, o.height));
+  if (addr > 0xFFFC || addr % 4)
+    throw std::invalid_argument(
+        fmt::format("address 0x{:x}: a word address is a multiple of 4 up to 0xfffc", addr));
+}
+}  // namespace
+
+void Device::WriteWord(fabric::Coord pe, uint32_t addr, uint32_t value) {
+  CheckOpen();
+  CheckWord(opt_, pe, addr);
+  WriteAll(pe, static_cast<uint16_t>(addr), value, false);
+}
+
+uint32_t Device::ReadWord(fabric::Coord pe, uint32_t addr) {
+  CheckOpen();
+  CheckWord(opt_, pe, addr);
+  return ReadAll(pe, static_cast<uint16_t>(addr), false);
+}
+
 uint32_t Device::ReadAll(fabric::Coord pe, uint16_t addr, bool port) {
   uint32_t first = 0;
   for (size_t i = 0; i < machines_.size(); ++i) {

@@ -127,6 +127,13 @@ class Device {
   MemcpyResult MemcpyD2H(void* out, size_t count, const std::string& symbol, const Region& r,
                          int elems_per_pe, const MemcpyOptions& o = {});
 
+  // One 32-bit word of PE `pe` at `addr` (SRAM below 0xC000, registers above; docs/isa.md 3.2)
+  // through the back door, in zero time: written on every machine, read from every machine
+  // (cosim: CosimMismatch if they differ). Throws std::invalid_argument for a PE outside the
+  // fabric or an address that is not a multiple of 4.
+  void WriteWord(fabric::Coord pe, uint32_t addr, uint32_t value);
+  uint32_t ReadWord(fabric::Coord pe, uint32_t addr);
+
   // Activates the exported local task `task` (the symbol at its entry) on every PE of `region`
   // (default: every PE whose program exports it), with TaskArg = arg if given.
   void Launch(const std::string& task, std::optional<Region> region = std::nullopt,

@@ -49,20 +49,39 @@ def test_a_deadlock_raises_with_the_diagnosis(backend):
 
 
 def test_run_until_quiescent_takes_a_cycle_limit():
-    r = started(tessera.link(TUTORIAL / "03_send" / "send.tlayout"))
-    r.launch("main", region=(1, 0, 1, 1), nonblock=True)
+    r = started(tessera.link(TUTORIAL / "03_send" / "send.tlayout"), max_cycles=300)
     with pytest.raises(tessera.DeadlockError):
-        r.stop()  # runs the queued launch: no quiescence within 10M cycles would take long,
-    # so the launch above used the runtime's limit; the explicit one is checked here:
+        r.launch("main", region=(1, 0, 1, 1))
+    with pytest.raises(tessera.DeadlockError, match="within 50 cycles") as e:
+        r.run_until_quiescent(max_cycles=50)
+    assert e.value.result.cycles == 50 and r.cycle == 350
 
 
-def test_cosim_difference_raises_mismatch_error():
-    r = started(tessera.link(TUTORIAL / "01_loop" / "loop.tlayout"), "cosim")
-    assert r.launch("main").ok
-    # The sessions agree; memory read back is compared word by word.
-    out = np.zeros(1, np.float32)
-    r.memcpy_d2h(out, "sum", 0, 0, 1, 1, 1)
-    assert issubclass(tessera.MismatchError, tessera.Error)
+def test_cosim_differences_raise_mismatch_error():
+    img = tessera.link(TUTORIAL / "01_loop" / "loop.tlayout")
+    sum_address = img.symbols(0, 0)["sum"]["address"]
+    x_address = img.symbols(0, 0)["x"]["address"]
+    r = started(img, "cosim")
+    r.memcpy_h2d("x", np.ones(16, np.float32), 0, 0, 1, 1, 16)
+    # One backend's word changes: reading it back names both values.
+    r.debug_write(0, 0, x_address, 0x40000000, backend="rtl")
+    with pytest.raises(tessera.MismatchError,
+                       match=r"cosim: PE\(0,0\) address 0x[0-9a-f]{4} reads 0x3f800000 on func "
+                             r"but 0x40000000 on rtl"):
+        r.memcpy_d2h(np.zeros(16, np.float32), "x", 0, 0, 1, 1, 16)
+    # A run: the sums differ, and the first difference is named.
+    with pytest.raises(tessera.MismatchError, match="launch 'main': cosim: ") as e:
+        r.launch("main")
+    assert e.value.result.status == "mismatch"
+    r2 = started(img, "cosim")
+    r2.debug_write(0, 0, sum_address, 7)
+    assert r2.debug_read(0, 0, sum_address) == 7
+    with pytest.raises(ValueError, match="only a cosim session writes one backend"):
+        started(img).debug_write(0, 0, sum_address, 1, backend="rtl")
+    with pytest.raises(ValueError, match="address 0x3: a word address is a multiple of 4"):
+        r2.debug_read(0, 0, 3)
+    with pytest.raises(ValueError, match=r"PE\(1,0\) is outside the 1x1 fabric"):
+        r2.debug_read(1, 0, 0)
 
 
 def test_a_failed_queued_command_drops_the_rest():
