@@ -15,3 +15,10 @@ echo "== compute engine (bench/ce_bench.cpp) =="
 echo
 echo "== waves (bench/wave_bench.cpp) =="
 "$build/bin/tessera_bench_waves" "$@"
+echo
+echo "== watching a run: --profile and an instruction-trace window (bench/profile_overhead.sh) =="
+if command -v valgrind > /dev/null; then
+  sh bench/profile_overhead.sh "$build"
+else
+  echo "(skipped: valgrind is not installed)"
+fi

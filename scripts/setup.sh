@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build ccache verilator libsystemc-dev libfmt-dev libcli11-dev
       libgtest-dev googletest zlib1g-dev yosys gtkwave clang-format xvfb xauth
       python3-numpy python3-torch python3-sklearn clang libclang-rt-14-dev
-      python3-dev pybind11-dev python3-pytest)
+      python3-dev pybind11-dev python3-pytest valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "asm/diagnostics.h"
 #include "commands.h"
+#include "instrument_args.h"
 #include "kernels/kernel.h"
 #include "util/json.h"
 
@@ -31,6 +32,7 @@ struct KernelCliArgs {
   std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
   std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
+  InstrumentArgs watch;  // traces, timeline, heatmaps, profile
 };
 
 int RunKernel(const KernelCliArgs& a) {
@@ -41,6 +43,7 @@ int RunKernel(const KernelCliArgs& a) {
   }
   const kernels::KernelDef* def = kernels::FindKernel(a.name);
   kernels::KernelArgs args;
+  trace::InstrumentOptions io;
   try {
     if (a.name.empty()) throw std::invalid_argument("give a kernel name (tessera kernel --list)");
     if (!def) {
@@ -71,9 +74,23 @@ int RunKernel(const KernelCliArgs& a) {
       args.fabric_h = h;
     }
     if (a.tile != "auto") args.tile = ParsePair(a.tile, "--tile", 'x');
+    io = a.watch.Options();
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "tessera kernel: {}\n", e.what());
     return 2;
+  }
+  // The kernel's device is watched from its load to its close (traces, timeline, counters).
+  std::unique_ptr<trace::Instruments> instruments;
+  std::vector<std::string> instrument_lines;
+  std::string backend_name;
+  if (io.Any()) {
+    args.on_load = [&](runtime::Device& dev) {
+      instruments = std::make_unique<trace::Instruments>(io, dev);
+      backend_name = runtime::BackendName(dev.options().backend);
+    };
+    args.on_close = [&](runtime::Device&) {
+      if (instruments) instrument_lines = instruments->Finish();
+    };
   }
   kernels::KernelResult r;
   try {
@@ -95,6 +112,12 @@ int RunKernel(const KernelCliArgs& a) {
           ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
           : "");
   if (!r.pass && !r.message.empty()) fmt::print(stderr, "{}\n", r.message);
+  for (const std::string& line : instrument_lines) fmt::print("{}\n", line);
+  if (a.watch.profile && instruments && instruments->counters()) {
+    fmt::print("{}", instruments->counters()->Summary(backend_name));
+    fmt::print("  FMAC utilization: {:.1f}% (the kernel's useful FMAC operations per PE-cycle)\n",
+               100.0 * r.fmac_utilization);
+  }
   if (a.json) {
     util::JsonObject j;
     j.Add("kernel", a.name)
@@ -113,6 +136,8 @@ int RunKernel(const KernelCliArgs& a) {
         .Add("fmac_utilization", r.fmac_utilization);
     if (args.backend == runtime::Backend::kCosim)
       j.Add("mismatches", r.status == "mismatch" ? 1 : 0).Add("link_wavelets", r.link_wavelets);
+    if (a.watch.profile && instruments && instruments->counters())
+      j.Add("profile", instruments->counters()->Json());
     fmt::print("{}\n", j.str());
   }
   return r.pass ? 0 : 1;
@@ -149,6 +174,7 @@ void AddKernelCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--firmware", a->firmware,
                   "The folder holding kernels/NAME (default: the source tree's firmware)");
+  a->watch.AddTo(cmd);
   cmd->add_flag("--json", a->json, "Print a JSON summary as the last line");
   cmd->callback([a] {
     const int rc = RunKernel(*a);

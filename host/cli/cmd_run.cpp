@@ -31,9 +31,9 @@
 #include "asm/object.h"
 #include "commands.h"
 #include "fabric/fabric.h"
+#include "instrument_args.h"
 #include "layout/image.h"
 #include "runtime/device.h"
-#include "runtime/link_trace.h"
 #include "runtime/npy.h"
 #include "stream_files.h"
 #include "util/enum_names.h"
@@ -50,7 +50,8 @@ struct RunArgs {
   std::vector<std::string> in, out, launch, stream_in, stream_out;
   uint64_t max_cycles = 10'000'000;
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
-  std::string wave, wave_window, wave_region, lockstep, link_trace;
+  std::string wave, wave_window, wave_region, lockstep;
+  InstrumentArgs watch;  // traces, timeline, heatmaps, profile (docs/profiling.md)
 };
 
 // SYMBOL[@X,Y,WxH]=FILE (--in, --out) or TASK[@X,Y,WxH][=ARG] (--launch).
@@ -306,15 +307,13 @@ int RunImage(const RunArgs& a) {
   std::vector<Output> outputs;
   std::vector<Spec> launches;
   std::vector<StreamSpec> streams_in, streams_out;
-  std::unique_ptr<runtime::LinkTrace> trace;
+  std::unique_ptr<trace::Instruments> instruments;
   runtime::MemcpyResult h2d, d2h;  // --host-port: the cycles the copies took
   try {
     dev = std::make_unique<runtime::Device>(DeviceOptionsFor(a, img));
     dev->Load(img);
-    if (!a.link_trace.empty()) {
-      trace = std::make_unique<runtime::LinkTrace>(a.link_trace, "--link-trace");
-      trace->Attach(*dev);
-    }
+    const trace::InstrumentOptions io = a.watch.Options();
+    if (io.Any()) instruments = std::make_unique<trace::Instruments>(io, *dev);
     // Everything is read and checked before the first cycle runs.
     for (const std::string& s : a.in) inputs.push_back(ReadInput(*dev, s, a));
     for (const std::string& s : a.out) {
@@ -420,9 +419,11 @@ int RunImage(const RunArgs& a) {
   } else if (!outputs.empty() || !streams_out.empty()) {
     fmt::print(stderr, "outputs not written: the backends differ\n");
   }
-  if (trace) {
-    trace->Close();
-    fmt::print("link trace: {} wavelets to {}\n", trace->rows(), a.link_trace);
+  if (instruments) {
+    for (const std::string& line : instruments->Finish()) fmt::print("{}\n", line);
+    if (a.watch.profile)
+      fmt::print("{}",
+                 instruments->counters()->Summary(runtime::BackendName(dev->options().backend)));
   }
   const std::vector<std::string> files = dev->Stop();
   if (files.size() == 2)
@@ -442,6 +443,7 @@ int RunImage(const RunArgs& a) {
         .Add("end_cycle", r.end_cycle)
         .Add("h2d_cycles", h2d.cycles)
         .Add("d2h_cycles", d2h.cycles);
+    if (a.watch.profile) j.Add("profile", instruments->counters()->Json());
     fmt::print("{}\n", j.str());
   }
   return r.ok() ? 0 : 1;
@@ -478,9 +480,7 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("--wave", a->wave, "Write RTL waves to FILE.fst (and FILE.gtkw)");
   cmd->add_option("--wave-window", a->wave_window, "FROM:TO cycles to dump");
   cmd->add_option("--wave-region", a->wave_region, "X0,Y0:X1,Y1 PEs to dump");
-  cmd->add_option("--link-trace", a->link_trace,
-                  "Write every wavelet crossing a link to FILE.csv (cycle, PE, port, direction, "
-                  "color, control, data)");
+  a->watch.AddTo(cmd);
   cmd->add_option("--lockstep", a->lockstep,
                   "X,Y: cosim compares every instruction this PE retires");
   cmd->add_flag("--quiet", a->quiet, "Do not print debug-port records");

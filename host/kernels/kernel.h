@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,8 @@ struct KernelArgs {
   std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: the largest built that divides
   uint64_t max_cycles = 50'000'000;
   std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's
+  // Called when the kernel's device has loaded its image and when it closes (traces, profile).
+  std::function<void(runtime::Device&)> on_load, on_close;
 };
 
 struct KernelResult {

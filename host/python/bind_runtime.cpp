@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -66,13 +67,13 @@ layout::Image ImageArg(const py::object& o) {
   return layout::ReadImageFile(path);
 }
 
-std::unique_ptr<SdkRuntime> MakeRuntime(const py::object& image, const std::string& backend,
-                                        const py::object& fabric, const py::object& tile,
-                                        uint64_t max_cycles, bool host_port, bool quiet,
-                                        bool progress, const py::object& wave,
-                                        const py::object& wave_window,
-                                        const py::object& wave_region, const py::object& link_trace,
-                                        const py::object& lockstep, bool systemc) {
+std::unique_ptr<SdkRuntime> MakeRuntime(
+    const py::object& image, const std::string& backend, const py::object& fabric,
+    const py::object& tile, uint64_t max_cycles, bool host_port, bool quiet, bool progress,
+    const py::object& wave, const py::object& wave_window, const py::object& wave_region,
+    const py::object& link_trace, const py::object& lockstep, bool systemc,
+    const py::object& trace_insn, const py::object& trace_region, const py::object& trace_window,
+    const py::object& timeline, const py::object& heatmap, bool profile) {
   SdkOptions o;
   layout::Image img = ImageArg(image);
   o.device.backend = runtime::ParseBackend(backend);
@@ -107,8 +108,39 @@ std::unique_ptr<SdkRuntime> MakeRuntime(const py::object& image, const std::stri
   }
   if ((!wave_window.is_none() || !wave_region.is_none()) && wave.is_none())
     throw std::invalid_argument("wave_window and wave_region need wave='FILE.fst'");
-  if (!link_trace.is_none())
-    o.link_trace = py::str(py::module_::import("os").attr("fspath")(link_trace));
+  auto path = [](const py::object& p) {
+    return p.is_none() ? std::string()
+                       : py::str(py::module_::import("os").attr("fspath")(p)).cast<std::string>();
+  };
+  trace::InstrumentOptions& io = o.instruments;
+  io.link_trace = path(link_trace);
+  io.trace_insn = path(trace_insn);
+  io.timeline = path(timeline);
+  io.heatmap_dir = path(heatmap);
+  io.profile = profile;
+  for (const auto& [kw, file] :
+       {std::pair{"link_trace", io.link_trace}, std::pair{"trace_insn", io.trace_insn},
+        std::pair{"timeline", io.timeline}})
+    if (!file.empty() && !std::ofstream(file, std::ios::app))
+      throw std::invalid_argument(fmt::format("{} {}: cannot write the file", kw, file));
+  std::string region, window;
+  if (!trace_region.is_none()) {
+    const auto v = Ints(trace_region, 4, "trace_region", "(x0, y0, x1, y1)");
+    region = fmt::format("{},{}:{},{}", v[0], v[1], v[2], v[3]);
+  }
+  if (!trace_window.is_none()) {
+    const auto v = Ints(trace_window, 2, "trace_window", "(from, to) cycles");
+    window = fmt::format("{}:{}", v[0], v[1]);
+  }
+  try {
+    io.scope = trace::ParseScope(region, window);
+  } catch (const std::invalid_argument& e) {  // name the Python keyword, not the CLI option
+    std::string m = e.what();
+    for (const auto& [cli, kw] :
+         {std::pair{"--trace-region", "trace_region"}, std::pair{"--trace-window", "trace_window"}})
+      if (m.rfind(cli, 0) == 0) m = kw + m.substr(std::string(cli).size());
+    throw std::invalid_argument(m);
+  }
   if (!lockstep.is_none()) {
     const auto [x, y] = Pair(lockstep, "lockstep", ',');
     o.device.lockstep = fabric::Coord{x, y};
@@ -179,7 +211,10 @@ void BindRuntime(py::module_& m) {
            py::arg("quiet") = false, py::arg("progress") = true, py::arg("wave") = py::none(),
            py::arg("wave_window") = py::none(), py::arg("wave_region") = py::none(),
            py::arg("link_trace") = py::none(), py::arg("lockstep") = py::none(),
-           py::arg("systemc") = false)
+           py::arg("systemc") = false, py::arg("trace_insn") = py::none(),
+           py::arg("trace_region") = py::none(), py::arg("trace_window") = py::none(),
+           py::arg("timeline") = py::none(), py::arg("heatmap") = py::none(),
+           py::arg("profile") = false)
       .def("load", &R::Load, "Writes the image into every PE (zero time).")
       .def("run", &R::Run, "Starts the session: memcpy and launch may follow.")
       .def("stop", &R::Stop,
@@ -231,6 +266,15 @@ void BindRuntime(py::module_& m) {
           py::arg("task"))
       .def_property_readonly("cycle", &R::Cycle, "The fabric's current cycle.")
       .def_property_readonly("stopped", &R::stopped, "True after stop().")
+      .def_property_readonly(
+          "counters",
+          [](const R& r) -> py::object {
+            const std::string j = r.CountersJson();
+            if (j.empty()) return py::none();
+            return py::module_::import("json").attr("loads")(j);
+          },
+          "After stop(), with profile=True or heatmap=: every counter (docs/profiling.md), a "
+          "dict; else None.")
       .def_property_readonly("last_result", &R::last_result, "The RunResult of the last run.")
       .def_property_readonly("debug_records", &R::DebugRecords,
                              "Debug-port records so far: (cycle, x, y, value, text).")

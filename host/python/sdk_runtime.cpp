@@ -135,10 +135,6 @@ SdkRuntime::SdkRuntime(layout::Image image, const SdkOptions& o)
       std::fwrite(line.data(), 1, line.size(), stdout);
     }
   });
-  if (!opt_.link_trace.empty()) {
-    trace_ = std::make_unique<runtime::LinkTrace>(opt_.link_trace, "link_trace");
-    trace_->Attach(*dev_);
-  }
 }
 
 SdkRuntime::~SdkRuntime() = default;
@@ -153,6 +149,8 @@ void SdkRuntime::Load() {
   if (loaded_) RaiseError("load() was called already: a runtime takes one image");
   dev_->Load(image_);
   loaded_ = true;
+  if (opt_.instruments.Any())
+    instruments_ = std::make_unique<trace::Instruments>(opt_.instruments, *dev_);
 }
 
 void SdkRuntime::Run() {
@@ -164,12 +162,17 @@ void SdkRuntime::Run() {
 std::vector<std::string> SdkRuntime::Stop() {
   if (stopped_) RaiseError("stop() was called already");
   if (started_) Drain();
+  if (instruments_) {
+    instrument_lines_ = instruments_->Finish();
+    if (opt_.instruments.profile && !opt_.quiet)
+      py::print(instruments_->counters()->Summary(runtime::BackendName(opt_.device.backend)),
+                py::arg("end") = "");
+  }
   std::vector<std::string> files = dev_->Stop();
   stopped_ = true;
-  if (trace_) {
-    trace_->Close();
-    files.push_back(trace_->path());
-  }
+  const trace::InstrumentOptions& io = opt_.instruments;
+  for (const std::string& f : {io.trace_insn, io.link_trace, io.timeline})
+    if (!f.empty()) files.push_back(f);
   return files;
 }
 
@@ -196,6 +199,11 @@ py::dict SdkRuntime::GetId(const std::string& name) const {
   for (const fabric::Coord& c : pes) where.append(py::make_tuple(c.x, c.y));
   d["pes"] = where;
   return d;
+}
+
+std::string SdkRuntime::CountersJson() const {
+  if (!instruments_ || !instruments_->counters() || !stopped_) return "";
+  return instruments_->counters()->Json().str();
 }
 
 py::list SdkRuntime::DebugRecords() const {

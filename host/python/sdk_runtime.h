@@ -23,7 +23,7 @@
 
 #include "layout/image.h"
 #include "runtime/device.h"
-#include "runtime/link_trace.h"
+#include "trace/instruments.h"
 
 namespace tessera::python {
 
@@ -43,7 +43,8 @@ struct SdkOptions {
   uint64_t max_cycles = 10'000'000;
   bool host_port = false;  // memcpy through the host ports (cycles) instead of the back door
   bool quiet = false;      // keep debug records without printing them
-  std::string link_trace;  // CSV of every wavelet on a link
+  // Traces, timeline, heatmaps and counters (trace/instruments.h); attached at load().
+  trace::InstrumentOptions instruments;
 };
 
 class SdkRuntime {
@@ -95,6 +96,10 @@ class SdkRuntime {
   // Debug-port records so far: (cycle, x, y, value, text).
   pybind11::list DebugRecords() const;
   runtime::Device& device();
+  // The counters (profile= or heatmap=) as JSON text, after stop(); empty if none.
+  std::string CountersJson() const;
+  // What the instruments wrote, after stop() ("instruction trace: 212 rows to t.csv").
+  const std::vector<std::string>& instrument_lines() const { return instrument_lines_; }
 
  private:
   struct Command {
@@ -116,7 +121,8 @@ class SdkRuntime {
   layout::Image image_;
   SdkOptions opt_;
   std::unique_ptr<runtime::Device> dev_;
-  std::unique_ptr<runtime::LinkTrace> trace_;
+  std::unique_ptr<trace::Instruments> instruments_;
+  std::vector<std::string> instrument_lines_;
   bool loaded_ = false, started_ = false, stopped_ = false;
   std::deque<Command> queue_;
   std::optional<runtime::RunResult> last_;

@@ -150,7 +150,14 @@ void Device::OpenMachines() {
   }
 }
 
-Device::~Device() = default;
+Device::~Device() {
+  if (stopped_ || !opt_.on_close) return;
+  try {
+    opt_.on_close(*this);
+  } catch (const std::exception& e) {  // a destructor must not throw: say it
+    fmt::print(stderr, "tessera: {}\n", e.what());
+  }
+}
 
 void Device::SetLinkHandler(std::function<void(const std::vector<fabric::LinkEvent>&)> fn) {
   CheckOpen();
@@ -185,6 +192,7 @@ void Device::Load(const layout::Image& image) {
     WriteAll({x, y}, addr, value, false);
   });
   image_ = image;
+  if (opt_.on_load) opt_.on_load(*this);
 }
 
 std::vector<fabric::Coord> Device::Symbol(const std::string& name) const {
@@ -494,22 +502,33 @@ RunResult Device::Run(uint64_t max_cycles) {
       break;
     }
     uint64_t stepped[2] = {0, 0};
-    if (opt_.lockstep) {  // one cycle, compared for the watched PE
+    uint64_t until_window = UINT64_MAX;
+    const bool observed = Observed(Cycle(), &until_window);
+    if (opt_.lockstep || observed) {  // one cycle: compared for the watched PE, observed
+      const uint64_t now = Cycle();
+      if (observed)
+        for (CycleObserver* o : observers_)
+          if (now >= o->From() && now < o->To()) o->Before(now, *machines_[0]);
       uint64_t cycle = 0;
       for (size_t i = 0; i < machines_.size(); ++i) {
         cycle = machines_[i]->Step(events[i]);
         stepped[i] = 1;
       }
-      const int pe = machines_[0]->Fabric().Index(*opt_.lockstep);
-      const std::string diff = cosim::CompareLockstep(*machines_[0], *machines_[1], *opt_.lockstep,
-                                                      cycle, events[0][pe], events[1][pe]);
-      if (!diff.empty()) {
-        r.status = RunResult::Status::kMismatch;
-        r.message = diff;
+      if (opt_.lockstep) {
+        const int pe = machines_[0]->Fabric().Index(*opt_.lockstep);
+        const std::string diff = cosim::CompareLockstep(
+            *machines_[0], *machines_[1], *opt_.lockstep, cycle, events[0][pe], events[1][pe]);
+        if (!diff.empty()) {
+          r.status = RunResult::Status::kMismatch;
+          r.message = diff;
+        }
       }
+      if (observed)
+        for (CycleObserver* o : observers_)
+          if (cycle >= o->From() && cycle < o->To()) o->After(cycle, *machines_[0], events[0]);
       Deliver(r, events);
     } else {
-      const uint64_t want = std::min(step, max_cycles - done);
+      const uint64_t want = std::min({step, max_cycles - done, until_window});
       step = std::min<uint64_t>(step * 2, 8192);
       for (size_t i = 0; i < machines_.size(); ++i) stepped[i] = machines_[i]->Run(want);
       Deliver(r);
@@ -540,8 +559,17 @@ RunResult Device::Run(uint64_t max_cycles) {
   return r;
 }
 
+bool Device::Observed(uint64_t cycle, uint64_t* until_next) const {
+  for (const CycleObserver* o : observers_) {
+    if (cycle >= o->From() && cycle < o->To()) return true;
+    if (o->From() > cycle) *until_next = std::min(*until_next, o->From() - cycle);
+  }
+  return false;
+}
+
 std::vector<std::string> Device::Stop() {
   CheckOpen();
+  if (opt_.on_close) opt_.on_close(*this);
   std::vector<std::string> files;
   for (auto& m : machines_) {
     for (std::string& f : m->Close()) files.push_back(std::move(f));

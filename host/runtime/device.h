@@ -43,6 +43,8 @@ const char* BackendName(Backend b);
 // "func", "rtl" or "cosim"; throws std::invalid_argument naming --backend otherwise.
 Backend ParseBackend(const std::string& name);
 
+class Device;
+
 // Co-simulation found the backends disagreeing outside a run: a back-door read (memcpy_d2h) whose
 // words differ between func and rtl. The message names the PE, the address and both values.
 class CosimMismatch : public std::runtime_error {
@@ -66,6 +68,10 @@ struct DeviceOptions {
   // Show progress (cycles, simulated cycles per second, elapsed) on stderr while running, if
   // stderr is a terminal.
   bool progress = false;
+  // Called when the device has loaded its image, and when it closes (Stop, or destruction if not
+  // stopped): tools that watch every device a program opens attach and finish here (`tessera
+  // kernel --trace-insn`, trace/instruments.h).
+  std::function<void(Device&)> on_load, on_close;
 };
 
 struct RunResult {
@@ -90,6 +96,21 @@ struct RunResult {
   bool ok() const { return status == Status::kQuiescent; }
 };
 const char* StatusName(RunResult::Status s);
+
+// Something that watches single cycles of a run (the instruction trace, the timeline): the cycles
+// of its window are stepped one at a time (Machine::Step) and shown to it; the rest of a run goes
+// in big steps, so a window of a long run costs little.
+class CycleObserver {
+ public:
+  virtual ~CycleObserver() = default;
+  // The window: cycles [From(), To()).
+  virtual uint64_t From() const = 0;
+  virtual uint64_t To() const = 0;
+  // Called before cycle `cycle` of the window is stepped, and after it with what every PE did
+  // (`events`, PE index order); `m` is the first machine (cosim: func).
+  virtual void Before(uint64_t cycle, Machine& m) {}
+  virtual void After(uint64_t cycle, Machine& m, const std::vector<fabric::PeEvents>& events) = 0;
+};
 
 struct MemcpyResult {
   uint64_t cycles = 0;  // simulated cycles the copy took (0 through the back door)
@@ -160,6 +181,9 @@ class Device {
   void SetDebugHandler(std::function<void(const ce::DebugRecord&)> fn) {
     on_debug_ = std::move(fn);
   }
+  // Shows the cycles of the observer's window to it during runs (not owned; it must outlive the
+  // runs). Several observers may watch.
+  void AddCycleObserver(CycleObserver* o) { observers_.push_back(o); }
   // Asked between the steps of a run (at most 8192 cycles apart); returning true ends the run after
   // whole cycles with Status::kInterrupted (the fabric stays consistent and a later run continues
   // it). The Python module stops a run on Ctrl-C this way. nullptr: never.
@@ -198,6 +222,9 @@ class Device {
   std::function<void(const ce::DebugRecord&)> on_debug_;
   std::function<void(const std::vector<fabric::LinkEvent>&)> on_links_;
   std::function<bool()> interrupt_;
+  std::vector<CycleObserver*> observers_;
+  // Whether some observer watches `cycle`; else the cycles until the next window starts.
+  bool Observed(uint64_t cycle, uint64_t* until_next) const;
   struct Stream {  // one edge port's stream, on each machine
     fabric::Coord pe;
     int side = 0;

@@ -1,0 +1,121 @@
+"""Seeing inside a run from Python: the instruction trace, the timeline (validated against the
+Trace Event format's rules), heatmaps and counters, the same on every backend."""
+import gzip
+import json
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import tessera
+from conftest import RUNTIME_DATA, TUTORIAL
+
+SEND = TUTORIAL / "03_send"
+
+
+def check_trace_events(doc):
+    """The rules Perfetto and chrome://tracing rely on: known phases, numeric timestamps that never
+    go back on a track, B/E pairs that match, complete events with a duration, flows in pairs."""
+    events = doc["traceEvents"]
+    assert events, "no events"
+    last_ts, depth, flows = {}, {}, {}
+    for k, e in enumerate(events):
+        ph = e["ph"]
+        assert ph in ("M", "B", "E", "X", "i", "s", "f"), f"event {k}: phase {ph}"
+        if ph == "M":
+            assert e["name"] in ("process_name", "thread_name", "thread_sort_index")
+            continue
+        track = (e["pid"], e["tid"])
+        assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0
+        assert e["ts"] >= last_ts.get(track, 0), f"event {k}: time goes back on track {track}"
+        last_ts[track] = e["ts"]
+        if ph == "B":
+            depth[track] = depth.get(track, 0) + 1
+        elif ph == "E":
+            assert depth.get(track, 0) > 0, f"event {k}: E without B on track {track}"
+            depth[track] -= 1
+        elif ph == "X":
+            assert e["dur"] > 0
+        elif ph in "sf":
+            flows.setdefault(e["id"], []).append(ph)
+    assert all(d == 0 for d in depth.values()), "unclosed spans"
+    assert all(sorted(v) == ["f", "s"] for v in flows.values()), "unpaired flows"
+    return events
+
+
+def run_send(backend, tmp_path, **kw):
+    r = tessera.SdkRuntime(tessera.link(SEND / "send.tlayout"), backend, quiet=True, **kw)
+    r.load()
+    r.run()
+    r.memcpy_h2d("x", np.load(SEND / "x.npy"), 0, 0, 1, 1, 32)
+    r.launch("main")
+    r.stop()
+    return r
+
+
+def test_traces_timeline_and_counters_agree_on_every_backend(tmp_path):
+    seen = {}
+    for backend in ("func", "rtl", "cosim"):
+        d = tmp_path / backend
+        d.mkdir()
+        r = run_send(backend, tmp_path, trace_insn=d / "insn.csv", timeline=d / "t.json",
+                     heatmap=d / "maps", profile=True)
+        events = check_trace_events(json.loads((d / "t.json").read_text()))
+        spans = [e["name"] for e in events if e["ph"] == "B"]
+        assert spans == ["task 0 (main)", "task 1 (sent)", "task 0 (main)", "task 1 (got)"]
+        names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+        assert names == {"PE(0,0)", "PE(1,0)"}
+        assert sum(e["ph"] == "s" for e in events) == 32  # one hop east per wavelet
+        for svg in ("instructions", "ce_sent", "ce_received", "link_load"):
+            root = ET.parse(d / "maps" / f"{svg}.svg").getroot()
+            assert root.tag.endswith("svg")
+        c = r.counters
+        assert c["version"] == 1 and c["cycles"] == 420
+        assert c["totals"]["instructions"] == 177
+        assert [p["instructions"] for p in c["pes"]] == [7, 170]
+        assert c["pes"][0]["link_out"]["E"] == 32 and c["pes"][1]["ce_received"] == 32
+        assert "stall" not in json.dumps(c)  # not counted: absent, not zero
+        seen[backend] = ((d / "insn.csv").read_text(), (d / "t.json").read_text(), c)
+    assert seen["func"] == seen["rtl"] == seen["cosim"]
+
+
+def test_scope_limits_every_trace(tmp_path):
+    run_send("func", tmp_path, trace_insn=tmp_path / "i.jsonl", timeline=tmp_path / "t.json.gz",
+             link_trace=tmp_path / "l.csv", trace_region=(1, 0, 1, 0), trace_window=(20, 70))
+    rows = [json.loads(line) for line in (tmp_path / "i.jsonl").read_text().splitlines()]
+    assert rows and all(r["x"] == 1 and 20 <= r["cycle"] < 70 for r in rows)
+    assert rows[0] == {"cycle": 62, "x": 1, "y": 0, "task": 1, "pc": None, "line": None,
+                       "event": "task", "insn": "task 1 start", "writes": {"r0": "0x00000000"}}
+    links = (tmp_path / "l.csv").read_text().splitlines()[1:]
+    assert len(links) == 32 and all(l.split(",")[1] == "1" for l in links)
+    with gzip.open(tmp_path / "t.json.gz", "rt") as f:
+        events = check_trace_events(json.load(f))
+    tids = {e["tid"] for e in events if e["ph"] != "M"}
+    assert tids == {2}  # PE(1,0) alone
+    assert all(20 <= e["ts"] <= 70 for e in events if e["ph"] != "M")
+
+
+def test_a_fault_still_leaves_the_traces(tmp_path):
+    r = tessera.SdkRuntime(tessera.link(RUNTIME_DATA / "fault.tlayout"), quiet=True,
+                           trace_insn=tmp_path / "i.csv", timeline=tmp_path / "t.json")
+    r.load()
+    r.run()
+    with pytest.raises(tessera.FaultError):
+        r.launch("main")
+    r.stop()
+    assert (tmp_path / "i.csv").read_text().count("\n") == 3
+    events = check_trace_events(json.loads((tmp_path / "t.json").read_text()))
+    faults = [e for e in events if e["ph"] == "i" and e["name"] == "fault"]
+    assert len(faults) == 1 and "misaligned" in faults[0]["args"]["fault"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"trace_region": (1, 1, 0, 0)}, "trace_region '1,1:0,0': the first corner"),
+    ({"trace_window": (9, 3)}, "trace_window '9:3': expected FROM:TO"),
+    ({"trace_window": (1, 2, 3)}, r"trace_window: expected \(from, to\) cycles"),
+    ({"trace_insn": "/nonexistent/dir/t.csv"}, "trace_insn /nonexistent/dir/t.csv: cannot write"),
+    ({"timeline": "/nonexistent/dir/t.json"}, "timeline /nonexistent/dir/t.json: cannot write"),
+])
+def test_bad_trace_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        tessera.SdkRuntime(tessera.link(SEND / "send.tlayout"), **kwargs)
