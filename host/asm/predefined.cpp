@@ -29,7 +29,7 @@ const std::vector<RegInfo>& Registers() {
       TESSERA_REG(TaskCfg),       TESSERA_REG(TaskArg),       TESSERA_REG(TaskActive),
       TESSERA_REG(TaskActiveSet), TESSERA_REG(TaskActiveClr), TESSERA_REG(TaskBlocked),
       TESSERA_REG(TaskBlockSet),  TESSERA_REG(TaskBlockClr),  TESSERA_REG(Gpr),
-      TESSERA_REG(CePc),          TESSERA_REG(Dsr),
+      TESSERA_REG(CePc),          TESSERA_REG(Dsr),           TESSERA_REG(PerfCount),
   };
   return regs;
 }
@@ -96,6 +96,7 @@ std::map<std::string, Predefined> Build() {
   TESSERA_ENUM(DebugFmt)
   TESSERA_ENUM(CeStall)
   TESSERA_ENUM(UtWait)
+  TESSERA_ENUM(PerfEvent)
   TESSERA_ENUM(CeFault)
 #undef TESSERA_ENUM
   // A control wavelet's payload that names no task (docs/isa.md 4.10).

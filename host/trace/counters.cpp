@@ -14,13 +14,63 @@
 namespace tessera::trace {
 namespace {
 const char* kDirs[4] = {"W", "E", "S", "N"};
+
+arch::PerfEvent Event(int e) { return static_cast<arch::PerfEvent>(e); }
+
+// What each class of the vocabulary waited on, for the summary.
+const char* Meaning(arch::PerfEvent e) {
+  using P = arch::PerfEvent;
+  switch (e) {
+    case P::kStallUt:
+      return "a DSD instruction waits for its busy microthread";
+    case P::kStallSync:
+      return "waits for a synchronous DSD operation";
+    case P::kStallSend:
+      return "a send waits for an output credit";
+    case P::kStallUtWait:
+      return "utwait waits for microthreads";
+    case P::kStallPort:
+      return "waits for an SRAM port (bank conflict)";
+    case P::kStallFmac:
+      return "waits for the FMAC";
+    case P::kUtReady:
+      return "stepping";
+    case P::kUtFabIn:
+      return "waiting for fabric input";
+    case P::kUtFabOut:
+      return "waiting for an output credit";
+    case P::kUtPort:
+      return "waiting for an SRAM port (bank conflict)";
+    case P::kUtFmac:
+      return "waiting for the FMAC";
+    case P::kUtTurn:
+      return "waiting its turn";
+    case P::kUtDrain:
+      return "draining results";
+    case P::kSplitSteps:
+      return "split DSD steps: both sources in one SRAM bank (half speed)";
+    default:
+      return "";
+  }
 }
+
+std::array<uint32_t, kPerfEvents> ReadPerf(runtime::Machine& m, fabric::Coord pe) {
+  std::array<uint32_t, kPerfEvents> v{};
+  for (int e = 0; e < kPerfEvents; ++e) v[e] = m.Read(pe, arch::PerfCount::Addr(e));
+  return v;
+}
+}  // namespace
 
 RunCounters::RunCounters(runtime::Device& dev) : dev_(dev), w_(dev.Width()), h_(dev.Height()) {
   runtime::Machine& m = dev.machine(0);
   pes_.resize(size_t(w_) * h_);
   retired0_.resize(pes_.size());
-  for (size_t i = 0; i < pes_.size(); ++i) retired0_[i] = m.Retired(m.Fabric().At(int(i)));
+  perf0_.resize(pes_.size());
+  for (size_t i = 0; i < pes_.size(); ++i) {
+    const fabric::Coord pe = m.Fabric().At(int(i));
+    retired0_[i] = m.Retired(pe);
+    perf0_[i] = ReadPerf(m, pe);
+  }
 }
 
 void RunCounters::AddLinks(const std::vector<fabric::LinkEvent>& v) {
@@ -38,36 +88,100 @@ void RunCounters::AddLinks(const std::vector<fabric::LinkEvent>& v) {
 void RunCounters::Finish(uint64_t cycles) {
   cycles_ = cycles;
   runtime::Machine& m = dev_.machine(0);
-  for (size_t i = 0; i < pes_.size(); ++i)
-    pes_[i].instructions = m.Retired(m.Fabric().At(int(i))) - retired0_[i];
+  for (size_t i = 0; i < pes_.size(); ++i) {
+    const fabric::Coord pe = m.Fabric().At(int(i));
+    pes_[i].instructions = m.Retired(pe) - retired0_[i];
+    const std::array<uint32_t, kPerfEvents> now = ReadPerf(m, pe);
+    for (int e = 0; e < kPerfEvents; ++e) pes_[i].perf[e] = now[e] - perf0_[i][e];
+  }
 }
 
 std::string RunCounters::Summary(const std::string& backend) const {
+  using P = arch::PerfEvent;
   const uint64_t pe_cycles = cycles_ * pes_.size();
+  std::array<uint64_t, kPerfEvents> total{};
   uint64_t insns = 0, sent = 0, hops = 0;
   for (const PeCounters& p : pes_) {
     insns += p.instructions;
     sent += p.ce_sent;
     hops += std::accumulate(p.out.begin(), p.out.end(), uint64_t(0));
+    for (int e = 0; e < kPerfEvents; ++e) total[e] += p.perf[e];
   }
+  auto pct = [](uint64_t n, uint64_t of) { return of ? 100.0 * double(n) / double(of) : 0.0; };
+  auto t = [&](P e) { return total[static_cast<int>(e)]; };
+  // The PE where a class counted most.
+  auto most = [&](int e) {
+    size_t best = 0;
+    for (size_t i = 1; i < pes_.size(); ++i)
+      if (pes_[i].perf[e] > pes_[best].perf[e]) best = i;
+    return fmt::format("PE({},{})", int(best) % w_, int(best) / w_);
+  };
   std::string s = fmt::format("profile (counters v{}): {} cycles on {}x{} PEs ({})\n",
                               kCountersVersion, cycles_, w_, h_, backend);
-  s += fmt::format("  instructions: {} ({:.3f} per PE-cycle)\n", insns,
-                   pe_cycles ? double(insns) / pe_cycles : 0.0);
-  // The busiest PEs by instructions, then the busiest links.
+  s += fmt::format(
+      "  compute engines: a task runs {:.1f}% of PE-cycles, idle {:.1f}%; microthreads busy "
+      "{:.1f}%; {} instructions ({:.3f} per PE-cycle)\n",
+      pct(t(P::kTaskCycles), pe_cycles), 100.0 - pct(t(P::kTaskCycles), pe_cycles),
+      pct(t(P::kUtBusy), pe_cycles), insns, pe_cycles ? double(insns) / pe_cycles : 0.0);
+  // Microthread-cycles by wait state, then scalar stalls, largest first.
+  auto classes = [&](int from, int to, uint64_t of, bool percent) {
+    std::vector<int> order;
+    for (int e = from; e <= to; ++e)
+      if (total[e]) order.push_back(e);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return total[a] > total[b]; });
+    std::string out;
+    for (size_t k = 0; k < std::min<size_t>(4, order.size()); ++k) {
+      const int e = order[k];
+      out += fmt::format(
+          "{}{} {}", out.empty() ? "" : "; ", Meaning(Event(e)),
+          percent ? fmt::format("{:.1f}%", pct(total[e], of)) : fmt::format("{} cycles", total[e]));
+      if (e != static_cast<int>(P::kUtReady)) out += fmt::format(" (most on {})", most(e));
+    }
+    return out;
+  };
+  const uint64_t ut_cycles = [&] {
+    uint64_t n = 0;
+    for (int e = static_cast<int>(P::kUtReady); e <= static_cast<int>(P::kUtDrain); ++e)
+      n += total[e];
+    return n;
+  }();
+  if (ut_cycles)
+    s += "  microthread-cycles: " +
+         classes(static_cast<int>(P::kUtReady), static_cast<int>(P::kUtDrain), ut_cycles, true) +
+         "\n";
+  const std::string stalls =
+      classes(static_cast<int>(P::kStallUt), static_cast<int>(P::kStallFmac), 0, false);
+  uint64_t stalled = 0;
+  for (int e = static_cast<int>(P::kStallUt); e <= static_cast<int>(P::kStallFmac); ++e)
+    stalled += total[e];
+  const uint64_t tasks = t(P::kTaskCycles);
+  // Task cycles that neither issued nor stalled: waiting for a result (a load, an FP operation)
+  // or refetching after a taken branch.
+  const uint64_t latency = tasks - std::min(tasks, t(P::kInsns) + stalled);
+  if (tasks)
+    s += fmt::format(
+        "  scalar stage, of the task cycles: issuing {:.1f}%, stalled {:.1f}%, waiting on a "
+        "result or a branch {:.1f}%\n",
+        pct(t(P::kInsns), tasks), pct(stalled, tasks), pct(latency, tasks));
+  s += "  scalar stalls: " + (stalls.empty() ? std::string("none") : stalls) + "\n";
+  const int split = static_cast<int>(P::kSplitSteps);
+  if (total[split])
+    s += fmt::format("  {}: {} cycles (most on {})\n", Meaning(P::kSplitSteps), total[split],
+                     most(split));
+  // The slowest PEs: the most cycles with a task running.
   std::vector<int> order(pes_.size());
   std::iota(order.begin(), order.end(), 0);
+  const int tc = static_cast<int>(P::kTaskCycles);
   std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return pes_[a].instructions > pes_[b].instructions; });
+                   [&](int a, int b) { return pes_[a].perf[tc] > pes_[b].perf[tc]; });
   std::string top;
-  for (size_t k = 0; k < std::min<size_t>(5, order.size()); ++k) {
+  for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k) {
     const PeCounters& p = pes_[order[k]];
-    if (!p.instructions) break;
-    top += fmt::format("{}PE({},{}) {} ({:.0f}% of its cycles)", top.empty() ? "" : ", ",
-                       order[k] % w_, order[k] / w_, p.instructions,
-                       cycles_ ? 100.0 * p.instructions / cycles_ : 0.0);
+    if (!p.perf[tc]) break;
+    top += fmt::format("{}PE({},{}) {} task cycles, {} instructions", top.empty() ? "" : ", ",
+                       order[k] % w_, order[k] / w_, p.perf[tc], p.instructions);
   }
-  if (!top.empty()) s += "  busiest PEs (instructions issued): " + top + "\n";
+  if (!top.empty()) s += "  slowest PEs: " + top + "\n";
   struct Link {
     int pe, dir;
     uint64_t n;
@@ -80,16 +194,11 @@ std::string RunCounters::Summary(const std::string& backend) const {
                    [](const Link& a, const Link& b) { return a.n > b.n; });
   s += fmt::format("  wavelets: {} sent by compute engines, {} router hops\n", sent, hops);
   std::string busy;
-  for (size_t k = 0; k < std::min<size_t>(5, links.size()); ++k)
+  for (size_t k = 0; k < std::min<size_t>(3, links.size()); ++k)
     busy += fmt::format("{}PE({},{}) {} {} ({:.0f}% of cycles)", busy.empty() ? "" : ", ",
                         links[k].pe % w_, links[k].pe / w_, kDirs[links[k].dir], links[k].n,
-                        cycles_ ? 100.0 * links[k].n / cycles_ : 0.0);
+                        pct(links[k].n, cycles_));
   if (!busy.empty()) s += "  busiest links (out of a router): " + busy + "\n";
-  std::string colors;
-  for (int c = 0; c < 32; ++c)
-    if (color_[c]) colors += fmt::format("{}c{} {}", colors.empty() ? "" : ", ", c, color_[c]);
-  if (!colors.empty()) s += "  link crossings per color: " + colors + "\n";
-  s += "  not counted yet: stall classes, FMAC busy cycles (docs/profiling.md)\n";
   return s;
 }
 
@@ -97,6 +206,7 @@ util::JsonObject RunCounters::Json() const {
   util::JsonObject totals;
   uint64_t insns = 0, sent = 0, received = 0;
   std::array<uint64_t, 4> out{};
+  std::array<uint64_t, kPerfEvents> perf_total{};
   std::string per_pe = "[";
   for (size_t i = 0; i < pes_.size(); ++i) {
     const PeCounters& p = pes_[i];
@@ -109,8 +219,12 @@ util::JsonObject RunCounters::Json() const {
       links.Add(kDirs[d], p.out[d]);
     }
     util::JsonObject j;
-    j.Add("x", int(i) % w_)
-        .Add("y", int(i) / w_)
+    j.Add("x", int(i) % w_).Add("y", int(i) / w_);
+    for (int e = 0; e < kPerfEvents; ++e) {
+      j.Add(arch::Text(Event(e)), p.perf[e]);
+      perf_total[e] += p.perf[e];
+    }
+    j.Add("idle_cycles", cycles_ - p.perf[static_cast<int>(arch::PerfEvent::kTaskCycles)])
         .Add("instructions", p.instructions)
         .Add("ce_sent", p.ce_sent)
         .Add("ce_received", p.ce_received)
@@ -124,6 +238,7 @@ util::JsonObject RunCounters::Json() const {
   for (int c = 0, n = 0; c < 32; ++c)
     if (color_[c]) colors += fmt::format("{}\"{}\":{}", n++ ? "," : "", c, color_[c]);
   colors += "}";
+  for (int e = 0; e < kPerfEvents; ++e) totals.Add(arch::Text(Event(e)), perf_total[e]);
   totals.Add("instructions", insns)
       .Add("ce_sent", sent)
       .Add("ce_received", received)
@@ -160,6 +275,21 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
   write("instructions.svg",
         HeatmapSvg(fmt::format("instructions issued per PE in {} cycles", cycles_), w_, h_,
                    grid([](const PeCounters& p) { return p.instructions; })));
+  write("busy.svg", HeatmapSvg(fmt::format("cycles a task ran, per PE, of {}", cycles_), w_, h_,
+                               grid([](const PeCounters& p) {
+                                 return p.perf[static_cast<int>(arch::PerfEvent::kTaskCycles)];
+                               })));
+  for (int e = static_cast<int>(arch::PerfEvent::kStallUt); e < kPerfEvents; ++e) {
+    if (e == static_cast<int>(arch::PerfEvent::kUtReady)) continue;
+    grid([&](const PeCounters& p) { return p.perf[e]; });
+    if (std::all_of(v.begin(), v.end(), [](double d) { return d == 0; })) continue;
+    write(std::string(arch::Text(Event(e))) + ".svg",
+          HeatmapSvg(
+              fmt::format("{}: {} ({}), cycles per PE", arch::Text(Event(e)), Meaning(Event(e)),
+                          e < static_cast<int>(arch::PerfEvent::kUtReady) ? "scalar stage"
+                                                                          : "microthread-cycles"),
+              w_, h_, v));
+  }
   write("ce_sent.svg", HeatmapSvg("wavelets each compute engine sent", w_, h_,
                                   grid([](const PeCounters& p) { return p.ce_sent; })));
   write("ce_received.svg", HeatmapSvg("wavelets each compute engine received", w_, h_,

@@ -1,11 +1,15 @@
-// Counters of a run that every backend counts the same way (docs/profiling.md, "Counters"), read
-// from what both backends observe: instructions issued per PE (retire events) and, from the link
-// log, the wavelets each router sent out of each port, each CE sent up its ramp and received from
-// it, per PE and per color. They feed `--profile` (a summary a person reads in ten seconds, and
-// with --json every counter) and `--heatmap DIR` (pictures of the fabric).
+// Counters of a run that every backend counts the same way (docs/profiling.md, "Counters"):
+//   - each CE's performance counters (PerfCount, arch::PerfEvent: instructions, task and
+//     microthread cycles, scalar stall cycles by class, microthread-cycles by wait state), counted
+//     by the functional model and the RTL alike and compared by co-simulation, read through the
+//     back door at the start and the end;
+//   - from the link log: the wavelets each router sent out of each port, each CE sent up its ramp
+//     and received from it, per PE and per color.
+// They feed `--profile` (a summary a person reads in ten seconds, and with --json every counter)
+// and `--heatmap DIR` (pictures of the fabric).
 //
 // Counter outputs carry kCountersVersion. A counter that is not measured is absent from the
-// JSON, never zero: stall classes and FMAC busy cycles are not counted yet.
+// JSON, never zero: FMAC busy cycles and back pressure per link are not counted yet.
 #pragma once
 
 #include <array>
@@ -19,9 +23,11 @@
 
 namespace tessera::trace {
 
-inline constexpr int kCountersVersion = 1;
+inline constexpr int kCountersVersion = 2;
+inline constexpr int kPerfEvents = 17;  // arch::PerfEvent
 
 struct PeCounters {
+  std::array<uint32_t, kPerfEvents> perf{};  // PerfCount over the run (mod 2^32)
   uint64_t instructions = 0;
   std::array<uint64_t, 4> out{};  // wavelets its router sent through W, E, S, N
   uint64_t ce_sent = 0, ce_received = 0;
@@ -46,14 +52,17 @@ class RunCounters {
   std::string Summary(const std::string& backend) const;
   // Every counter, per PE and in total, under the version.
   util::JsonObject Json() const;
-  // Writes instructions.svg, ce_sent.svg, ce_received.svg and link_load.svg into `dir` (made if
-  // missing); returns the files. Throws std::runtime_error naming a file that cannot be written.
+  // Writes instructions.svg, busy.svg, ce_sent.svg, ce_received.svg, link_load.svg and one
+  // picture per stall or wait class that occurred (stall_port.svg, ut_fabin.svg, ...) into `dir`
+  // (made if missing); returns the files. Throws std::runtime_error naming a file that cannot be
+  // written.
   std::vector<std::string> WriteHeatmaps(const std::string& dir) const;
 
  private:
   runtime::Device& dev_;
   int w_ = 1, h_ = 1;
   std::vector<uint64_t> retired0_;
+  std::vector<std::array<uint32_t, kPerfEvents>> perf0_;  // PerfCount at the start
   std::vector<PeCounters> pes_;
   std::array<uint64_t, 32> color_{};
   uint64_t cycles_ = 0;

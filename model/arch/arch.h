@@ -966,6 +966,225 @@ inline bool FromString(std::string_view s, UtWait* out) {
   return false;
 }
 
+enum class PerfEvent : uint8_t {
+  kInsns = 0,
+  kTaskCycles = 1,
+  kUtBusy = 2,
+  kStallUt = 3,
+  kStallSync = 4,
+  kStallSend = 5,
+  kStallUtWait = 6,
+  kStallPort = 7,
+  kStallFmac = 8,
+  kUtReady = 9,
+  kUtFabIn = 10,
+  kUtFabOut = 11,
+  kUtPort = 12,
+  kUtFmac = 13,
+  kUtTurn = 14,
+  kUtDrain = 15,
+  kSplitSteps = 16,
+};
+inline constexpr unsigned kPerfEventWidth = 5;
+inline const char* ToString(PerfEvent v) {
+  switch (v) {
+    case PerfEvent::kInsns: return "Insns";
+    case PerfEvent::kTaskCycles: return "TaskCycles";
+    case PerfEvent::kUtBusy: return "UtBusy";
+    case PerfEvent::kStallUt: return "StallUt";
+    case PerfEvent::kStallSync: return "StallSync";
+    case PerfEvent::kStallSend: return "StallSend";
+    case PerfEvent::kStallUtWait: return "StallUtWait";
+    case PerfEvent::kStallPort: return "StallPort";
+    case PerfEvent::kStallFmac: return "StallFmac";
+    case PerfEvent::kUtReady: return "UtReady";
+    case PerfEvent::kUtFabIn: return "UtFabIn";
+    case PerfEvent::kUtFabOut: return "UtFabOut";
+    case PerfEvent::kUtPort: return "UtPort";
+    case PerfEvent::kUtFmac: return "UtFmac";
+    case PerfEvent::kUtTurn: return "UtTurn";
+    case PerfEvent::kUtDrain: return "UtDrain";
+    case PerfEvent::kSplitSteps: return "SplitSteps";
+  }
+  return "?";
+}
+// The item named `s` (as ToString spells it); false if there is none.
+inline bool FromString(std::string_view s, PerfEvent* out) {
+  if (s == "Insns") {
+    *out = PerfEvent::kInsns;
+    return true;
+  }
+  if (s == "TaskCycles") {
+    *out = PerfEvent::kTaskCycles;
+    return true;
+  }
+  if (s == "UtBusy") {
+    *out = PerfEvent::kUtBusy;
+    return true;
+  }
+  if (s == "StallUt") {
+    *out = PerfEvent::kStallUt;
+    return true;
+  }
+  if (s == "StallSync") {
+    *out = PerfEvent::kStallSync;
+    return true;
+  }
+  if (s == "StallSend") {
+    *out = PerfEvent::kStallSend;
+    return true;
+  }
+  if (s == "StallUtWait") {
+    *out = PerfEvent::kStallUtWait;
+    return true;
+  }
+  if (s == "StallPort") {
+    *out = PerfEvent::kStallPort;
+    return true;
+  }
+  if (s == "StallFmac") {
+    *out = PerfEvent::kStallFmac;
+    return true;
+  }
+  if (s == "UtReady") {
+    *out = PerfEvent::kUtReady;
+    return true;
+  }
+  if (s == "UtFabIn") {
+    *out = PerfEvent::kUtFabIn;
+    return true;
+  }
+  if (s == "UtFabOut") {
+    *out = PerfEvent::kUtFabOut;
+    return true;
+  }
+  if (s == "UtPort") {
+    *out = PerfEvent::kUtPort;
+    return true;
+  }
+  if (s == "UtFmac") {
+    *out = PerfEvent::kUtFmac;
+    return true;
+  }
+  if (s == "UtTurn") {
+    *out = PerfEvent::kUtTurn;
+    return true;
+  }
+  if (s == "UtDrain") {
+    *out = PerfEvent::kUtDrain;
+    return true;
+  }
+  if (s == "SplitSteps") {
+    *out = PerfEvent::kSplitSteps;
+    return true;
+  }
+  return false;
+}
+// How tools, messages and the layout language spell PerfEvent items.
+inline const char* Text(PerfEvent v) {
+  switch (v) {
+    case PerfEvent::kInsns: return "insns";
+    case PerfEvent::kTaskCycles: return "task_cycles";
+    case PerfEvent::kUtBusy: return "ut_busy";
+    case PerfEvent::kStallUt: return "stall_ut";
+    case PerfEvent::kStallSync: return "stall_sync";
+    case PerfEvent::kStallSend: return "stall_send";
+    case PerfEvent::kStallUtWait: return "stall_ut_wait";
+    case PerfEvent::kStallPort: return "stall_port";
+    case PerfEvent::kStallFmac: return "stall_fmac";
+    case PerfEvent::kUtReady: return "ut_ready";
+    case PerfEvent::kUtFabIn: return "ut_fabin";
+    case PerfEvent::kUtFabOut: return "ut_fabout";
+    case PerfEvent::kUtPort: return "ut_port";
+    case PerfEvent::kUtFmac: return "ut_fmac";
+    case PerfEvent::kUtTurn: return "ut_turn";
+    case PerfEvent::kUtDrain: return "ut_drain";
+    case PerfEvent::kSplitSteps: return "split_steps";
+  }
+  return "?";
+}
+// The item whose Text is `s`, ignoring case; false if there is none.
+inline bool FromText(std::string_view s, PerfEvent* out) {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("insns")) {
+    *out = PerfEvent::kInsns;
+    return true;
+  }
+  if (eq("task_cycles")) {
+    *out = PerfEvent::kTaskCycles;
+    return true;
+  }
+  if (eq("ut_busy")) {
+    *out = PerfEvent::kUtBusy;
+    return true;
+  }
+  if (eq("stall_ut")) {
+    *out = PerfEvent::kStallUt;
+    return true;
+  }
+  if (eq("stall_sync")) {
+    *out = PerfEvent::kStallSync;
+    return true;
+  }
+  if (eq("stall_send")) {
+    *out = PerfEvent::kStallSend;
+    return true;
+  }
+  if (eq("stall_ut_wait")) {
+    *out = PerfEvent::kStallUtWait;
+    return true;
+  }
+  if (eq("stall_port")) {
+    *out = PerfEvent::kStallPort;
+    return true;
+  }
+  if (eq("stall_fmac")) {
+    *out = PerfEvent::kStallFmac;
+    return true;
+  }
+  if (eq("ut_ready")) {
+    *out = PerfEvent::kUtReady;
+    return true;
+  }
+  if (eq("ut_fabin")) {
+    *out = PerfEvent::kUtFabIn;
+    return true;
+  }
+  if (eq("ut_fabout")) {
+    *out = PerfEvent::kUtFabOut;
+    return true;
+  }
+  if (eq("ut_port")) {
+    *out = PerfEvent::kUtPort;
+    return true;
+  }
+  if (eq("ut_fmac")) {
+    *out = PerfEvent::kUtFmac;
+    return true;
+  }
+  if (eq("ut_turn")) {
+    *out = PerfEvent::kUtTurn;
+    return true;
+  }
+  if (eq("ut_drain")) {
+    *out = PerfEvent::kUtDrain;
+    return true;
+  }
+  if (eq("split_steps")) {
+    *out = PerfEvent::kSplitSteps;
+    return true;
+  }
+  return false;
+}
+
 enum class CeFault : uint8_t {
   kNone = 0,
   kIllegal = 1,
@@ -1909,6 +2128,19 @@ struct TaskBlockClr {
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
 };
 
+// performance counters, PerfEvent order; wrap at 2^32; a host write sets one
+struct PerfCount {
+  static constexpr uint16_t kAddr = 0xC500;
+  static constexpr uint32_t kCount = 17;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
+  static constexpr uint32_t Value(uint32_t r) { return (r >> 0) & 0xFFFFFFFFu; }
+  static constexpr uint32_t WithValue(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFFFFFu << 0)) | ((v & 0xFFFFFFFFu) << 0);
+  }
+};
+
 // host only: general registers
 struct Gpr {
   static constexpr uint16_t kAddr = 0xC800;
@@ -1977,11 +2209,12 @@ enum class RegId : uint8_t {
   kTaskBlocked,
   kTaskBlockSet,
   kTaskBlockClr,
+  kPerfCount,
   kGpr,
   kCePc,
   kDsr,
 };
-inline constexpr unsigned kNumRegIds = 29;
+inline constexpr unsigned kNumRegIds = 30;
 
 // What a CE access may do with a register.
 enum class RegAccess : uint8_t {
@@ -2030,6 +2263,7 @@ inline constexpr RegInfo kRegisters[kNumRegIds] = {
     {RegId::kTaskBlocked, "TaskBlocked", 0xC40C, 1, 4, RegAccess::kRW, false, true, false},
     {RegId::kTaskBlockSet, "TaskBlockSet", 0xC410, 1, 4, RegAccess::kW1S, false, false, false},
     {RegId::kTaskBlockClr, "TaskBlockClr", 0xC414, 1, 4, RegAccess::kW1C, false, false, false},
+    {RegId::kPerfCount, "PerfCount", 0xC500, 17, 4, RegAccess::kRO, false, true, false},
     {RegId::kGpr, "Gpr", 0xC800, 16, 4, RegAccess::kHost, false, true, false},
     {RegId::kCePc, "CePc", 0xC840, 1, 4, RegAccess::kHost, false, true, false},
     {RegId::kDsr, "Dsr", 0xC880, 32, 4, RegAccess::kHost, false, true, false},

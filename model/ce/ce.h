@@ -175,6 +175,15 @@ class Ce {
   uint32_t CeColorWord(int c) const;
   void SetTaskCfg(int t, uint32_t value);
 
+  // Performance counters (docs/profiling.md): one event, and a scalar stall of reason `s`, which
+  // also becomes CeStatus.Stall.
+  void Count(arch::PerfEvent e, uint32_t n = 1) { st_.perf[static_cast<int>(e)] += n; }
+  void StallOn(arch::CeStall s) {
+    st_.pipe.stall = static_cast<uint8_t>(s);
+    Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kStallUt) +
+                                       static_cast<int>(s) - static_cast<int>(arch::CeStall::kUt)));
+  }
+
   // Fetch of the instruction at pc into the pipe (docs/isa.md 6.8: fetched words are latched).
   void Fetch();
 

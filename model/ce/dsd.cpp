@@ -51,7 +51,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   ScalarPipe& p = st_.pipe;
   const int u = f.ut;
   if (st_.busy >> u & 1) {
-    p.stall = static_cast<uint8_t>(arch::CeStall::kUt);
+    StallOn(arch::CeStall::kUt);
     return false;
   }
   const arch::DsdForm form = n.form;

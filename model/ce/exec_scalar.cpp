@@ -11,8 +11,6 @@ namespace {
 using arch::CeFault;
 using arch::CeStall;
 
-inline uint8_t Stall(CeStall s) { return static_cast<uint8_t>(s); }
-
 inline uint32_t MemInfo(unsigned bytes, bool write) {
   return MakeFaultInfo(arch::DsdRole::kNone, static_cast<arch::AccSize>(AccSizeOf(bytes)), write,
                        kNoUt, 0, 0);
@@ -35,7 +33,7 @@ void Ce::ScalarStage() {
   if (x.c < p.issue_at) return;
   if (p.std_pending) {  // the second word of an std: the next cycle with a free write port
     if (x.write_port) {
-      p.stall = Stall(CeStall::kPort);
+      StallOn(CeStall::kPort);
       return;
     }
     x.write_port = true;
@@ -50,7 +48,7 @@ void Ce::ScalarStage() {
   }
   if (p.sync_ut >= 0) {
     if (st_.busy >> p.sync_ut & 1) {
-      p.stall = Stall(CeStall::kSync);
+      StallOn(CeStall::kSync);
       return;
     }
     p.sync_ut = -1;
@@ -119,7 +117,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
 
     case arch::InsnClass::kFp: {
       if (x.split_second) {  // the FMAC slot of c+1 belongs to a split DSD step
-        p.stall = Stall(CeStall::kFmac);
+        StallOn(CeStall::kFmac);
         return;
       }
       const auto op = static_cast<arch::FpOp>(n.subop);
@@ -150,7 +148,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         if (ea == arch::CycleLo::kAddr) st_.cycle_hi = static_cast<uint16_t>(x.c >> 32);
       } else {
         if (x.split_second) {
-          p.stall = Stall(CeStall::kPort);
+          StallOn(CeStall::kPort);
           return;
         }
         x.ports = 1;
@@ -177,7 +175,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         x.mmio_value = v;
       } else {
         if (x.write_port) {  // a DSD result takes the write port of this cycle
-          p.stall = Stall(CeStall::kPort);
+          StallOn(CeStall::kPort);
           return;
         }
         x.write_port = true;
@@ -241,7 +239,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
           return;
         case arch::SysOp::kUtWait:
           if (st_.busy & f.imm) {
-            p.stall = Stall(CeStall::kUtWait);
+            StallOn(CeStall::kUtWait);
             return;
           }
           next();
@@ -292,7 +290,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         return;
       }
       if (st_.out_credits[col] == 0 || x.ramp) {
-        p.stall = Stall(CeStall::kSend);
+        StallOn(CeStall::kSend);
         p.stall_color = static_cast<uint8_t>(col);
         return;
       }
@@ -325,7 +323,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
           if (m.cause != CeFault::kNone) return mem_fault(m, arch::kDsdBytes, store);
           if (!store) {
             if (x.split_second) {
-              p.stall = Stall(CeStall::kPort);
+              StallOn(CeStall::kPort);
               return;
             }
             x.ports = 2;
@@ -337,7 +335,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
             next();
           } else {
             if (x.write_port) {
-              p.stall = Stall(CeStall::kPort);
+              StallOn(CeStall::kPort);
               return;
             }
             const uint64_t v = D[f.a];
@@ -416,6 +414,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
   p.stall = 0;
   p.stall_color = 0;
   ++retired_;
+  Count(arch::PerfEvent::kInsns);
   if constexpr (kT) sink_->Record(rec);
 }
 

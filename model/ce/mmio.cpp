@@ -142,6 +142,8 @@ uint32_t Ce::ReadReg(uint16_t addr) {
       return UtStatusWord(i);
     case RegId::kUtInfo:
       return UtInfoWord(i);
+    case RegId::kPerfCount:
+      return st_.perf[i];
     case RegId::kTaskCfg:
       return i == kNoTask ? 0
                           : st_.task_entry[i] | static_cast<uint32_t>(st_.task_kind[i])
@@ -186,6 +188,9 @@ void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
       return;
     case RegId::kFpFlags:
       st_.fp_flags = static_cast<uint8_t>(value & 0x1F);
+      return;
+    case RegId::kPerfCount:  // read only for the CE (a store faults): the host sets a counter
+      st_.perf[i] = value;
       return;
     case RegId::kFaultStatus:  // the host clears the fault record
       st_.fault_status = st_.fault_pc = st_.fault_addr = st_.fault_info = 0;

@@ -65,6 +65,8 @@ module tessera_ce (
   logic [31:0]             active_q, blocked_q;
   logic [31:0]             ce_status;
   logic [2:0]              stall_q;
+  logic                    stall_now;  // the scalar stage stalls in this cycle, for stall_why
+  logic [2:0]              stall_why;
   logic [4:0]              stall_col_q;
   logic [4:0]              fcause_q;
   logic [NumUts-1:0]       ut_busy;
@@ -210,6 +212,8 @@ module tessera_ce (
     .fault_o        (sc_fault),
     .fault_rec_o    (sc_fault_rec),
     .stall_o        (stall_q),
+    .stall_now_o    (stall_now),
+    .stall_why_o    (stall_why),
     .stall_color_o  (stall_col_q),
     .ports_o        (sc_ports),
     .banks_o        (sc_banks),
@@ -385,6 +389,26 @@ module tessera_ce (
   );
   assign host_wr = !en_i && host_we_i && hm_valid;
 
+  // ---------------------------------------------------------------------------------------------
+  // Performance counters (PerfCount)
+  logic [17*32-1:0] perf;
+
+  tessera_ce_perf u_perf (
+    .clk_i, .rst_ni,
+    .live_i      (live),
+    .running_i   (running_q),
+    .ut_busy_i   (ut_busy),
+    .ut_status_i (ut_status),
+    .issue_i     (issue),
+    .stall_i     (stall_now),
+    .stall_why_i (stall_why),
+    .split_i     (dsd_split),
+    .host_we_i   (host_wr && hm_reg == MmioPerfCount),
+    .host_idx_i  (hm_idx),
+    .host_wdata_i,
+    .count_o     (perf)
+  );
+
   tessera_ce_regs u_regs (
     .clk_i, .rst_ni, .en_i, .x_i, .y_i,
     .ce_wr_i       (sc_reg),
@@ -433,6 +457,7 @@ module tessera_ce (
     .in_count_i    (in_count),
     .ut_status_i   (ut_status),
     .ut_info_i     (ut_info),
+    .perf_i        (perf),
     .gpr_o         (gpr_flat),
     .dsr_o         (dsr_flat),
     .tkind_o       (tkind),

@@ -4,8 +4,8 @@
 // read through the same function) and the one register write port (a CE store while running,
 // the host's back door while frozen: the two never overlap), which also drives the router's
 // register bus. Registers held elsewhere (pc, fault registers, CeStatus fields, CeColor, UtStatus,
-// UtInfo, the router's) come in for the read mux. Each cycle's writes land in the order of the
-// cycle (docs/isa.md 6.8); where two write the same register, the later one below wins.
+// UtInfo, PerfCount, the router's) come in for the read mux. Each cycle's writes land in the
+// order of the cycle (docs/isa.md 6.8); where two write the same register, the later one wins.
 module tessera_ce_regs (
   input  logic                                        clk_i,
   input  logic                                        rst_ni,
@@ -66,6 +66,7 @@ module tessera_ce_regs (
   input  logic [tessera_pkg::NumColors*5-1:0]         in_count_i,
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_status_i,
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_info_i,
+  input  logic [17*32-1:0]                            perf_i,        // PerfCount
   // the registers, for the rest of the CE
   output logic [tessera_pkg::NumGprs*32-1:0]          gpr_o,         // r at [32*r +: 32]
   output logic [tessera_pkg::NumDsrs*64-1:0]          dsr_o,         // d at [64*d +: 64]
@@ -245,6 +246,7 @@ module tessera_ce_regs (
       MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = rt_rdata_i;
       MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
       MmioUtInfo:      v = ut_info_i[32*i[2:0] +: 32];
+      MmioPerfCount:   v = perf_i[32*i +: 32];
       MmioTaskCfg:     v = {14'h0, tkind_q[i], tentry_q[i]};
       MmioTaskArg:     v = {16'h0, targ_q[i]};
       MmioTaskActive, MmioTaskActiveSet, MmioTaskActiveClr: v = active_q & 32'h7FFF_FFFF;

@@ -58,6 +58,8 @@ module tessera_ce_scalar (
   output logic                                        fault_o,
   output tessera_ce_pkg::ce_fault_t                   fault_rec_o,
   output logic [2:0]                                  stall_o,     // CeStatus.Stall (ce_stall_e)
+  output logic                                        stall_now_o, // stalls in this cycle ...
+  output logic [2:0]                                  stall_why_o, // ... for this CeStall
   output logic [4:0]                                  stall_color_o,
   // what the issuing instruction takes, for the engine
   output logic [1:0]                                  ports_o,     // read ports
@@ -602,6 +604,8 @@ module tessera_ce_scalar (
     end
   end
   assign stall_o       = stall_q;
+  assign stall_now_o   = stall;
+  assign stall_why_o   = stall_why;
   assign stall_color_o = stall_col_q;
 
   // ---------------------------------------------------------------------------------------------

@@ -139,6 +139,12 @@ if (addr_i[1:0] == 2'b00) begin
     valid_o = 1'b1;
     reg_o = MmioTaskBlockClr;
   end
+  if (addr_i >= 16'hC500 && addr_i < 16'hC544) begin  // PerfCount[17]
+    off = addr_i - 16'hC500;
+    valid_o = 1'b1;
+    reg_o = MmioPerfCount;
+    ro_o = 1'b1;
+  end
   if (addr_i >= 16'hC800 && addr_i < 16'hC840) begin  // Gpr[16]
     off = addr_i - 16'hC800;
     valid_o = 1'b1;

@@ -198,6 +198,26 @@ package tessera_pkg;
   } ut_wait_e;
 
   typedef enum logic [4:0] {
+    PerfEventInsns = 5'd0,
+    PerfEventTaskCycles = 5'd1,
+    PerfEventUtBusy = 5'd2,
+    PerfEventStallUt = 5'd3,
+    PerfEventStallSync = 5'd4,
+    PerfEventStallSend = 5'd5,
+    PerfEventStallUtWait = 5'd6,
+    PerfEventStallPort = 5'd7,
+    PerfEventStallFmac = 5'd8,
+    PerfEventUtReady = 5'd9,
+    PerfEventUtFabIn = 5'd10,
+    PerfEventUtFabOut = 5'd11,
+    PerfEventUtPort = 5'd12,
+    PerfEventUtFmac = 5'd13,
+    PerfEventUtTurn = 5'd14,
+    PerfEventUtDrain = 5'd15,
+    PerfEventSplitSteps = 5'd16
+  } perf_event_e;
+
+  typedef enum logic [4:0] {
     CeFaultNone = 5'd0,
     CeFaultIllegal = 5'd1,
     CeFaultMisaligned = 5'd2,
@@ -495,6 +515,12 @@ package tessera_pkg;
   // write 1 to clear
   localparam logic [15:0] TaskBlockClrAddr = 16'hC414;
 
+  // performance counters, PerfEvent order; wrap at 2^32; a host write sets one
+  localparam logic [15:0] PerfCountAddr = 16'hC500;
+  localparam int unsigned PerfCountCount = 17;
+  localparam int unsigned PerfCountStride = 4;
+  localparam int unsigned PerfCountValueLsb = 0;  localparam int unsigned PerfCountValueWidth = 32;
+
   // host only: general registers
   localparam logic [15:0] GprAddr = 16'hC800;
   localparam int unsigned GprCount = 16;
@@ -539,9 +565,10 @@ package tessera_pkg;
     MmioTaskBlocked = 5'd23,
     MmioTaskBlockSet = 5'd24,
     MmioTaskBlockClr = 5'd25,
-    MmioGpr = 5'd26,
-    MmioCePc = 5'd27,
-    MmioDsr = 5'd28
+    MmioPerfCount = 5'd26,
+    MmioGpr = 5'd27,
+    MmioCePc = 5'd28,
+    MmioDsr = 5'd29
   } mmio_reg_e;
 
   // ---- Instruction set (generated from model/arch/isa.def; docs/isa.md) ----

@@ -43,6 +43,23 @@ def check_trace_events(doc):
     return events
 
 
+UT_CLASSES = ("ut_ready", "ut_fabin", "ut_fabout", "ut_port", "ut_fmac", "ut_turn", "ut_drain")
+STALLS = ("stall_ut", "stall_sync", "stall_send", "stall_ut_wait", "stall_port", "stall_fmac")
+
+
+def check_counter_sums(c):
+    """What the counters partition: a PE's cycles into task and idle cycles; its issue and stall
+    cycles lie within its task cycles; its busy microthread-cycles into the wait classes (at
+    least one and at most eight microthreads in each busy cycle)."""
+    for p in c["pes"]:
+        assert p["task_cycles"] + p["idle_cycles"] == c["cycles"]
+        assert p["insns"] + sum(p[k] for k in STALLS) <= p["task_cycles"]
+        ut = sum(p[k] for k in UT_CLASSES)
+        assert p["ut_busy"] <= ut <= 8 * p["ut_busy"]
+    for k in ("insns", "task_cycles", "ut_busy") + STALLS + UT_CLASSES:
+        assert c["totals"][k] == sum(p[k] for p in c["pes"])
+
+
 def run_send(backend, tmp_path, **kw):
     r = tessera.SdkRuntime(tessera.link(SEND / "send.tlayout"), backend, quiet=True, **kw)
     r.load()
@@ -70,11 +87,12 @@ def test_traces_timeline_and_counters_agree_on_every_backend(tmp_path):
             root = ET.parse(d / "maps" / f"{svg}.svg").getroot()
             assert root.tag.endswith("svg")
         c = r.counters
-        assert c["version"] == 1 and c["cycles"] == 420
-        assert c["totals"]["instructions"] == 177
-        assert [p["instructions"] for p in c["pes"]] == [7, 170]
+        assert c["version"] == 2 and c["cycles"] == 420
+        assert c["totals"]["instructions"] == c["totals"]["insns"] == 177
+        assert [p["instructions"] for p in c["pes"]] == [p["insns"] for p in c["pes"]] == [7, 170]
         assert c["pes"][0]["link_out"]["E"] == 32 and c["pes"][1]["ce_received"] == 32
-        assert "stall" not in json.dumps(c)  # not counted: absent, not zero
+        check_counter_sums(c)
+        assert "fmac_busy" not in json.dumps(c)  # not counted: absent, not zero
         seen[backend] = ((d / "insn.csv").read_text(), (d / "t.json").read_text(), c)
     assert seen["func"] == seen["rtl"] == seen["cosim"]
 
@@ -107,6 +125,48 @@ def test_a_fault_still_leaves_the_traces(tmp_path):
     events = check_trace_events(json.loads((tmp_path / "t.json").read_text()))
     faults = [e for e in events if e["ph"] == "i" and e["name"] == "fault"]
     assert len(faults) == 1 and "misaligned" in faults[0]["args"]["fault"]
+
+
+@pytest.mark.parametrize("backend", ["func", "cosim"])
+def test_a_bank_conflict_shows_on_its_pe(backend):
+    # conflict.s: fmacs with both sources in one bank pair, on PE(1,0); PE(0,0) has no program.
+    r = tessera.SdkRuntime(tessera.link(RUNTIME_DATA / "conflict.tlayout"), backend, quiet=True,
+                           profile=True)
+    r.load()
+    r.run()
+    r.launch("main")
+    r.stop()
+    c = r.counters
+    check_counter_sums(c)
+    idle, pe = c["pes"]
+    assert pe["split_steps"] == 64  # every step of the 64 reads its second source a cycle later
+    assert idle["ut_busy"] == idle["task_cycles"] == idle["insns"] == idle["split_steps"] == 0
+    # Tutorial 2, the same operation with x 4 bytes further: no split step.
+    r = tessera.SdkRuntime(tessera.link(TUTORIAL / "02_dsd" / "axpy.tlayout"), backend,
+                           quiet=True, profile=True)
+    r.load()
+    r.run()
+    r.launch("main")
+    r.stop()
+    assert r.counters["pes"][0]["split_steps"] == 0
+
+
+@pytest.mark.parametrize("backend", ["func", "cosim"])
+def test_back_pressure_shows_on_the_sender(backend):
+    # flood.s: PE(0,0) streams 200 wavelets to PE(1,0), whose CE never reads them; once the
+    # queues on the way are full its microthread waits for credits until the cycle limit.
+    r = tessera.SdkRuntime(tessera.link(RUNTIME_DATA / "flood.tlayout"), backend, quiet=True,
+                           profile=True, max_cycles=400)
+    r.load()
+    r.run()
+    with pytest.raises(tessera.DeadlockError, match="PE\\(0,0\\)"):
+        r.launch("main")
+    r.stop()
+    sender, receiver = r.counters["pes"]
+    assert sender["ut_fabout"] > 300 and sender["ut_busy"] > 390
+    assert receiver["ut_busy"] == receiver["task_cycles"] == 0
+    assert receiver["ce_received"] < 200
+    check_counter_sums(r.counters)
 
 
 @pytest.mark.parametrize("kwargs, match", [
