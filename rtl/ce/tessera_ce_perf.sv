@@ -28,6 +28,7 @@ module tessera_ce_perf (
   localparam int unsigned NumPerf = 17;  // PerfEvent
   localparam int unsigned NumUts  = NumMicrothreads;
   localparam int unsigned NumWait = 7;   // UtWait Ready .. Drain
+  localparam int unsigned FirstWait = 32'(PerfEventUtReady);  // UtReady .. UtDrain follow
 
   logic [31:0] cnt_q [NumPerf];
   logic [31:0] cnt_d [NumPerf];
@@ -63,7 +64,7 @@ module tessera_ce_perf (
         endcase
       end
       for (int k = 0; k < NumWait; k++) begin
-        cnt_d[int'(PerfEventUtReady) + k] = cnt_q[int'(PerfEventUtReady) + k] + 32'(waiting[k]);
+        cnt_d[FirstWait + k] = cnt_q[FirstWait + k] + 32'(waiting[k]);
       end
     end
     if (host_we_i) cnt_d[host_idx_i] = host_wdata_i;
