@@ -29,8 +29,8 @@ namespace tessera::python {
 
 enum class MemcpyDataType { k32Bit, k16Bit };
 
-// What a command gave: a RunResult (launch, run), a MemcpyResult (memcpy), or None; `error` holds
-// the exception a queued command raised (re-raised by task_wait).
+// A command issued with nonblock=True: done once it ran (a failing one raised from the call that
+// ran it); `result` is what it gave: a RunResult (launch), a MemcpyResult (memcpy) or None.
 struct Task {
   std::string what;  // "launch 'main'", "memcpy_h2d 'x'"
   bool done = false;

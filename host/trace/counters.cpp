@@ -267,8 +267,8 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
     if (!f) throw std::runtime_error(fmt::format("--heatmap: cannot write {}", path));
     files.push_back(path);
   };
-  std::vector<double> v(pes_.size());
-  auto grid = [&](auto field) {
+  auto grid = [&](auto field) {  // one value per PE
+    std::vector<double> v(pes_.size());
     for (size_t i = 0; i < pes_.size(); ++i) v[i] = double(field(pes_[i]));
     return v;
   };
@@ -281,14 +281,15 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
                                })));
   for (int e = static_cast<int>(arch::PerfEvent::kStallUt); e < kPerfEvents; ++e) {
     if (e == static_cast<int>(arch::PerfEvent::kUtReady)) continue;
-    grid([&](const PeCounters& p) { return p.perf[e]; });
+    const std::vector<double> v = grid([&](const PeCounters& p) { return p.perf[e]; });
     if (std::all_of(v.begin(), v.end(), [](double d) { return d == 0; })) continue;
+    const char* what = e < static_cast<int>(arch::PerfEvent::kUtReady)       ? "scalar stage"
+                       : e == static_cast<int>(arch::PerfEvent::kSplitSteps) ? "DSD engine"
+                                                                             : "microthread-cycles";
     write(std::string(arch::Text(Event(e))) + ".svg",
-          HeatmapSvg(
-              fmt::format("{}: {} ({}), cycles per PE", arch::Text(Event(e)), Meaning(Event(e)),
-                          e < static_cast<int>(arch::PerfEvent::kUtReady) ? "scalar stage"
-                                                                          : "microthread-cycles"),
-              w_, h_, v));
+          HeatmapSvg(fmt::format("{}: {} ({}), cycles per PE", arch::Text(Event(e)),
+                                 Meaning(Event(e)), what),
+                     w_, h_, v));
   }
   write("ce_sent.svg", HeatmapSvg("wavelets each compute engine sent", w_, h_,
                                   grid([](const PeCounters& p) { return p.ce_sent; })));

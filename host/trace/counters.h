@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/arch.h"
 #include "fabric/fabric.h"
 #include "runtime/device.h"
 #include "util/json.h"
@@ -24,7 +25,7 @@
 namespace tessera::trace {
 
 inline constexpr int kCountersVersion = 2;
-inline constexpr int kPerfEvents = 17;  // arch::PerfEvent
+inline constexpr int kPerfEvents = arch::PerfCount::kCount;  // one per arch::PerfEvent
 
 struct PeCounters {
   std::array<uint32_t, kPerfEvents> perf{};  // PerfCount over the run (mod 2^32)

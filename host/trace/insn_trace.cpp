@@ -8,6 +8,7 @@
 
 #include "arch/arch.h"
 #include "asm/disasm.h"
+#include "trace/issued.h"
 #include "util/json.h"
 #include "util/strings.h"
 
@@ -63,27 +64,20 @@ void InsnTrace::After(uint64_t cycle, runtime::Machine& m,
         writes.emplace_back(r, regs.gpr[r]);
         p.gpr[r] = regs.gpr[r];
       }
-    if (e.task_start) {
+    if (e.task_start) {  // r0 is the task's argument, changed or not
       p.task = e.task;
-      std::vector<std::pair<int, uint32_t>> r0;
-      for (const auto& w : writes)
-        if (w.first == 0) r0.push_back(w);
-      if (r0.empty()) r0.emplace_back(0, regs.gpr[0]);
-      Row(cycle, p, "task", -1, fmt::format("task {} start", e.task), r0);
+      Row(cycle, p, "task", -1, fmt::format("task {} start", e.task), {{0, regs.gpr[0]}});
       writes.erase(
           std::remove_if(writes.begin(), writes.end(), [](const auto& w) { return w.first == 0; }),
           writes.end());
     }
     if (e.retire) {
-      uint8_t bytes[4] = {0, 0, 0, 0};
-      m.ReadSram(p.pe, e.retire_pc, bytes, 4);
-      const uint32_t word = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 |
-                            uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
+      const uint32_t word = IssuedWord(m, p.pe, e.retire_pc);
       std::string insn;  // the disassembly, single-spaced
       for (char c : assembler::DisassembleWord(word))
         if (c != ' ' || (!insn.empty() && insn.back() != ' ')) insn += c;
       Row(cycle, p, "retire", e.retire_pc, insn, writes);
-      if (insn.rfind("tend", 0) == 0) p.task = -1;
+      if (EndsTask(word)) p.task = -1;
     } else if (!writes.empty()) {
       Row(cycle, p, "write", -1, "", writes);
     }

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "arch/arch.h"
-#include "asm/disasm.h"
+#include "trace/issued.h"
 #include "util/json.h"
 #include "util/strings.h"
 
@@ -102,13 +102,7 @@ void Timeline::After(uint64_t cycle, runtime::Machine& m,
     if (!scope_.Has(pe)) continue;
     const fabric::PeEvents& e = events[i];
     if (e.task_start) Begin(pe, cycle, TaskName(m, pe, e.task));
-    if (e.retire && open_[Tid(pe)]) {
-      uint8_t b[4] = {0, 0, 0, 0};
-      m.ReadSram(pe, e.retire_pc, b, 4);
-      const uint32_t word =
-          uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-      if (assembler::DisassembleWord(word).rfind("tend", 0) == 0) End(pe, cycle + 1);
-    }
+    if (e.retire && open_[Tid(pe)] && EndsTask(IssuedWord(m, pe, e.retire_pc))) End(pe, cycle + 1);
     for (const fabric::DebugRecord& d : e.debug) {
       const std::string text = d.ToString();
       Add(cycle, Tid(pe), kRankInstant,

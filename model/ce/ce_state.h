@@ -105,8 +105,8 @@ struct PendingResult {
   uint8_t reg = 0;    // kGpr
   uint8_t flags = 0;
 };
-inline constexpr int kPerfEvents = 17;  // arch::PerfEvent
-inline constexpr int kResultRing = 8;   // > DsdLatency: one result per cycle at most
+inline constexpr int kPerfEvents = arch::PerfCount::kCount;  // one per arch::PerfEvent
+inline constexpr int kResultRing = 8;  // > DsdLatency: one result per cycle at most
 static_assert(arch::kDsdLatency < kResultRing, "the result ring must cover DsdLatency");
 
 // The scalar pipeline between issues: fetch, latencies, waits.

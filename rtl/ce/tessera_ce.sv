@@ -391,7 +391,7 @@ module tessera_ce (
 
   // ---------------------------------------------------------------------------------------------
   // Performance counters (PerfCount)
-  logic [17*32-1:0] perf;
+  logic [PerfCountCount*32-1:0] perf;
 
   tessera_ce_perf u_perf (
     .clk_i, .rst_ni,

@@ -21,11 +21,11 @@ module tessera_ce_perf (
   input  logic                                        host_we_i,   // the host sets counter ...
   input  logic [4:0]                                  host_idx_i,  // ... this one
   input  logic [31:0]                                 host_wdata_i,
-  output logic [NumPerf*32-1:0]                       count_o
+  output logic [tessera_pkg::PerfCountCount*32-1:0]   count_o
 );
   `include "tessera_pkg_use.svh"
 
-  localparam int unsigned NumPerf = 17;  // PerfEvent
+  localparam int unsigned NumPerf = PerfCountCount;  // one per PerfEvent
   localparam int unsigned NumUts  = NumMicrothreads;
   localparam int unsigned NumWait = 7;   // UtWait Ready .. Drain
   localparam int unsigned FirstWait = 32'(PerfEventUtReady);  // UtReady .. UtDrain follow

@@ -66,7 +66,7 @@ module tessera_ce_regs (
   input  logic [tessera_pkg::NumColors*5-1:0]         in_count_i,
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_status_i,
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_info_i,
-  input  logic [17*32-1:0]                            perf_i,        // PerfCount
+  input  logic [tessera_pkg::PerfCountCount*32-1:0]   perf_i,        // PerfCount
   // the registers, for the rest of the CE
   output logic [tessera_pkg::NumGprs*32-1:0]          gpr_o,         // r at [32*r +: 32]
   output logic [tessera_pkg::NumDsrs*64-1:0]          dsr_o,         // d at [64*d +: 64]

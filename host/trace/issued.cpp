@@ -1,0 +1,20 @@
+#include "trace/issued.h"
+
+#include "arch/isa_table.h"
+#include "isa/decode.h"
+
+namespace tessera::trace {
+
+uint32_t IssuedWord(runtime::Machine& m, fabric::Coord pe, uint16_t pc) {
+  uint8_t b[4] = {0, 0, 0, 0};
+  m.ReadSram(pe, pc, b, 4);
+  return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+}
+
+bool EndsTask(uint32_t word) {
+  const arch::InsnInfo* n = isa::Decode(word);
+  return n && n->cls == arch::InsnClass::kSys &&
+         static_cast<arch::SysOp>(n->subop) == arch::SysOp::kTend;
+}
+
+}  // namespace tessera::trace
