@@ -18,6 +18,11 @@ struct FabricShape {
 // FILE.fst -> FILE.gtkw
 std::string SaveFilePath(const std::string& fst_path);
 
+// The translate filter the save files name for link and credit rows (tessera_wave_filter,
+// wavelet_words.h), as an absolute path: $TESSERA_WAVE_FILTER if set, else the one beside the
+// running program, else the one this build made; empty if none exists (the rows then stay hex).
+std::string WaveFilterPath();
+
 // Writes a save file for `fst_path` showing router (x, y) of a fabric of that shape.
 void WriteRouterSaveFile(const std::string& save_path, const std::string& fst_path,
                          const FabricShape& shape, std::pair<int, int> pe);

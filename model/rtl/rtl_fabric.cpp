@@ -88,6 +88,10 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
   fault_cycle_.assign(NumPes(), fabric::kNever);
   if (!opt.wave_path.empty()) {
     tfp_ = std::make_unique<VerilatedFstC>();
+    // One cycle per time unit, and a unit GTKWave never rescales (seconds: it shows "2000 sec",
+    // never "2 ns"), so the axis reads in cycles (waves/README.md, "Time").
+    tfp_->set_time_unit("1s");
+    tfp_->set_time_resolution("1s");
     // Only the tiles overlapping the region: the others are not in the file at all.
     const WaveRegion r = ResolveWaveRegion(opt);
     for (auto& t : tiles_) {

@@ -42,3 +42,45 @@ foreach(s ${signals})
   endif()
 endforeach()
 message(STATUS "${n} save-file signals, window 50..59, region tiles only")
+
+# GTKWave itself, headless: it opens the save file cleanly, labels time in cycles ("53 sec" is
+# cycle 53) and shows link and credit words through the translate filter ("c5 d 0x3f800000"),
+# read back from a PostScript print of the window.
+if(NOT save MATCHES "\n\\^>1 [^\n]*tessera_wave_filter\n")
+  message(FATAL_ERROR "the save file names no translate filter:\n${save}")
+endif()
+find_program(XVFB_RUN xvfb-run)
+find_program(GTKWAVE gtkwave)
+if(NOT XVFB_RUN OR NOT GTKWAVE)
+  message(STATUS "gtkwave or xvfb-run not found: GTKWave not opened")
+  return()
+endif()
+file(WRITE ${OUT}/print.tcl "gtkwave::setZoomRangeTimes 50 59
+gtkwave::/File/Print_To_File PS {Letter (8.5\" x 11\")} Full ${OUT}/bc.ps
+gtkwave::/File/Quit
+")
+file(REMOVE ${OUT}/bc.ps)
+execute_process(COMMAND timeout 120 ${XVFB_RUN} -a -s "-screen 0 1920x1200x24"
+                        ${GTKWAVE} -S ${OUT}/print.tcl ${OUT}/bc.gtkw
+                WORKING_DIRECTORY ${OUT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE gout ERROR_VARIABLE gerr)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT}/bc.ps)
+  message(FATAL_ERROR "gtkwave failed (${rc}):\n${gout}${gerr}")
+endif()
+if("${gout}${gerr}" MATCHES "[Ee]rror|[Ww]arning|[Cc]ould not")
+  message(FATAL_ERROR "gtkwave complained:\n${gout}${gerr}")
+endif()
+file(READ ${OUT}/bc.ps ps)
+if(NOT ps MATCHES "\\(5[0-9] sec\\)")
+  message(FATAL_ERROR "GTKWave's time axis shows no cycle of the window 50..59 in sec")
+endif()
+string(REGEX MATCHALL "\\(c[0-9]+ (d|ctl) 0x[0-9a-f]+\\)" words "${ps}")
+list(LENGTH words nwords)
+if(nwords EQUAL 0)
+  message(FATAL_ERROR "GTKWave shows no link word decoded as color, control bit and data")
+endif()
+if(ps MATCHES "\\([4-7][0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F]\\)")
+  message(FATAL_ERROR "GTKWave shows a valid link word in raw hex: ${CMAKE_MATCH_0}")
+endif()
+list(GET words 0 w0)
+message(STATUS "GTKWave: ${nwords} decoded link words shown (first ${w0}), time in cycles")

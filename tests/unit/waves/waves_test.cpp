@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -22,6 +23,7 @@
 #include "asm/link.h"
 #include "rtl/rtl_fabric.h"
 #include "waves/save_file.h"
+#include "waves/wavelet_words.h"
 
 namespace tessera::waves {
 namespace {
@@ -112,6 +114,7 @@ struct Save {
   std::vector<std::string> signals;
   std::vector<std::string> groups;  // in order of their beginnings
   std::map<std::string, std::string> settings;
+  std::string filter;  // ^>1 PATH: the translate filter process
 };
 
 constexpr unsigned long kGroupBeginFlag = 0x800000;  // gtkwave's TR_GRP_BEGIN
@@ -131,6 +134,8 @@ Save ReadSave(const std::string& path) {
     } else if (line[0] == '-') {
       if (std::stoul(flags.substr(1), nullptr, 16) & kGroupBeginFlag)
         s.groups.push_back(line.substr(1));
+    } else if (line.rfind("^>1 ", 0) == 0) {
+      s.filter = line.substr(4);
     } else if (line[0] == '+') {  // an alias: +{shown name} signal
       s.signals.push_back(line.substr(line.find('}') + 2));
     } else if (line[0] != '*') {
@@ -273,6 +278,43 @@ TEST(RtlWaves, GtkwaveShowsEverySignalOfTheSaveFile) {
   EXPECT_EQ(start, 20u);
   EXPECT_GE(end, 49u);
   EXPECT_LE(end, 70u);
+}
+
+// The translate filter's words: what GTKWave sends (hex digits, as wide as the signal) and shows.
+TEST(WaveletWords, LinksAndCreditsReadAsColorControlAndData) {
+  const uint64_t f =
+      arch::Link::WithData(arch::Link::WithColor(arch::Link::WithValid(0, 1), 5), 0x3f800000);
+  EXPECT_EQ(DescribeWaveWord(fmt::format("{:010X}", f)), "c5 d 0x3f800000");
+  EXPECT_EQ(DescribeWaveWord(fmt::format("{:010x}", arch::Link::WithCtrl(f, 1))),
+            "c5 ctl 0x3f800000");
+  EXPECT_EQ(DescribeWaveWord("0000000000"), "-");
+  EXPECT_EQ(DescribeWaveWord(
+                fmt::format("{:02X}", arch::Credit::WithColor(arch::Credit::WithValid(0, 1), 23))),
+            "c23");
+  EXPECT_EQ(DescribeWaveWord("17"), "-");  // no valid bit: no credit
+  // Unknown values and other widths come back as they are.
+  EXPECT_EQ(DescribeWaveWord("xxxxxxxxxx"), "xxxxxxxxxx");
+  EXPECT_EQ(DescribeWaveWord("4z00000000"), "4z00000000");
+  EXPECT_EQ(DescribeWaveWord("3F80"), "3F80");
+  EXPECT_EQ(DescribeWaveWord(""), "");
+}
+
+TEST(RtlWaves, SaveFileNamesTheTranslateFilter) {
+  const std::string filter = WaveFilterPath();
+  ASSERT_FALSE(filter.empty()) << "tessera_wave_filter not found";
+  EXPECT_TRUE(fs::path(filter).is_absolute()) << filter;
+  const std::string fst = OutPath("filter.fst");
+  {
+    LoopRtlFabric fab(CeFabric(1, 1, fst));
+    fab.Run(2);
+    WriteGtkwSave(fst, CeFabric(1, 1, fst), fab.Cycle());
+  }
+  std::ifstream in(SaveFilePath(fst));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("^>1 " + filter + "\n"), std::string::npos);
+  // Link rows go through it (hex plus TR_PTRANSLATED), other rows do not.
+  EXPECT_NE(text.find("@4022\n+{W in} "), std::string::npos);
+  EXPECT_NE(text.find("@22\n+{pc} "), std::string::npos);
 }
 
 TEST(RtlWaves, DefaultWindowDumpsFromCycleZero) {
