@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "asm/disasm.h"
+#include "cosim/back_pressure.h"
 #include "cosim/debug.h"
 #include "cosim/end_state.h"
 #include "cosim/faults.h"
@@ -85,6 +86,8 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
   const int n = fa.NumPes();
   fa.SetLinkLog(true);  // the wavelets on every link both observe, after every cycle
   fb.SetLinkLog(true);
+  fa.SetBackPressureCount(true);  // and the back pressure at every router output
+  fb.SetBackPressureCount(true);
   std::vector<fabric::PeEvents> ea, eb;
   std::vector<int> last_pc(n, -1);
   std::vector<std::deque<std::string>> history(n);
@@ -143,6 +146,12 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
     LinkDifference l = CompareCycleLinks(fa, fb);
     if (l.pe >= 0) {
       diverge(l.pe, cycle, "links", {std::move(l.diff)});
+      res.cycles = a.Cycle();
+      return res;
+    }
+    BackPressureDifference bp = CompareBackPressure(fa, fb);
+    if (bp.pe >= 0) {
+      diverge(bp.pe, cycle, "back pressure", {std::move(bp.diff)});
       res.cycles = a.Cycle();
       return res;
     }

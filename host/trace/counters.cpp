@@ -9,11 +9,15 @@
 #include <stdexcept>
 
 #include "arch/arch.h"
+#include "cosim/back_pressure.h"
 #include "trace/heatmap.h"
+#include "trace/issued.h"
 
 namespace tessera::trace {
 namespace {
 const char* kDirs[4] = {"W", "E", "S", "N"};
+constexpr int kOutputs = static_cast<int>(arch::kNumDirs);  // W, E, S, N, RAMP
+const char* OutputName(int d) { return arch::Text(static_cast<arch::Dir>(d)); }
 
 arch::PerfEvent Event(int e) { return static_cast<arch::PerfEvent>(e); }
 
@@ -49,6 +53,10 @@ const char* Meaning(arch::PerfEvent e) {
       return "draining results";
     case P::kSplitSteps:
       return "split DSD steps: both sources in one SRAM bank (half speed)";
+    case P::kFmacBusy:
+      return "FMAC busy (an operation issued)";
+    case P::kDsdElems:
+      return "DSD elements finished";
     default:
       return "";
   }
@@ -63,7 +71,10 @@ std::array<uint32_t, kPerfEvents> ReadPerf(runtime::Machine& m, fabric::Coord pe
 
 RunCounters::RunCounters(runtime::Device& dev) : dev_(dev), w_(dev.Width()), h_(dev.Height()) {
   runtime::Machine& m = dev.machine(0);
+  for (int k = 0; k < dev.NumMachines(); ++k) dev.machine(k).Fabric().SetBackPressureCount(true);
   pes_.resize(size_t(w_) * h_);
+  running_.assign(pes_.size(), -1);
+  since_.assign(pes_.size(), 0);
   retired0_.resize(pes_.size());
   perf0_.resize(pes_.size());
   for (size_t i = 0; i < pes_.size(); ++i) {
@@ -85,15 +96,75 @@ void RunCounters::AddLinks(const std::vector<fabric::LinkEvent>& v) {
   }
 }
 
+void RunCounters::Before(uint64_t cycle, runtime::Machine& m) {
+  if (started_) return;
+  started_ = true;
+  for (size_t i = 0; i < pes_.size(); ++i) {  // a task already running counts from here
+    const uint32_t status = m.Read(m.Fabric().At(int(i)), arch::CeStatus::kAddr);
+    if (!arch::CeStatus::Running(status)) continue;
+    running_[i] = static_cast<int>(arch::CeStatus::Task(status));
+    since_[i] = cycle;
+  }
+}
+
+void RunCounters::After(uint64_t cycle, runtime::Machine& m,
+                        const std::vector<fabric::PeEvents>& events) {
+  for (size_t i = 0; i < events.size(); ++i) {
+    const fabric::PeEvents& e = events[i];
+    if (e.task_start) {  // it runs from the next cycle (PerfCount TaskCycles counts the same)
+      running_[i] = e.task;
+      since_[i] = cycle + 1;
+    }
+    if (e.retire && running_[i] >= 0 &&
+        EndsTask(IssuedWord(m, m.Fabric().At(int(i)), e.retire_pc))) {
+      pes_[i].task_cycles[running_[i]] += cycle + 1 - since_[i];
+      running_[i] = -1;
+    }
+  }
+}
+
 void RunCounters::Finish(uint64_t cycles) {
   cycles_ = cycles;
   runtime::Machine& m = dev_.machine(0);
+  const uint64_t end = m.Cycle();
   for (size_t i = 0; i < pes_.size(); ++i) {
     const fabric::Coord pe = m.Fabric().At(int(i));
     pes_[i].instructions = m.Retired(pe) - retired0_[i];
     const std::array<uint32_t, kPerfEvents> now = ReadPerf(m, pe);
     for (int e = 0; e < kPerfEvents; ++e) pes_[i].perf[e] = now[e] - perf0_[i][e];
+    if (running_[i] >= 0 && end > since_[i]) {  // still running: its cycles so far
+      pes_[i].task_cycles[running_[i]] += end - since_[i];
+      since_[i] = end;
+    }
+    for (const auto& [task, n] : pes_[i].task_cycles)
+      task_names_.emplace(std::make_pair(int(i), task), TaskName(m, dev_.image(), pe, task));
   }
+  if (dev_.NumMachines() == 2) {
+    const cosim::BackPressureDifference d =
+        cosim::CompareBackPressure(m.Fabric(), dev_.machine(1).Fabric());
+    if (d.pe >= 0) {
+      const fabric::Coord pe = m.Fabric().At(d.pe);
+      throw runtime::CosimMismatch(fmt::format("cosim: PE({},{}): {}: {} {}, {} {}", pe.x, pe.y,
+                                               d.diff.what, m.Name(), d.diff.a,
+                                               dev_.machine(1).Name(), d.diff.b));
+    }
+  }
+  blocked_ = m.Fabric().BackPressure();
+  for (size_t i = 0; i < pes_.size(); ++i)
+    for (int d = 0; d < kOutputs; ++d)
+      for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c)
+        pes_[i].blocked[d] += Blocked(int(i), d, c);
+}
+
+uint64_t RunCounters::Blocked(int i, int dir, int color) const {
+  if (blocked_.empty()) return 0;
+  return blocked_[(size_t(i) * kOutputs + size_t(dir)) * fabric::Fabric::kBackPressureColors +
+                  size_t(color)];
+}
+
+std::string RunCounters::TaskLabel(int i, int task) const {
+  auto it = task_names_.find({i, task});
+  return it == task_names_.end() ? fmt::format("task {}", task) : it->second;
 }
 
 std::string RunCounters::Summary(const std::string& backend) const {
@@ -123,6 +194,9 @@ std::string RunCounters::Summary(const std::string& backend) const {
       "{:.1f}%; {} instructions ({:.3f} per PE-cycle)\n",
       pct(t(P::kTaskCycles), pe_cycles), 100.0 - pct(t(P::kTaskCycles), pe_cycles),
       pct(t(P::kUtBusy), pe_cycles), insns, pe_cycles ? double(insns) / pe_cycles : 0.0);
+  s += fmt::format(
+      "  FMAC: busy {:.1f}% of PE-cycles (the utilization; most on {}); {} DSD elements\n",
+      pct(t(P::kFmacBusy), pe_cycles), most(static_cast<int>(P::kFmacBusy)), t(P::kDsdElems));
   // Microthread-cycles by wait state, then scalar stalls, largest first.
   auto classes = [&](int from, int to, uint64_t of, bool percent) {
     std::vector<int> order;
@@ -182,6 +256,22 @@ std::string RunCounters::Summary(const std::string& backend) const {
                        order[k] % w_, order[k] / w_, p.perf[tc], p.instructions);
   }
   if (!top.empty()) s += "  slowest PEs: " + top + "\n";
+  // The tasks that ran longest, over all PEs.
+  struct TaskRun {
+    int pe, task;
+    uint64_t n;
+  };
+  std::vector<TaskRun> runs;
+  for (size_t i = 0; i < pes_.size(); ++i)
+    for (const auto& [task, n] : pes_[i].task_cycles) runs.push_back({int(i), task, n});
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const TaskRun& a, const TaskRun& b) { return a.n > b.n; });
+  std::string tasks_top;
+  for (size_t k = 0; k < std::min<size_t>(3, runs.size()); ++k)
+    tasks_top +=
+        fmt::format("{}PE({},{}) {} {} cycles", tasks_top.empty() ? "" : ", ", runs[k].pe % w_,
+                    runs[k].pe / w_, TaskLabel(runs[k].pe, runs[k].task), runs[k].n);
+  if (!tasks_top.empty()) s += "  longest-running tasks: " + tasks_top + "\n";
   struct Link {
     int pe, dir;
     uint64_t n;
@@ -199,6 +289,26 @@ std::string RunCounters::Summary(const std::string& backend) const {
                         links[k].pe % w_, links[k].pe / w_, kDirs[links[k].dir], links[k].n,
                         pct(links[k].n, cycles_));
   if (!busy.empty()) s += "  busiest links (out of a router): " + busy + "\n";
+  // Back pressure: the (router output, color) pairs held up longest.
+  struct Held {
+    int pe, dir, color;
+    uint64_t n;
+  };
+  std::vector<Held> held;
+  for (size_t i = 0; i < pes_.size(); ++i)
+    for (int d = 0; d < kOutputs; ++d)
+      if (pes_[i].blocked[d])
+        for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c)
+          if (const uint64_t n = Blocked(int(i), d, c)) held.push_back({int(i), d, c, n});
+  std::stable_sort(held.begin(), held.end(),
+                   [](const Held& a, const Held& b) { return a.n > b.n; });
+  std::string bp;
+  for (size_t k = 0; k < std::min<size_t>(3, held.size()); ++k)
+    bp += fmt::format("{}PE({},{}) {} color {} {} cycles ({:.0f}%)", bp.empty() ? "" : ", ",
+                      held[k].pe % w_, held[k].pe / w_, OutputName(held[k].dir), held[k].color,
+                      held[k].n, pct(held[k].n, cycles_));
+  s += "  back pressure (a wavelet waits, no credit): " + (bp.empty() ? std::string("none") : bp) +
+       "\n";
   return s;
 }
 
@@ -207,6 +317,8 @@ util::JsonObject RunCounters::Json() const {
   uint64_t insns = 0, sent = 0, received = 0;
   std::array<uint64_t, 4> out{};
   std::array<uint64_t, kPerfEvents> perf_total{};
+  std::array<uint64_t, kOutputs> blocked_total{};
+  std::array<uint64_t, fabric::Fabric::kBackPressureColors> blocked_color{};
   std::string per_pe = "[";
   for (size_t i = 0; i < pes_.size(); ++i) {
     const PeCounters& p = pes_[i];
@@ -224,6 +336,27 @@ util::JsonObject RunCounters::Json() const {
       j.Add(arch::Text(Event(e)), p.perf[e]);
       perf_total[e] += p.perf[e];
     }
+    j.Add("fmac_utilization",
+          cycles_ ? double(p.perf[static_cast<int>(arch::PerfEvent::kFmacBusy)]) / double(cycles_)
+                  : 0.0);
+    util::JsonObject tasks;
+    for (const auto& [task, n] : p.task_cycles) tasks.Add(std::to_string(task), n);
+    util::JsonObject held, held_colors;
+    for (int d = 0; d < kOutputs; ++d) {
+      held.Add(OutputName(d), p.blocked[d]);
+      blocked_total[d] += p.blocked[d];
+      if (!p.blocked[d]) continue;
+      util::JsonObject per;
+      for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c)
+        if (const uint64_t n = Blocked(int(i), d, c)) {
+          per.Add(std::to_string(c), n);
+          blocked_color[c] += n;
+        }
+      held_colors.Add(OutputName(d), per);
+    }
+    j.Add("task_cycles_by_task", tasks)
+        .Add("back_pressure", held)
+        .Add("back_pressure_colors", held_colors);
     j.Add("idle_cycles", cycles_ - p.perf[static_cast<int>(arch::PerfEvent::kTaskCycles)])
         .Add("instructions", p.instructions)
         .Add("ce_sent", p.ce_sent)
@@ -239,6 +372,16 @@ util::JsonObject RunCounters::Json() const {
     if (color_[c]) colors += fmt::format("{}\"{}\":{}", n++ ? "," : "", c, color_[c]);
   colors += "}";
   for (int e = 0; e < kPerfEvents; ++e) totals.Add(arch::Text(Event(e)), perf_total[e]);
+  const uint64_t pe_cycles = cycles_ * pes_.size();
+  totals.Add("fmac_utilization",
+             pe_cycles ? double(perf_total[static_cast<int>(arch::PerfEvent::kFmacBusy)]) /
+                             double(pe_cycles)
+                       : 0.0);
+  util::JsonObject held, held_colors;
+  for (int d = 0; d < kOutputs; ++d) held.Add(OutputName(d), blocked_total[d]);
+  for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c)
+    if (blocked_color[c]) held_colors.Add(std::to_string(c), blocked_color[c]);
+  totals.Add("back_pressure", held).Add("back_pressure_per_color", held_colors);
   totals.Add("instructions", insns)
       .Add("ce_sent", sent)
       .Add("ce_received", received)
@@ -280,15 +423,18 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
                                  return p.perf[static_cast<int>(arch::PerfEvent::kTaskCycles)];
                                })));
   for (int e = static_cast<int>(arch::PerfEvent::kStallUt); e < kPerfEvents; ++e) {
-    if (e == static_cast<int>(arch::PerfEvent::kUtReady)) continue;
+    if (e == static_cast<int>(arch::PerfEvent::kUtReady) ||
+        e == static_cast<int>(arch::PerfEvent::kFmacBusy))  // fmac_utilization.svg
+      continue;
     const std::vector<double> v = grid([&](const PeCounters& p) { return p.perf[e]; });
     if (std::all_of(v.begin(), v.end(), [](double d) { return d == 0; })) continue;
     const char* what = e < static_cast<int>(arch::PerfEvent::kUtReady)       ? "scalar stage"
-                       : e == static_cast<int>(arch::PerfEvent::kSplitSteps) ? "DSD engine"
+                       : e >= static_cast<int>(arch::PerfEvent::kSplitSteps) ? "DSD engine"
                                                                              : "microthread-cycles";
     write(std::string(arch::Text(Event(e))) + ".svg",
-          HeatmapSvg(fmt::format("{}: {} ({}), cycles per PE", arch::Text(Event(e)),
-                                 Meaning(Event(e)), what),
+          HeatmapSvg(fmt::format(
+                         "{}: {} ({}), {} per PE", arch::Text(Event(e)), Meaning(Event(e)), what,
+                         e == static_cast<int>(arch::PerfEvent::kDsdElems) ? "elements" : "cycles"),
                      w_, h_, v));
   }
   write("ce_sent.svg", HeatmapSvg("wavelets each compute engine sent", w_, h_,
@@ -298,6 +444,16 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
   std::vector<std::array<uint64_t, 4>> out(pes_.size());
   for (size_t i = 0; i < pes_.size(); ++i) out[i] = pes_[i].out;
   write("link_load.svg", LinkLoadSvg("wavelets out of each router, per direction", w_, h_, out));
+  for (size_t i = 0; i < pes_.size(); ++i)
+    for (int d = 0; d < 4; ++d) out[i][d] = pes_[i].blocked[d];
+  write("back_pressure.svg",
+        LinkLoadSvg("back pressure: cycles a wavelet waited for a credit, per router output", w_,
+                    h_, out));
+  write("fmac_utilization.svg",
+        HeatmapSvg(fmt::format("FMAC utilization: busy cycles per PE, of {}", cycles_), w_, h_,
+                   grid([](const PeCounters& p) {
+                     return p.perf[static_cast<int>(arch::PerfEvent::kFmacBusy)];
+                   })));
   return files;
 }
 

@@ -18,7 +18,10 @@ Instruments::Instruments(const InstrumentOptions& o, runtime::Device& dev)
     timeline_ = std::make_unique<Timeline>(o.timeline, "--timeline", o.scope, dev.image());
     dev.AddCycleObserver(timeline_.get());
   }
-  if (o.profile || !o.heatmap_dir.empty()) counters_ = std::make_unique<RunCounters>(dev);
+  if (o.profile || !o.heatmap_dir.empty()) {
+    counters_ = std::make_unique<RunCounters>(dev);
+    dev.AddCycleObserver(counters_.get());
+  }
   if (links_ || timeline_ || counters_) {
     dev.SetLinkHandler([this](const std::vector<fabric::LinkEvent>& v) {
       if (links_) links_->Add(v);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "arch/arch.h"
+#include "asm/disasm.h"
 #include "trace/issued.h"
 #include "util/json.h"
 #include "util/strings.h"
@@ -50,18 +51,7 @@ std::string Timeline::TaskName(runtime::Machine& m, fabric::Coord pe, int task) 
   auto key = std::make_pair(Tid(pe), task);
   auto it = task_names_.find(key);
   if (it != task_names_.end()) return it->second;
-  std::string name = fmt::format("task {}", task);
-  const uint32_t cfg = m.Read(pe, arch::TaskCfg::Addr(task));
-  const uint32_t entry = arch::TaskCfg::Entry(cfg);
-  if (const assembler::PeProgram* p = image_.ProgramAt(pe.x, pe.y)) {
-    for (const auto& [label, s] : p->symbols)
-      if (s.address == entry && s.section == ".text" && label.find(':') == std::string::npos) {
-        name += fmt::format(" ({})", label);
-        break;
-      }
-  }
-  task_names_[key] = name;
-  return name;
+  return task_names_[key] = trace::TaskName(m, image_, pe, task);
 }
 
 void Timeline::Begin(fabric::Coord pe, uint64_t ts, const std::string& name) {
@@ -87,6 +77,12 @@ void Timeline::Before(uint64_t cycle, runtime::Machine& m) {
     const fabric::Coord pe = f.At(i);
     if (!scope_.Has(pe)) continue;
     open_[Tid(pe)] = false;
+    Inside& in = inside_[f.Index(pe)];
+    for (int k = 0; k < 6; ++k)
+      in.stalls[k] =
+          m.Read(pe, arch::PerfCount::Addr(static_cast<int>(arch::PerfEvent::kStallUt) + k));
+    in.ut_from.fill(-1);
+    in.wait.fill(-1);
     const uint32_t status = m.Read(pe, arch::CeStatus::kAddr);
     if (arch::CeStatus::Running(status))
       Begin(pe, cycle, TaskName(m, pe, static_cast<int>(arch::CeStatus::Task(status))));
@@ -102,6 +98,7 @@ void Timeline::After(uint64_t cycle, runtime::Machine& m,
     if (!scope_.Has(pe)) continue;
     const fabric::PeEvents& e = events[i];
     if (e.task_start) Begin(pe, cycle, TaskName(m, pe, e.task));
+    Inner(cycle, m, pe);
     if (e.retire && open_[Tid(pe)] && EndsTask(IssuedWord(m, pe, e.retire_pc))) End(pe, cycle + 1);
     for (const fabric::DebugRecord& d : e.debug) {
       const std::string text = d.ToString();
@@ -110,6 +107,95 @@ void Timeline::After(uint64_t cycle, runtime::Machine& m,
               "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"debug\","
               "\"cat\":\"debug\",\"args\":{{\"record\":{}}}}}",
               Tid(pe), cycle, util::JsonObject::Quote(text.substr(text.find(": ") + 2))));
+    }
+  }
+}
+
+void Timeline::Slice(int tid, uint64_t from, uint64_t to, const std::string& name, const char* cat,
+                     int rank) {
+  if (to <= from) return;  // opened by the state after the last cycle stepped
+  Add(from, tid, rank,
+      fmt::format("{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"ts\":{},\"dur\":{},\"name\":{},"
+                  "\"cat\":\"{}\"}}",
+                  tid, from, to - from, util::JsonObject::Quote(name), cat));
+}
+
+void Timeline::EndStall(fabric::Coord pe, Inside& in, uint64_t end) {
+  if (in.stall < 0) return;
+  Slice(SubTid(pe, 1), in.stall_from, end,
+        arch::Text(
+            static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kStallUt) + in.stall)),
+        "stall");
+  in.stall = -1;
+}
+
+void Timeline::EndWait(fabric::Coord pe, Inside& in, int u, uint64_t end) {
+  if (in.wait[u] < 0) return;
+  std::string name = arch::Text(static_cast<arch::PerfEvent>(
+      static_cast<int>(arch::PerfEvent::kUtReady) + (in.wait[u] & 0xFF)));
+  if (in.wait[u] >> 8) name += fmt::format(" c{}", in.wait[u] >> 8);
+  Slice(SubTid(pe, 2 + u), in.wait_from[u], end, name, "wait");
+  in.wait[u] = -1;
+}
+
+void Timeline::EndUt(fabric::Coord pe, Inside& in, int u, uint64_t end) {
+  EndWait(pe, in, u, end);
+  if (in.ut_from[u] < 0) return;
+  // Ranked before the wait slices that start with it: Perfetto nests them under the span.
+  Slice(SubTid(pe, 2 + u), static_cast<uint64_t>(in.ut_from[u]), end, in.ut_name[u], "microthread",
+        kRankBegin);
+  in.ut_from[u] = -1;
+}
+
+// After cycle `cycle`: the stall class of that cycle (the PerfCount stall counter that moved),
+// and the microthreads' state at the start of the next (CeStatus.UtBusy, UtStatus.Wait, as the
+// PerfCount microthread classes count it).
+void Timeline::Inner(uint64_t cycle, runtime::Machine& m, fabric::Coord pe) {
+  using P = arch::PerfEvent;
+  Inside& in = inside_[m.Fabric().Index(pe)];
+  const uint32_t status = m.Read(pe, arch::CeStatus::kAddr);
+  int cls = -1;
+  if (arch::CeStatus::Running(status) || in.stall >= 0) {  // stalls need a task
+    for (int k = 0; k < 6; ++k) {
+      const uint32_t v = m.Read(pe, arch::PerfCount::Addr(static_cast<int>(P::kStallUt) + k));
+      if (v != in.stalls[k]) cls = k;
+      in.stalls[k] = v;
+    }
+  }
+  if (cls != in.stall) {
+    EndStall(pe, in, cycle);
+    if (cls >= 0) {
+      in.stall = cls;
+      in.stall_from = cycle;
+      tracks_.emplace(SubTid(pe, 1), fmt::format("PE({},{}) stalls", pe.x, pe.y));
+    }
+  }
+  const uint32_t busy = arch::CeStatus::UtBusy(status);
+  const uint64_t next = cycle + 1;
+  for (int u = 0; u < static_cast<int>(arch::kNumMicrothreads); ++u) {
+    if (!(busy >> u & 1)) {
+      EndUt(pe, in, u, next);
+      continue;
+    }
+    if (in.ut_from[u] < 0) {
+      in.ut_from[u] = static_cast<int64_t>(next);
+      const uint32_t info = m.Read(pe, arch::UtInfo::Addr(u));
+      in.ut_name[u] = assembler::DisassembleWord(
+          IssuedWord(m, pe, static_cast<uint16_t>(arch::UtInfo::Pc(info))));
+      tracks_.emplace(SubTid(pe, 2 + u), fmt::format("PE({},{}) ut{}", pe.x, pe.y, u));
+    }
+    int wait = -1;
+    const auto w = static_cast<int>(arch::UtStatus::Wait(m.Read(pe, arch::UtStatus::Addr(u))));
+    if (w != static_cast<int>(arch::UtWait::kReady)) {
+      wait = w;
+      if (w == static_cast<int>(arch::UtWait::kFabIn) ||
+          w == static_cast<int>(arch::UtWait::kFabOut))
+        wait |= static_cast<int>(arch::UtInfo::Color(m.Read(pe, arch::UtInfo::Addr(u)))) << 8;
+    }
+    if (wait != in.wait[u]) {
+      EndWait(pe, in, u, next);
+      in.wait[u] = wait;
+      in.wait_from[u] = next;
     }
   }
 }
@@ -171,6 +257,14 @@ void Timeline::AddFault(fabric::Coord pe, uint64_t cycle, const std::string& tex
 uint64_t Timeline::Close() {
   for (auto& [tid, open] : open_)
     if (open) End({(tid - 1) % width_, (tid - 1) / width_}, last_cycle_ + 1);
+  // Stalls and microthreads still open: their slices up to the end.
+  for (auto& [index, in] : inside_) {
+    const fabric::Coord pe{index % width_, index / width_};
+    EndStall(pe, in, last_cycle_ + 1);
+    // The state after the last cycle is the next one's, which the run did not step.
+    for (int u = 0; u < static_cast<int>(arch::kNumMicrothreads); ++u)
+      EndUt(pe, in, u, last_cycle_ + 1);
+  }
   std::stable_sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) {
     return std::tie(a.tid, a.ts, a.rank) < std::tie(b.tid, b.ts, b.rank);
   });
@@ -182,7 +276,15 @@ uint64_t Timeline::Close() {
         ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
         "\"PE({},{})\"}}}},\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{},\"name\":\"thread_sort_index\","
         "\"args\":{{\"sort_index\":{}}}}}",
-        tid, pe.x, pe.y, tid, tid);
+        tid, pe.x, pe.y, tid, tid * 16);
+  }
+  for (const auto& [tid, name] : tracks_) {
+    const int n = width_ * height_, k = (tid - 1) / n;
+    out += fmt::format(
+        ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":"
+        "{}}}}},\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{},\"name\":\"thread_sort_index\","
+        "\"args\":{{\"sort_index\":{}}}}}",
+        tid, util::JsonObject::Quote(name), tid, ((tid - 1) % n + 1) * 16 + k);
   }
   for (const Event& e : events_) out += ",\n" + e.json;
   out +=

@@ -3,6 +3,12 @@
 // scope (process "fabric", thread "PE(x,y)"), one microsecond per cycle:
 //
 //   task spans        from the picker's start to the task's `tend` ("task 0 (main)")
+//   stalls            on a track "PE(x,y) stalls" under the PE's: the cycles the scalar stage
+//                     stalled, one slice per run of one class ("stall_port"), as PerfCount
+//                     counts them
+//   microthreads      on a track "PE(x,y) ut<u>" per microthread that ran: a span per operation
+//                     named by its instruction ("fmacs d0, d1, d2, ut0"), with a slice per run of
+//                     cycles it waited ("ut_fabin c3", "ut_fabout c5", "ut_port", ...)
 //   wavelets          a one-cycle slice per hop out of a router ("E c3"), per CE send ("send c3")
 //                     and receive ("recv c3"), with a flow arrow from each hop to the next PE
 //   debug records     instant events with the value
@@ -12,6 +18,7 @@
 // file ending in .gz is gzip-compressed, which Perfetto opens as well.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -55,6 +62,27 @@ class Timeline final : public runtime::CycleObserver {
     events_.push_back({ts, tid, rank, std::move(json)});
   }
   int Tid(fabric::Coord pe) const { return pe.y * width_ + pe.x + 1; }
+  static constexpr int kRankSliceOrder = 2;  // timeline.cpp's kRankSlice
+  // The PE's other tracks: k = 1 stalls, k = 2 + u microthread u.
+  int SubTid(fabric::Coord pe, int k) const { return k * width_ * height_ + Tid(pe); }
+  // Stalls and microthreads of one PE after a cycle.
+  void Inner(uint64_t cycle, runtime::Machine& m, fabric::Coord pe);
+  void Slice(int tid, uint64_t from, uint64_t to, const std::string& name, const char* cat,
+             int rank = kRankSliceOrder);
+  struct Inside {                      // what one PE's stall and microthread tracks have open
+    std::array<uint32_t, 6> stalls{};  // PerfCount StallUt .. StallFmac after the last cycle
+    int stall = -1;                    // the class of the open stall slice
+    uint64_t stall_from = 0;
+    std::array<int64_t, 8> ut_from{};  // cycle a microthread's span began; -1: idle
+    std::array<std::string, 8> ut_name;
+    std::array<int, 8> wait{};  // its open wait slice: UtWait, with color in bits 8+; -1: none
+    std::array<uint64_t, 8> wait_from{};
+  };
+  void EndStall(fabric::Coord pe, Inside& in, uint64_t end);
+  void EndWait(fabric::Coord pe, Inside& in, int u, uint64_t end);
+  void EndUt(fabric::Coord pe, Inside& in, int u, uint64_t end);
+  std::map<int, Inside> inside_;       // by PE index
+  std::map<int, std::string> tracks_;  // the stall and microthread tracks, by tid
   std::string TaskName(runtime::Machine& m, fabric::Coord pe, int task);
   void Begin(fabric::Coord pe, uint64_t ts, const std::string& name);
   void End(fabric::Coord pe, uint64_t ts);

@@ -984,6 +984,8 @@ enum class PerfEvent : uint8_t {
   kUtTurn = 14,
   kUtDrain = 15,
   kSplitSteps = 16,
+  kFmacBusy = 17,
+  kDsdElems = 18,
 };
 inline constexpr unsigned kPerfEventWidth = 5;
 inline const char* ToString(PerfEvent v) {
@@ -1005,6 +1007,8 @@ inline const char* ToString(PerfEvent v) {
     case PerfEvent::kUtTurn: return "UtTurn";
     case PerfEvent::kUtDrain: return "UtDrain";
     case PerfEvent::kSplitSteps: return "SplitSteps";
+    case PerfEvent::kFmacBusy: return "FmacBusy";
+    case PerfEvent::kDsdElems: return "DsdElems";
   }
   return "?";
 }
@@ -1078,6 +1082,14 @@ inline bool FromString(std::string_view s, PerfEvent* out) {
     *out = PerfEvent::kSplitSteps;
     return true;
   }
+  if (s == "FmacBusy") {
+    *out = PerfEvent::kFmacBusy;
+    return true;
+  }
+  if (s == "DsdElems") {
+    *out = PerfEvent::kDsdElems;
+    return true;
+  }
   return false;
 }
 // How tools, messages and the layout language spell PerfEvent items.
@@ -1100,6 +1112,8 @@ inline const char* Text(PerfEvent v) {
     case PerfEvent::kUtTurn: return "ut_turn";
     case PerfEvent::kUtDrain: return "ut_drain";
     case PerfEvent::kSplitSteps: return "split_steps";
+    case PerfEvent::kFmacBusy: return "fmac_busy";
+    case PerfEvent::kDsdElems: return "dsd_elems";
   }
   return "?";
 }
@@ -1180,6 +1194,14 @@ inline bool FromText(std::string_view s, PerfEvent* out) {
   }
   if (eq("split_steps")) {
     *out = PerfEvent::kSplitSteps;
+    return true;
+  }
+  if (eq("fmac_busy")) {
+    *out = PerfEvent::kFmacBusy;
+    return true;
+  }
+  if (eq("dsd_elems")) {
+    *out = PerfEvent::kDsdElems;
     return true;
   }
   return false;
@@ -2131,7 +2153,7 @@ struct TaskBlockClr {
 // performance counters, PerfEvent order; wrap at 2^32; a host write sets one
 struct PerfCount {
   static constexpr uint16_t kAddr = 0xC500;
-  static constexpr uint32_t kCount = 17;
+  static constexpr uint32_t kCount = 19;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
   static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
@@ -2263,7 +2285,7 @@ inline constexpr RegInfo kRegisters[kNumRegIds] = {
     {RegId::kTaskBlocked, "TaskBlocked", 0xC40C, 1, 4, RegAccess::kRW, false, true, false},
     {RegId::kTaskBlockSet, "TaskBlockSet", 0xC410, 1, 4, RegAccess::kW1S, false, false, false},
     {RegId::kTaskBlockClr, "TaskBlockClr", 0xC414, 1, 4, RegAccess::kW1C, false, false, false},
-    {RegId::kPerfCount, "PerfCount", 0xC500, 17, 4, RegAccess::kRO, false, true, false},
+    {RegId::kPerfCount, "PerfCount", 0xC500, 19, 4, RegAccess::kRO, false, true, false},
     {RegId::kGpr, "Gpr", 0xC800, 16, 4, RegAccess::kHost, false, true, false},
     {RegId::kCePc, "CePc", 0xC840, 1, 4, RegAccess::kHost, false, true, false},
     {RegId::kDsr, "Dsr", 0xC880, 32, 4, RegAccess::kHost, false, true, false},

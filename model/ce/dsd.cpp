@@ -448,6 +448,8 @@ void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
     }
   }
   Schedule(u, taken, r);
+  if (m.dot || m.fmac) Count(arch::PerfEvent::kFmacBusy);  // the FMAC slot of the next cycle
+  Count(arch::PerfEvent::kDsdElems, pair ? 2 : 1);
   m.i += pair ? 2 : 1;
   if (m.i >= m.n) m.ended = true;
 }
@@ -489,6 +491,7 @@ void Ce::Combine(int u, uint64_t taken) {
   }
   ++d.stage;
   Schedule(u, taken, r);
+  Count(arch::PerfEvent::kFmacBusy);  // the FMAC slot of the next cycle
 }
 
 template bool Ce::IssueDsd<true>(const arch::InsnInfo&, const isa::Fields&);

@@ -126,6 +126,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
       const uint32_t v = ScalarFp(op, static_cast<arch::FpFmt>(n.fmt), bv, binary ? R[f.c] : 0,
                                   op == arch::FpOp::kMulAdd ? R[f.d] : 0, fl);
       x.fmac = true;
+      Count(arch::PerfEvent::kFmacBusy);
       p.fp_pending = true;
       p.fp_due = x.c + 1 + arch::kFmacLatency;
       p.fp_reg = f.a;

@@ -82,6 +82,13 @@ void CanonicalLinkLogs(std::vector<LinkEvent>& la, std::vector<LinkEvent>& lb, c
   }
 }
 
+void Fabric::SetBackPressureCount(bool on) {
+  static_assert(kBackPressureDirs == static_cast<int>(arch::kNumDirs));
+  back_pressure_.assign(
+      on ? static_cast<size_t>(NumPes()) * kBackPressureDirs * kBackPressureColors : 0, 0);
+  if (!on) back_pressure_.shrink_to_fit();
+}
+
 std::vector<LinkEvent> Fabric::TakeLinkLog() {
   std::vector<LinkEvent> out;
   out.swap(link_log_);

@@ -117,6 +117,21 @@ class Fabric {
   // the links inside a tile of several PEs.
   virtual bool ObservesLink(Coord pe, int port, bool into) const;
 
+  // Back pressure (docs/profiling.md, "Back pressure"): with counting on, each router adds one
+  // per cycle to (output port, color) for every color whose wavelet waits at one of its inputs,
+  // routed to that output, which holds no credit for the color. Both backends count the same
+  // (co-simulation compares the counts). Turning it on starts from zero; off frees the counts.
+  void SetBackPressureCount(bool on);
+  bool BackPressureCounting() const { return !back_pressure_.empty(); }
+  // The counts since counting was turned on, at BackPressureIndex(pe, dir, color); empty when off.
+  const std::vector<uint64_t>& BackPressure() const { return back_pressure_; }
+  static constexpr int kBackPressureColors = 32;
+  size_t BackPressureIndex(Coord pe, int dir, int color) const {
+    return (static_cast<size_t>(Index(pe)) * kBackPressureDirs + static_cast<size_t>(dir)) *
+               kBackPressureColors +
+           static_cast<size_t>(color);
+  }
+
   int NumPes() const { return Width() * Height(); }
   int Index(Coord c) const { return c.y * Width() + c.x; }
   Coord At(int index) const { return {index % Width(), index / Width()}; }
@@ -130,6 +145,16 @@ class Fabric {
   void CheckEdgePort(Coord c, int dir) const;
 
  protected:
+  static constexpr int kBackPressureDirs = 5;  // arch::kNumDirs
+  // Backends, with counting on: router `pe_index` held up the colors of `mask` at output `dir`
+  // for one cycle.
+  void AddBackPressure(int pe_index, int dir, uint32_t mask) {
+    uint64_t* row = &back_pressure_[(static_cast<size_t>(pe_index) * kBackPressureDirs +
+                                     static_cast<size_t>(dir)) *
+                                    kBackPressureColors];
+    for (; mask; mask &= mask - 1) ++row[__builtin_ctz(mask)];
+  }
+  std::vector<uint64_t> back_pressure_;
   bool stop_when_quiescent_ = false;
   bool link_log_on_ = false;
   std::vector<LinkEvent> link_log_;

@@ -348,6 +348,13 @@ void FuncFabric::StepCycle() {
     if (routers_[r].queued) queued_.push_back(r);
   }
 
+  // Back pressure: only a router that still holds a wavelet can have one waiting.
+  if (BackPressureCounting()) {
+    for (int r : queued_)
+      for (int d = 0; d < kDirs; ++d)
+        if (routers_[r].blocked[d]) AddBackPressure(r, d, routers_[r].blocked[d]);
+  }
+
   // Credits visible during this cycle count from the next.
   for (const CreditReturn& c : now.credits) {
     RouterState& s = routers_[c.router];
@@ -395,6 +402,10 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   uint32_t no_credit = 0;
   for (int o = 0; o < kDirs; ++o) no_credit |= s.tx_has[o] & ~s.credit_ok[o];
   const uint32_t ready = s.has_route & ~s.tied_hit & ~no_credit;
+  uint32_t waiting = 0;
+  for (int d = 0; d < kDirs; ++d) waiting |= avail[d] & s.rx_has[d];
+  for (int o = 0; o < kDirs; ++o)
+    s.blocked[o] = waiting & s.tx_has[o] & ~s.credit_ok[o] & ~s.tied_hit;
 
   // Faulty heads (a head its route cannot take) are consumed and reported ahead of traffic; an
   // input reports at most one fault per cycle, a reserved color arriving first. A head from an

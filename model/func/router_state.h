@@ -54,6 +54,10 @@ struct RouterState {
   // dirty would move nothing again: the model skips it.
   bool dirty = true;
   uint32_t fault_reg = 0;  // arch::RouterFault
+  // Per output direction, the colors back pressure held up in the router's last step (a wavelet
+  // waiting at an input, routed there, no credit): Fabric::SetBackPressureCount. A router skipped
+  // because nothing changed would compute the same masks again.
+  std::array<uint32_t, kDirs> blocked{};
 
   // Output credits toward the downstream queues.
   std::array<std::array<uint8_t, kColors>, kDirs> credit{};

@@ -279,6 +279,14 @@ bool RtlFabric::ObservesLink(fabric::Coord pe, int port, bool into) const {
 void RtlFabric::Observe(int t, uint64_t cycle) {
   const Tile& tile = tiles_[t];
   const TileIo& io = tile.io;
+  if (io.want_blocked) {
+    for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
+      const int i = Index({tile.tx * opt_.tile_w + local % opt_.tile_w,
+                           tile.ty * opt_.tile_h + local / opt_.tile_w});
+      for (int d = 0; d < static_cast<int>(arch::kNumDirs); ++d)
+        if (const uint32_t m = io.blocked[local * arch::kNumDirs + d]) AddBackPressure(i, d, m);
+    }
+  }
   if (link_log_on_) {  // the tile's side outputs after the edge: sent in this cycle
     for (int s = 0; s < kNumSides; ++s)
       for (size_t j = 0; j < io.out[s].size(); ++j)
@@ -414,6 +422,7 @@ LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
 
 uint64_t LoopRtlFabric::Run(uint64_t cycles) {
   fault_pending_ = false;
+  PrepareObservers();
   Verilated::threadContextp(ctx_.get());  // assertion flags go to this fabric's context
   uint64_t done = 0;
   while (done < cycles) {

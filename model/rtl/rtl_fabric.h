@@ -122,6 +122,10 @@ class RtlFabric : public fabric::Fabric {
   // what their CEs showed before it.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
   void Observe(int t, uint64_t cycle);
+  // Before a run: the tiles report what the fabric's observers want (back pressure).
+  void PrepareObservers() {
+    for (auto& t : tiles_) t.io.want_blocked = BackPressureCounting();
+  }
   // Dumps waves at time `cycle` if waves are on and the cycle is in the window; closes the file
   // after the window's last cycle.
   void DumpWaves(uint64_t cycle);

@@ -231,6 +231,7 @@ class ScRtlFabric final : public RtlFabric {
   uint64_t Run(uint64_t cycles) override {
     fault_pending_ = false;
     if (cycles == 0) return 0;
+    PrepareObservers();
     const uint64_t start = cycle_;
     // The kernel stops before events at the end time: a run of n cycles covers n falling and
     // n rising edges. After a pause at a rising edge, the half cycle to the next falling edge

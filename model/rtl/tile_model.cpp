@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "arch/arch.h"
+
 namespace tessera::rtl {
 
 void TileIo::Resize(int tw, int th) {
@@ -23,6 +25,7 @@ void TileIo::Resize(int tw, int th) {
   busy = 0;
   dbg.assign(tw * th, 0);
   ramp_sent.assign(tw * th, 0);
+  blocked.assign(static_cast<size_t>(tw * th) * arch::kNumDirs, 0);
   events.assign(tw * th, 0);
   quiet = 0;
 }

@@ -36,6 +36,11 @@ struct TileIo {
   std::vector<uint32_t> events;
   std::vector<uint64_t> ramp_sent;
   uint64_t quiet = 0;
+  // Every tile, with want_blocked set: per PE and output direction (local_pe * kNumDirs + dir),
+  // the colors its router's back pressure holds up in the cycle, observed before the edge
+  // (StepLow; tessera_tile blocked_o).
+  bool want_blocked = false;
+  std::vector<uint32_t> blocked;
 
   void Resize(int tw, int th);
 };

@@ -4,6 +4,7 @@
 
 #include <type_traits>
 
+#include "arch/arch.h"
 #include "rtl/tile_model.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -18,6 +19,14 @@ inline uint64_t Word64(const T& p, int i) {
     return static_cast<uint64_t>(p);
   } else {
     return static_cast<uint64_t>(p[2 * i]) | (static_cast<uint64_t>(p[2 * i + 1]) << 32);
+  }
+}
+template <typename T>
+inline uint32_t Word32(const T& p, int i) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<uint32_t>(static_cast<uint64_t>(p) >> (32 * i));
+  } else {
+    return p[i];
   }
 }
 template <typename T>
@@ -124,6 +133,10 @@ class VTile final : public TileModel {
     }
     m_.clk_i = 0;
     m_.eval();
+    if (io.want_blocked) {
+      for (int k = 0; k < TW * TH * static_cast<int>(arch::kNumDirs); ++k)
+        io.blocked[k] = port::Word32(m_.blocked_o, k);
+    }
     if constexpr (kCe) {
       for (int i = 0; i < TW * TH; ++i) {
         io.dbg[i] = port::Word64(m_.dbg_o, i);

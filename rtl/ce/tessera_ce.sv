@@ -237,6 +237,8 @@ module tessera_ce (
   tessera_ce_pkg::sram_rd_t  dsd_rd;
   tessera_ce_pkg::gpr_wr_t   dsd_gpr;
   tessera_ce_pkg::fmac_req_t dsd_fmac;
+  logic                      dsd_step_fmac;
+  logic [1:0]                dsd_step_elems;
   tessera_ce_pkg::ce_fault_t dsd_fault_rec;
   logic                      dsd_fault, dsd_cred_take;
   logic [4:0]                dsd_cred_color, dsd_flags;
@@ -283,6 +285,8 @@ module tessera_ce (
     .split_o        (dsd_split),
     .fmac_o         (dsd_fmac),
     .fmac_i,
+    .step_fmac_o    (dsd_step_fmac),
+    .step_elems_o   (dsd_step_elems),
     .tkind_i        (tkind),
     .activate_o     (dsd_activate),
     .unblock_o      (dsd_unblock),
@@ -403,6 +407,8 @@ module tessera_ce (
     .stall_i     (stall_now),
     .stall_why_i (stall_why),
     .split_i     (dsd_split),
+    .fmac_i      (sc_fp.valid || dsd_step_fmac),
+    .elems_i     (dsd_step_elems),
     .host_we_i   (host_wr && hm_reg == MmioPerfCount),
     .host_idx_i  (hm_idx),
     .host_wdata_i,

@@ -67,6 +67,10 @@ module tessera_ce_dsd (
   output logic                                  split_o,
   // the FMAC slot of this cycle, and the FMAC output
   output tessera_ce_pkg::fmac_req_t             fmac_o,
+  // for the performance counters: the step of this cycle takes the next cycle's FMAC slot, and
+  // the elements it finishes
+  output logic                                  step_fmac_o,
+  output logic [1:0]                            step_elems_o,
   input  tessera_ce_pkg::fmac_rsp_t             fmac_i,
   // completions (docs/isa.md 5.3)
   input  logic [tessera_pkg::NumTasks*2-1:0]    tkind_i,
@@ -310,8 +314,10 @@ module tessera_ce_dsd (
     .split_ut_o  (split_ut),
     .spair_o     (spair),
     .slot_o      (slot_new),
-    .result_o    (res_new)
+    .result_o    (res_new),
+    .elems_o     (step_elems_o)
   );
+  assign step_fmac_o = slot_new.valid;
 
   // The microthreads' completions (docs/isa.md 5.3), and the fault: a completion's task kind
   // (TaskKind), else the step's element outside SRAM (DsdRange)

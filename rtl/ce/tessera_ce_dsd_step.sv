@@ -22,7 +22,8 @@ module tessera_ce_dsd_step (
   output logic [2:0]                           split_ut_o,
   output logic                                 spair_o,
   output tessera_ce_pkg::dsd_slot_t            slot_o,      // the FMAC slot of the next cycle
-  output tessera_ce_pkg::dsd_result_t          result_o     // the result put in flight
+  output tessera_ce_pkg::dsd_result_t          result_o,    // the result put in flight
+  output logic [1:0]                           elems_o      // elements the step finishes
 );
   `include "tessera_pkg_use.svh"
 
@@ -219,6 +220,7 @@ module tessera_ce_dsd_step (
     logic [2:0] i3;
     slot_o   = '0;
     result_o = '0;
+    elems_o  = '0;
     st       = view_i.stage;
     i3       = view_i.i[2:0];
     if (step_i) begin
@@ -253,6 +255,7 @@ module tessera_ce_dsd_step (
         end
       end else if (take_x1) begin
         // an element step finishes: its result goes into flight (6.8 item 1)
+        elems_o        = pair ? 2'd2 : 2'd1;
         result_o.valid = 1'b1;
         result_o.ut    = stepper_i;
         if (view_i.dot) begin

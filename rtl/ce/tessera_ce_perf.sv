@@ -5,6 +5,9 @@
 //   StallUt .. StallFmac  the scalar stage has an instruction to issue and stalls, by CeStall
 //   UtReady .. UtDrain    each busy microthread, by its UtStatus.Wait at the start of the cycle
 //   SplitSteps            the DSD engine reads a split step's second source (a bank conflict)
+//   FmacBusy              an operation takes the FMAC's next slot (the scalar stage's FP issue or
+//                         a DSD step): counted when the CE decides it, one cycle before the FMAC
+//   DsdElems              the elements DSD steps finish (two for a paired 16-bit step)
 // The host sets a counter through the back door (frozen). The counters wrap at 2^32. The
 // functional model's twin is Ce::Count and Ce::StallOn (model/ce/ce.h).
 module tessera_ce_perf (
@@ -18,6 +21,8 @@ module tessera_ce_perf (
   input  logic                                        stall_i,     // the scalar stage stalls ...
   input  logic [2:0]                                  stall_why_i, // ... for this CeStall
   input  logic                                        split_i,     // a split step's second half
+  input  logic                                        fmac_i,      // the FMAC's next slot taken
+  input  logic [1:0]                                  elems_i,     // DSD elements finished
   input  logic                                        host_we_i,   // the host sets counter ...
   input  logic [4:0]                                  host_idx_i,  // ... this one
   input  logic [31:0]                                 host_wdata_i,
@@ -52,6 +57,8 @@ module tessera_ce_perf (
       if (running_i)  cnt_d[PerfEventTaskCycles] = cnt_q[PerfEventTaskCycles] + 32'd1;
       if (|ut_busy_i) cnt_d[PerfEventUtBusy]     = cnt_q[PerfEventUtBusy] + 32'd1;
       if (split_i)    cnt_d[PerfEventSplitSteps] = cnt_q[PerfEventSplitSteps] + 32'd1;
+      if (fmac_i)     cnt_d[PerfEventFmacBusy]   = cnt_q[PerfEventFmacBusy] + 32'd1;
+      cnt_d[PerfEventDsdElems] = cnt_q[PerfEventDsdElems] + 32'(elems_i);
       if (stall_i) begin
         unique case (stall_why_i)
           3'(CeStallUt):     cnt_d[PerfEventStallUt]     = cnt_q[PerfEventStallUt] + 32'd1;

@@ -42,7 +42,9 @@ module tessera_pe #(
   output logic                                                    retire_o,
   output logic [15:0]                                             retire_pc_o,
   output logic                                                    task_start_o,
-  output logic [4:0]                                              task_id_o
+  output logic [4:0]                                              task_id_o,
+  // the router's back pressure (tessera_router blocked_o), an observer
+  output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0]      blocked_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -85,7 +87,8 @@ module tessera_pe #(
     .ramp_rx_any_o(ramp_rx_any),
     .ramp_tx_any_o(ramp_tx_any),
     .fault_o    (router_fault),
-    .busy_o     (router_busy)
+    .busy_o     (router_busy),
+    .blocked_o
   );
 
   assign edge_out_o     = rt_out[EdgeLinkW-1:0];

@@ -139,7 +139,7 @@ if (addr_i[1:0] == 2'b00) begin
     valid_o = 1'b1;
     reg_o = MmioTaskBlockClr;
   end
-  if (addr_i >= 16'hC500 && addr_i < 16'hC544) begin  // PerfCount[17]
+  if (addr_i >= 16'hC500 && addr_i < 16'hC54C) begin  // PerfCount[19]
     off = addr_i - 16'hC500;
     valid_o = 1'b1;
     reg_o = MmioPerfCount;

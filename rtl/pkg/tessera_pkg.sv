@@ -214,7 +214,9 @@ package tessera_pkg;
     PerfEventUtFmac = 5'd13,
     PerfEventUtTurn = 5'd14,
     PerfEventUtDrain = 5'd15,
-    PerfEventSplitSteps = 5'd16
+    PerfEventSplitSteps = 5'd16,
+    PerfEventFmacBusy = 5'd17,
+    PerfEventDsdElems = 5'd18
   } perf_event_e;
 
   typedef enum logic [4:0] {
@@ -517,7 +519,7 @@ package tessera_pkg;
 
   // performance counters, PerfEvent order; wrap at 2^32; a host write sets one
   localparam logic [15:0] PerfCountAddr = 16'hC500;
-  localparam int unsigned PerfCountCount = 17;
+  localparam int unsigned PerfCountCount = 19;
   localparam int unsigned PerfCountStride = 4;
   localparam int unsigned PerfCountValueLsb = 0;  localparam int unsigned PerfCountValueWidth = 32;
 

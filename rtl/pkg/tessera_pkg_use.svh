@@ -153,6 +153,8 @@ localparam perf_event_e PerfEventUtFmac = tessera_pkg::PerfEventUtFmac;
 localparam perf_event_e PerfEventUtTurn = tessera_pkg::PerfEventUtTurn;
 localparam perf_event_e PerfEventUtDrain = tessera_pkg::PerfEventUtDrain;
 localparam perf_event_e PerfEventSplitSteps = tessera_pkg::PerfEventSplitSteps;
+localparam perf_event_e PerfEventFmacBusy = tessera_pkg::PerfEventFmacBusy;
+localparam perf_event_e PerfEventDsdElems = tessera_pkg::PerfEventDsdElems;
 typedef tessera_pkg::ce_fault_e ce_fault_e;
 localparam ce_fault_e CeFaultNone = tessera_pkg::CeFaultNone;
 localparam ce_fault_e CeFaultIllegal = tessera_pkg::CeFaultIllegal;

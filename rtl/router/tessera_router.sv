@@ -35,7 +35,10 @@ module tessera_router #(
   output logic [tessera_pkg::NumColors-1:0]                    ramp_tx_any_o,  // CE may receive
   output logic                                                 fault_o,
   // a wavelet is stored in an input queue or held in an output register (for quiescence)
-  output logic                                                 busy_o
+  output logic                                                 busy_o,
+  // back pressure, an observer: bit o*NumColors+c, a wavelet of color c waits at an input, its
+  // route targets output o, and o holds no credit for c (docs/profiling.md, "Back pressure")
+  output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] blocked_o
 );
   `include "tessera_pkg_use.svh"
   `include "tessera_assert.svh"
@@ -330,6 +333,17 @@ module tessera_router #(
   assign cfg_rdata_o = route_hit ? route_rdata :
                        (cfg_addr_i == RouterFaultAddr) ? fault_q :
                        count_hit ? count_rdata : '0;
+
+  // Back pressure: the colors waiting at some input that an output's missing credit holds up.
+  always_comb begin : back_pressure
+    logic [NumColors-1:0] waiting;
+    waiting = '0;
+    for (int d = 0; d < NumDirs; d++) waiting = waiting | (avail[d] & rx_has[d]);
+    for (int o = 0; o < NumDirs; o++) begin
+      blocked_o[o*NumColors +: NumColors] =
+          {NumColors{en_i}} & waiting & tx_has[o] & ~credit_ok[o] & ~tied_hit;
+    end
+  end
 
   // A winner's targets hold credit and are not tied off.
   logic [NumDirs-1:0] winner_ready;

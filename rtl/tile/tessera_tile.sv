@@ -63,7 +63,11 @@ module tessera_tile #(
   // task at 28:24, retire pc at 15:0}; CeStatus.Quiet
   output logic [NumPe*64-1:0]   dbg_o,
   output logic [NumPe*32-1:0]   event_o,
-  output logic [NumPe-1:0]      quiet_o
+  output logic [NumPe-1:0]      quiet_o,
+  // per PE, observed before the clock edge (combinational): its router's back pressure, one
+  // 32-bit word per output direction W, E, S, N, RAMP holding a mask of colors
+  // (tessera_router blocked_o)
+  output logic [NumPe*tessera_pkg::NumDirs*32-1:0] blocked_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -132,6 +136,7 @@ module tessera_tile #(
       logic        pe_retire, pe_task_start;
       logic [15:0] pe_retire_pc;
       logic [4:0]  pe_task_id;
+      logic [NumDirs*NumColors-1:0] pe_blocked;
 
       tessera_pe #(.HasCe(HasCe)) u_pe (
         .clk_i, .rst_ni, .en_i,
@@ -160,8 +165,12 @@ module tessera_tile #(
         .retire_o     (pe_retire),
         .retire_pc_o  (pe_retire_pc),
         .task_start_o (pe_task_start),
-        .task_id_o    (pe_task_id)
+        .task_id_o    (pe_task_id),
+        .blocked_o    (pe_blocked)
       );
+      for (genvar o = 0; o < NumDirs; o++) begin : g_blocked
+        assign blocked_o[(I*NumDirs + o)*32 +: 32] = 32'(pe_blocked[o*NumColors +: NumColors]);
+      end
 
       assign dbg_o[I*64 +: 64]   = {pe_dbg_valid, 28'h0, pe_dbg_fmt, pe_dbg_value};
       assign event_o[I*32 +: 32] = {pe_retire, pe_task_start, 1'b0, pe_task_id, 8'h0, pe_retire_pc};

@@ -43,6 +43,11 @@ def check_trace_events(doc):
     return events
 
 
+def names_by_tid(events):
+    return {e["tid"]: e["args"]["name"] for e in events
+            if e["ph"] == "M" and e["name"] == "thread_name"}
+
+
 UT_CLASSES = ("ut_ready", "ut_fabin", "ut_fabout", "ut_port", "ut_fmac", "ut_turn", "ut_drain")
 STALLS = ("stall_ut", "stall_sync", "stall_send", "stall_ut_wait", "stall_port", "stall_fmac")
 
@@ -56,8 +61,35 @@ def check_counter_sums(c):
         assert p["insns"] + sum(p[k] for k in STALLS) <= p["task_cycles"]
         ut = sum(p[k] for k in UT_CLASSES)
         assert p["ut_busy"] <= ut <= 8 * p["ut_busy"]
-    for k in ("insns", "task_cycles", "ut_busy") + STALLS + UT_CLASSES:
+    for k in ("insns", "task_cycles", "ut_busy", "fmac_busy", "dsd_elems") + STALLS + UT_CLASSES:
         assert c["totals"][k] == sum(p[k] for p in c["pes"])
+    # The FMAC takes one operation per cycle; the tasks' cycles partition the task cycles; back
+    # pressure per output is its colors' sum.
+    for p in c["pes"]:
+        assert p["fmac_busy"] <= c["cycles"]
+        assert p["fmac_utilization"] == pytest.approx(p["fmac_busy"] / c["cycles"])
+        assert sum(p["task_cycles_by_task"].values()) == p["task_cycles"]
+        for out, n in p["back_pressure"].items():
+            assert n == sum(p["back_pressure_colors"].get(out, {}).values())
+    for out in ("W", "E", "S", "N", "RAMP"):
+        assert c["totals"]["back_pressure"][out] == sum(p["back_pressure"][out] for p in c["pes"])
+
+
+def check_timeline_against_counters(events, c):
+    """The timeline's microthread spans, wait slices and stall slices add up to the counters:
+    per PE, span cycles to the busy microthread-cycles, wait slices to each ut_* class but
+    ut_ready, stall slices to each stall class."""
+    names = names_by_tid(events)
+    for p in c["pes"]:
+        pe = f"PE({p['x']},{p['y']})"
+        mine = [e for e in events if e["ph"] == "X" and names.get(e["tid"], "").startswith(pe + " ")]
+        spans = sum(e["dur"] for e in mine if e["cat"] == "microthread")
+        assert spans == sum(p[k] for k in UT_CLASSES), pe
+        for k in UT_CLASSES[1:]:
+            got = sum(e["dur"] for e in mine if e["cat"] == "wait" and e["name"].split()[0] == k)
+            assert got == p[k], f"{pe} {k}"
+        for k in STALLS:
+            assert sum(e["dur"] for e in mine if e["cat"] == "stall" and e["name"] == k) == p[k]
 
 
 def run_send(backend, tmp_path, **kw):
@@ -81,18 +113,26 @@ def test_traces_timeline_and_counters_agree_on_every_backend(tmp_path):
         spans = [e["name"] for e in events if e["ph"] == "B"]
         assert spans == ["task 0 (main)", "task 1 (sent)", "task 0 (main)", "task 1 (got)"]
         names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
-        assert names == {"PE(0,0)", "PE(1,0)"}
+        assert {"PE(0,0)", "PE(1,0)"} <= names
         assert sum(e["ph"] == "s" for e in events) == 32  # one hop east per wavelet
         for svg in ("instructions", "ce_sent", "ce_received", "link_load"):
             root = ET.parse(d / "maps" / f"{svg}.svg").getroot()
             assert root.tag.endswith("svg")
         c = r.counters
-        assert c["version"] == 2 and c["cycles"] == 420
+        assert c["version"] == 3 and c["cycles"] == 420
         assert c["totals"]["instructions"] == c["totals"]["insns"] == 177
         assert [p["instructions"] for p in c["pes"]] == [p["insns"] for p in c["pes"]] == [7, 170]
         assert c["pes"][0]["link_out"]["E"] == 32 and c["pes"][1]["ce_received"] == 32
         check_counter_sums(c)
-        assert "fmac_busy" not in json.dumps(c)  # not counted: absent, not zero
+        check_timeline_against_counters(events, c)
+        uts = sorted((names_by_tid(events)[e["tid"]], e["name"].split()[0]) for e in events
+                     if e.get("cat") == "microthread")
+        assert uts == [("PE(0,0) ut0", "mov32"), ("PE(1,0) ut0", "mov32")]
+        # PE(1,0) adds the 32 wavelets with fadd.s, one FMAC operation each
+        assert [p["fmac_busy"] for p in c["pes"]] == [0, 32]
+        # main (4 cycles) on both, then sent (3) and got (357, it waits for the wavelets)
+        assert [p["task_cycles_by_task"] for p in c["pes"]] == [{"0": 4, "1": 3},
+                                                               {"0": 4, "1": 357}]
         seen[backend] = ((d / "insn.csv").read_text(), (d / "t.json").read_text(), c)
     assert seen["func"] == seen["rtl"] == seen["cosim"]
 
@@ -108,8 +148,8 @@ def test_scope_limits_every_trace(tmp_path):
     assert len(links) == 32 and all(l.split(",")[1] == "1" for l in links)
     with gzip.open(tmp_path / "t.json.gz", "rt") as f:
         events = check_trace_events(json.load(f))
-    tids = {e["tid"] for e in events if e["ph"] != "M"}
-    assert tids == {2}  # PE(1,0) alone
+    tracks = {names_by_tid(events)[e["tid"]] for e in events if e["ph"] != "M"}
+    assert tracks == {"PE(1,0)", "PE(1,0) ut0"}  # PE(1,0) alone
     assert all(20 <= e["ts"] <= 70 for e in events if e["ph"] != "M")
 
 
@@ -140,6 +180,7 @@ def test_a_bank_conflict_shows_on_its_pe(backend):
     check_counter_sums(c)
     idle, pe = c["pes"]
     assert pe["split_steps"] == 64  # every step of the 64 reads its second source a cycle later
+    assert pe["dsd_elems"] == pe["fmac_busy"] == 64  # one FMAC operation per element
     assert idle["ut_busy"] == idle["task_cycles"] == idle["insns"] == idle["split_steps"] == 0
     # Tutorial 2, the same operation with x 4 bytes further: no split step.
     r = tessera.SdkRuntime(tessera.link(TUTORIAL / "02_dsd" / "axpy.tlayout"), backend,
@@ -152,11 +193,11 @@ def test_a_bank_conflict_shows_on_its_pe(backend):
 
 
 @pytest.mark.parametrize("backend", ["func", "cosim"])
-def test_back_pressure_shows_on_the_sender(backend):
+def test_back_pressure_shows_on_the_sender(backend, tmp_path):
     # flood.s: PE(0,0) streams 200 wavelets to PE(1,0), whose CE never reads them; once the
     # queues on the way are full its microthread waits for credits until the cycle limit.
     r = tessera.SdkRuntime(tessera.link(RUNTIME_DATA / "flood.tlayout"), backend, quiet=True,
-                           profile=True, max_cycles=400)
+                           profile=True, max_cycles=400, timeline=tmp_path / "t.json")
     r.load()
     r.run()
     with pytest.raises(tessera.DeadlockError, match="PE\\(0,0\\)"):
@@ -167,6 +208,16 @@ def test_back_pressure_shows_on_the_sender(backend):
     assert receiver["ut_busy"] == receiver["task_cycles"] == 0
     assert receiver["ce_received"] < 200
     check_counter_sums(r.counters)
+    # Back pressure on color 3 where it builds up: PE(1,0)'s ramp down to its full CE queue,
+    # then PE(0,0)'s link east into PE(1,0)'s full input queue; nowhere else.
+    held = {(p["x"], out, color): n for p in r.counters["pes"]
+            for out, colors in p["back_pressure_colors"].items() for color, n in colors.items()}
+    assert set(held) == {(1, "RAMP", "3"), (0, "E", "3")}
+    assert 300 < held[(0, "E", "3")] < held[(1, "RAMP", "3")] < 400
+    events = check_trace_events(json.loads((tmp_path / "t.json").read_text()))
+    check_timeline_against_counters(events, r.counters)
+    waits = [e for e in events if e.get("cat") == "wait" and e["name"] == "ut_fabout c3"]
+    assert waits and sum(e["dur"] for e in waits) == sender["ut_fabout"]
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -29,8 +29,7 @@ TEST(CePerf, IssuesAndTaskCyclesOfAScalarProgram) {
   EXPECT_EQ(Perf(b, PerfEvent::kInsns), b.ce.Retired());
   EXPECT_EQ(Perf(b, PerfEvent::kTaskCycles), 10u);  // cycles 1..10: the task starts in cycle 0
   EXPECT_LE(Perf(b, PerfEvent::kTaskCycles), cycles);
-  for (int e = static_cast<int>(PerfEvent::kUtBusy); e <= static_cast<int>(PerfEvent::kSplitSteps);
-       ++e)
+  for (int e = static_cast<int>(PerfEvent::kUtBusy); e < arch::PerfCount::kCount; ++e)
     EXPECT_EQ(Perf(b, static_cast<PerfEvent>(e)), 0u) << arch::Text(static_cast<PerfEvent>(e));
 }
 
@@ -59,6 +58,25 @@ TEST(CePerf, SynchronousDsdOperationWithoutConflicts) {
   EXPECT_EQ(Perf(b, PerfEvent::kUtReady) + Perf(b, PerfEvent::kUtDrain), busy);
   EXPECT_EQ(Perf(b, PerfEvent::kUtReady), 65u);
   EXPECT_EQ(Perf(b, PerfEvent::kInsns), 5u);
+  // One FMAC operation per element.
+  EXPECT_EQ(Perf(b, PerfEvent::kDsdElems), 64u);
+  EXPECT_EQ(Perf(b, PerfEvent::kFmacBusy), 64u);
+}
+
+TEST(CePerf, FmacBusyCountsScalarFpAndNotIntegerSteps) {
+  // Two scalar FP operations, then an integer DSD add over 16 words (no FMAC), and an f16 add over
+  // 16 halves at 4-byte aligned addresses: paired, 8 steps of two elements, 8 FMAC operations.
+  Prog p;
+  p.Dword(0x0800, Mem1d(ElemType::kI32, 0x1000, 16));
+  p.Dword(0x0808, Mem1d(ElemType::kF16, 0x1100, 16));
+  p("lui", {R(1), I(0x3F80)})("fadd.s", {R(2), R(1), R(1)})("fmul.s", {R(3), R(1), R(1)})(
+      "ldd", {D(0), A(0x0800)})("ldd", {D(1), A(0x0808)})("add32", {D(0), D(0), D(0), Sync()})(
+      "faddh", {D(1), D(1), D(1), Sync()})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(Perf(b, PerfEvent::kDsdElems), 32u);
+  EXPECT_EQ(Perf(b, PerfEvent::kFmacBusy), 2u + 8u);
 }
 
 TEST(CePerf, BankConflictSplitsEveryStep) {
