@@ -130,10 +130,15 @@ void RunNocCommand(const NocArgs& a) {
   if (a.backend == "cosim") {
     noc::NocCosimResult r = noc::RunNocCosim(*func_fabric, *rtl_fabric, a.noc);
     fmt::print("{}{}", Summary(r.a, "func"), Summary(r.b, "rtl"));
-    fmt::print("  co-simulation: {} mismatches ({} link wavelets compared){}\n", r.mismatches,
-               r.link_wavelets, r.mismatches ? "\n  first difference: " + r.first_difference : "");
+    fmt::print(
+        "  co-simulation: {} mismatches ({} link wavelets, {} cycles of back pressure "
+        "compared){}\n",
+        r.mismatches, r.link_wavelets, r.back_pressure_cycles,
+        r.mismatches ? "\n  first difference: " + r.first_difference : "");
     AddResult(j, r.b);
-    j.Add("mismatches", r.mismatches).Add("link_wavelets", r.link_wavelets);
+    j.Add("mismatches", r.mismatches)
+        .Add("link_wavelets", r.link_wavelets)
+        .Add("back_pressure_cycles", r.back_pressure_cycles);
     passed = r.Passed();
     cycles_run = r.a.run_cycles + r.b.run_cycles;
   } else {

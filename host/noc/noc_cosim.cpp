@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "cosim/back_pressure.h"
 #include "cosim/faults.h"
 #include "cosim/links.h"
 
@@ -47,6 +48,8 @@ NocCosimResult RunNocCosim(fabric::Fabric& a, fabric::Fabric& b, const NocOption
   NocSession sa(a, opt), sb(b, opt);
   a.SetLinkLog(true);
   b.SetLinkLog(true);
+  a.SetBackPressureCount(true);  // and the routers' back pressure, compared after each chunk
+  b.SetBackPressureCount(true);
   std::optional<cosim::Mismatch> link_diff;
   while ((!sa.Done() || !sb.Done()) && !link_diff) {
     const uint64_t ca = a.Cycle(), cb = b.Cycle();
@@ -59,7 +62,20 @@ NocCosimResult RunNocCosim(fabric::Fabric& a, fabric::Fabric& b, const NocOption
     link_diff =
         cosim::CompareLinks(a.TakeLinkLog(), b.TakeLinkLog(), a, b, a.Name(), b.Name(), &compared);
     r.link_wavelets += compared;
+    const cosim::BackPressureDifference bp = cosim::CompareBackPressure(a, b);
+    if (!link_diff && bp.pe >= 0) {
+      const fabric::Coord pe = a.At(bp.pe);
+      link_diff = cosim::Mismatch{
+          a.Cycle(), fmt::format("cosim: PE({},{}): {}: {} {}, {} {}", pe.x, pe.y, bp.diff.what,
+                                 a.Name(), bp.diff.a, b.Name(), bp.diff.b)};
+    }
   }
+  for (int pe = 0; pe < a.NumPes(); ++pe)
+    for (int d = 0; d < static_cast<int>(arch::kNumDirs); ++d)
+      for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c)
+        r.back_pressure_cycles += a.BackPressure()[a.BackPressureIndex(a.At(pe), d, c)];
+  a.SetBackPressureCount(false);
+  b.SetBackPressureCount(false);
   a.SetLinkLog(false);
   b.SetLinkLog(false);
   r.a = sa.Finish();

@@ -13,10 +13,13 @@
 namespace tessera::noc {
 
 struct NocCosimResult {
-  NocResult a, b;                // the runs on each backend
-  uint64_t mismatches = 0;       // a link difference, log entries that differ, deliveries one
-                                 // side lacks, differing faults
-  uint64_t link_wavelets = 0;    // link crossings compared
+  NocResult a, b;              // the runs on each backend
+  uint64_t mismatches = 0;     // a link difference, log entries that differ, deliveries one
+                               // side lacks, differing faults
+  uint64_t link_wavelets = 0;  // link crossings compared
+  // back pressure both counted and compared (fabric::Fabric::SetBackPressureCount): the
+  // (router output, color) cycles in which a wavelet waited for a credit, summed
+  uint64_t back_pressure_cycles = 0;
   std::string first_difference;  // in words; "" when the runs agree
   bool Passed() const { return mismatches == 0 && a.Passed() && b.Passed(); }
 };
