@@ -12,8 +12,10 @@ Instruments::Instruments(const InstrumentOptions& o, runtime::Device& dev)
     insn_ = std::make_unique<InsnTrace>(o.trace_insn, "--trace-insn", o.scope, dev.image());
     dev.AddCycleObserver(insn_.get());
   }
-  if (!o.link_trace.empty())
+  if (!o.link_trace.empty()) {
     links_ = std::make_unique<LinkTrace>(o.link_trace, "--link-trace", o.scope);
+    dev.AddCycleObserver(links_.get());
+  }
   if (!o.timeline.empty()) {
     timeline_ = std::make_unique<Timeline>(o.timeline, "--timeline", o.scope, dev.image());
     dev.AddCycleObserver(timeline_.get());

@@ -2,10 +2,13 @@
 // crossed a link of the fabric in the trace's scope (its PE region and cycle window), one CSV row
 // each, in cycle order, streamed to the file as the run goes (docs/profiling.md):
 //
-//   cycle,x,y,port,direction,color,control,data
-//   9,0,0,Ramp,in,3,0,0x00000000
+//   cycle,x,y,port,direction,color,control,data,task
+//   9,0,0,Ramp,in,3,0,0x00000000,0
 //
-// The links and cycles are those of the link log (docs/runtime.md, "Co-simulation").
+// The links and cycles are those of the link log (docs/runtime.md, "Co-simulation"). Rows of
+// the ramp, the wavelets the PE's compute engine sent (`in`) and received (`out`), name the task
+// running in that cycle (blank if none); other rows leave it blank. The task comes from the
+// backends' task starts and retired `tend`s, so the trace watches every cycle of its window.
 #pragma once
 
 #include <cstdint>
@@ -14,17 +17,24 @@
 #include <vector>
 
 #include "fabric/fabric.h"
+#include "runtime/device.h"
 #include "trace/scope.h"
 
 namespace tessera::trace {
 
-class LinkTrace {
+class LinkTrace final : public runtime::CycleObserver {
  public:
   // Opens `path` and writes the header; throws std::invalid_argument naming `option` and the
-  // file if it cannot be written.
+  // file if it cannot be written. Add it to the device as a cycle observer (the task column).
   LinkTrace(const std::string& path, const std::string& option, const Scope& scope = {});
   LinkTrace(const LinkTrace&) = delete;
   LinkTrace& operator=(const LinkTrace&) = delete;
+
+  uint64_t From() const override { return scope_.from; }
+  uint64_t To() const override { return scope_.to; }
+  void Before(uint64_t cycle, runtime::Machine& m) override;
+  void After(uint64_t cycle, runtime::Machine& m,
+             const std::vector<fabric::PeEvents>& events) override;
 
   // The wavelets of one run step (Device::SetLinkHandler), in order.
   void Add(const std::vector<fabric::LinkEvent>& v);
@@ -39,6 +49,10 @@ class LinkTrace {
   Scope scope_;
   std::ofstream out_;
   uint64_t rows_ = 0;
+  int width_ = 0;
+  bool started_ = false;
+  std::vector<int> running_;  // per PE: the task that runs from the next cycle on (-1: none)
+  std::vector<int> during_;   // per PE: the task that ran in the last cycle watched
 };
 
 }  // namespace tessera::trace
