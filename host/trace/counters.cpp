@@ -92,6 +92,7 @@ void RunCounters::AddLinks(const std::vector<fabric::LinkEvent>& v) {
       ++(e.into ? p.ce_sent : p.ce_received);
     } else if (!e.into) {
       ++p.out[e.port & 3];
+      ++p.out_color[e.port & 3][int(arch::Link::Color(e.word))];
     }
   }
 }
@@ -325,10 +326,14 @@ util::JsonObject RunCounters::Json() const {
     insns += p.instructions;
     sent += p.ce_sent;
     received += p.ce_received;
-    util::JsonObject links;
+    util::JsonObject links, link_colors;
     for (int d = 0; d < 4; ++d) {
       out[d] += p.out[d];
       links.Add(kDirs[d], p.out[d]);
+      if (p.out_color[d].empty()) continue;
+      util::JsonObject per;
+      for (const auto& [color, n] : p.out_color[d]) per.Add(std::to_string(color), n);
+      link_colors.Add(kDirs[d], per);
     }
     util::JsonObject j;
     j.Add("x", int(i) % w_).Add("y", int(i) / w_);
@@ -361,7 +366,8 @@ util::JsonObject RunCounters::Json() const {
         .Add("instructions", p.instructions)
         .Add("ce_sent", p.ce_sent)
         .Add("ce_received", p.ce_received)
-        .Add("link_out", links);
+        .Add("link_out", links)
+        .Add("link_out_colors", link_colors);
     per_pe += (i ? "," : "") + j.str();
   }
   per_pe += "]";

@@ -36,7 +36,8 @@ inline constexpr int kPerfEvents = arch::PerfCount::kCount;  // one per arch::Pe
 struct PeCounters {
   std::array<uint32_t, kPerfEvents> perf{};  // PerfCount over the run (mod 2^32)
   uint64_t instructions = 0;
-  std::array<uint64_t, 4> out{};  // wavelets its router sent through W, E, S, N
+  std::array<uint64_t, 4> out{};         // wavelets its router sent through W, E, S, N
+  std::map<int, uint64_t> out_color[4];  // ... per color that crossed
   uint64_t ce_sent = 0, ce_received = 0;
   std::array<uint64_t, arch::kNumDirs> blocked{};  // back pressure per output, all colors
   std::map<int, uint64_t> task_cycles;             // per task that ran: its cycles

@@ -71,6 +71,8 @@ def check_counter_sums(c):
         assert sum(p["task_cycles_by_task"].values()) == p["task_cycles"]
         for out, n in p["back_pressure"].items():
             assert n == sum(p["back_pressure_colors"].get(out, {}).values())
+        for out, n in p["link_out"].items():
+            assert n == sum(p["link_out_colors"].get(out, {}).values())
     for out in ("W", "E", "S", "N", "RAMP"):
         assert c["totals"]["back_pressure"][out] == sum(p["back_pressure"][out] for p in c["pes"])
 
@@ -123,6 +125,7 @@ def test_traces_timeline_and_counters_agree_on_every_backend(tmp_path):
         assert c["totals"]["instructions"] == c["totals"]["insns"] == 177
         assert [p["instructions"] for p in c["pes"]] == [p["insns"] for p in c["pes"]] == [7, 170]
         assert c["pes"][0]["link_out"]["E"] == 32 and c["pes"][1]["ce_received"] == 32
+        assert c["pes"][0]["link_out_colors"] == {"E": {"3": 32}}
         check_counter_sums(c)
         check_timeline_against_counters(events, c)
         uts = sorted((names_by_tid(events)[e["tid"]], e["name"].split()[0]) for e in events
