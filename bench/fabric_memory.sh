@@ -18,7 +18,7 @@ for n in $small $large; do
     "$n" "$n" "$root" > "$tmp/f$n.tlayout"
   "$tessera" link -o "$tmp/f$n.timg" "$tmp/f$n.tlayout" > /dev/null
 done
-for backend in func rtl; do
+for backend in ${2:-func rtl}; do
   for n in $small $large; do
     /usr/bin/time -f %M -o "$tmp/$backend$n" \
       "$tessera" run "$tmp/f$n.timg" --backend $backend --quiet --no-progress > /dev/null

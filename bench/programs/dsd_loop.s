@@ -12,6 +12,7 @@ b:      .space  4*LEN + 4
 
         .text
         .task   main, local, 0
+        .export main
 main:   li      r1, 0
         ldd     d2, dacc
         ldd     d3, db

@@ -7,6 +7,7 @@ buf:    .space  16
 
         .text
         .task   main, local, 0
+        .export main
 main:   li      r1, 0
         la      r2, buf
 loop:   lw      r3, 0(r2)

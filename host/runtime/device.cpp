@@ -53,11 +53,15 @@ const char* StatusName(RunResult::Status s) { return util::NameOf(kStatusNameTab
 namespace {
 
 // Host memory per PE, measured (bench/fabric_memory.sh: peak resident size of `tessera run` on
-// 16x16 and 64x64, the difference over the extra PEs): the functional model keeps about 203 KB per
-// PE, the RTL about 122 KB. A fabric that would need more than this machine's memory is refused
-// before anything is allocated.
-constexpr uint64_t kFuncBytesPerPe = 203 * 1024;
-constexpr uint64_t kRtlBytesPerPe = 122 * 1024;
+// 16x16 and 64x64, the difference over the extra PEs). The functional model keeps about 6 KB per PE
+// of state; its SRAMs and router queues live in lazily backed arenas (util::LazyArena), so a PE's
+// SRAM costs only the 4 KiB pages its program touches, at most those up to the program's end
+// (PeProgram::end) once it is loaded. The RTL keeps about 127 KB per PE. A fabric that would need
+// more than this machine's memory is refused before anything is allocated, and again when an
+// image's programs would push it over.
+constexpr uint64_t kFuncBytesPerPe = 6 * 1024;
+constexpr uint64_t kRtlBytesPerPe = 127 * 1024;
+constexpr uint64_t kHostPage = 4096;
 
 uint64_t BytesPerPe(Backend b) {
   return (b != Backend::kRtl ? kFuncBytesPerPe : 0) + (b != Backend::kFunc ? kRtlBytesPerPe : 0);
@@ -69,25 +73,40 @@ uint64_t PhysicalBytes() {
   return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
-uint64_t NeededBytes(const DeviceOptions& o) {
-  return static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height) * BytesPerPe(o.backend);
+// The functional model's SRAM pages an image's programs may touch: every page up to each
+// program's end, on every PE that runs it.
+uint64_t ProgramBytes(const DeviceOptions& o, const layout::Image* image) {
+  if (!image || o.backend == Backend::kRtl) return 0;
+  uint64_t n = 0;
+  for (const layout::ImagePe& pe : image->pes)
+    if (pe.program >= 0)
+      n += (image->programs[pe.program].program.end + kHostPage - 1) / kHostPage * kHostPage;
+  return n;
 }
 
-std::string MemoryNeed(const DeviceOptions& o) {
+uint64_t NeededBytes(const DeviceOptions& o, const layout::Image* image = nullptr) {
+  return static_cast<uint64_t>(o.width) * static_cast<uint64_t>(o.height) * BytesPerPe(o.backend) +
+         ProgramBytes(o, image);
+}
+
+std::string MemoryNeed(const DeviceOptions& o, const layout::Image* image = nullptr) {
   constexpr double kGb = 1024.0 * 1024 * 1024;
+  const uint64_t pes = static_cast<uint64_t>(o.width) * o.height;
   return fmt::format(
-      "a {}x{} fabric on {} needs about {} KB per PE, {:.1f} GB for its {} PEs; this machine has "
-      "{:.1f} GB",
+      "a {}x{} fabric on {} needs about {} KB per PE{}, {:.1f} GB for its {} PEs; this machine "
+      "has {:.1f} GB",
       o.width, o.height, BackendName(o.backend), BytesPerPe(o.backend) / 1024,
-      static_cast<double>(NeededBytes(o)) / kGb, static_cast<uint64_t>(o.width) * o.height,
+      image ? fmt::format(" and {} KB of program pages per PE", ProgramBytes(o, image) / pes / 1024)
+            : std::string(),
+      static_cast<double>(NeededBytes(o, image)) / kGb, pes,
       static_cast<double>(PhysicalBytes()) / kGb);
 }
 
-void CheckMemory(const DeviceOptions& o) {
+void CheckMemory(const DeviceOptions& o, const layout::Image* image = nullptr) {
   const uint64_t have = PhysicalBytes();
-  if (have != 0 && NeededBytes(o) > have)
-    throw std::invalid_argument(
-        fmt::format("--fabric {}x{}: too large for memory: {}", o.width, o.height, MemoryNeed(o)));
+  if (have != 0 && NeededBytes(o, image) > have)
+    throw std::invalid_argument(fmt::format("--fabric {}x{}: too large for memory: {}", o.width,
+                                            o.height, MemoryNeed(o, image)));
 }
 
 }  // namespace
@@ -188,6 +207,7 @@ void Device::Load(const layout::Image& image) {
     throw std::invalid_argument(
         fmt::format("the image is linked for a {}x{} fabric, the device has {}x{} (--fabric)",
                     image.fabric_w, image.fabric_h, opt_.width, opt_.height));
+  CheckMemory(opt_, &image);
   image.ForEachWrite([&](int x, int y, uint16_t addr, uint32_t value) {
     WriteAll({x, y}, addr, value, false);
   });

@@ -37,11 +37,14 @@ class FuncMachine::Sink final : public ce::TraceSink {
 };
 
 FuncMachine::FuncMachine(int width, int height, std::pair<int, int> port_tile)
-    : fab_(width, height), port_tile_(port_tile) {
+    : fab_(width, height),
+      sram_(std::make_unique<util::LazyArena>(static_cast<size_t>(fab_.NumPes()), ce::kSram,
+                                              "compute-engine SRAMs")),
+      port_tile_(port_tile) {
   for (int i = 0; i < fab_.NumPes(); ++i) {
     const fabric::Coord c = fab_.At(i);
     ces_.push_back(std::make_unique<ce::Ce>(static_cast<uint16_t>(c.x), static_cast<uint16_t>(c.y),
-                                            &fab_.RouterRegsOf(c)));
+                                            &fab_.RouterRegsOf(c), sram_->At(i)));
     endpoints_.push_back(std::make_unique<ce::CeEndpoint>(*ces_.back()));
     fab_.SetEndpoint(c, endpoints_.back().get());
     sinks_.push_back(std::make_unique<Sink>());

@@ -11,6 +11,7 @@
 #include "ce/ce_endpoint.h"
 #include "func/func_fabric.h"
 #include "runtime/machine.h"
+#include "util/lazy_arena.h"
 
 namespace tessera::runtime {
 
@@ -46,6 +47,7 @@ class FuncMachine final : public Machine {
   // Attaches PE i's sink to its CE (each CE traces only once something listens).
   void Attach(int i);
   func::FuncFabric fab_;
+  std::unique_ptr<util::LazyArena> sram_;  // every CE's SRAM: only touched pages cost memory
   std::pair<int, int> port_tile_;
   std::vector<std::unique_ptr<ce::Ce>> ces_;
   std::vector<std::unique_ptr<ce::CeEndpoint>> endpoints_;

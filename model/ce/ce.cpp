@@ -38,12 +38,15 @@ uint32_t MakeFaultInfo(arch::DsdRole role, arch::AccSize size, bool write, unsig
   return F::WithIndex(v, index);
 }
 
-Ce::Ce(uint16_t x, uint16_t y, fabric::RouterRegs* router) : router_(router) {
+Ce::Ce(uint16_t x, uint16_t y, fabric::RouterRegs* router, uint8_t* sram) : router_(router) {
+  if (!sram) {
+    own_sram_ = std::make_unique<uint8_t[]>(kSram);  // value-initialized: zero
+    sram = own_sram_.get();
+  }
+  st_.sram = sram;
   st_.x = x;
   st_.y = y;
   st_.out_credits.fill(static_cast<uint8_t>(arch::kRampInDepth));
-  dec_word_.assign(kSram / 4, 0);
-  dec_info_.assign(kSram / 4, nullptr);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ class Ce {
  public:
   // `router` (not owned) gives the PE's routing registers; nullptr: they read 0 and no color can
   // reach or leave the CE.
-  Ce(uint16_t x, uint16_t y, fabric::RouterRegs* router);
+  // `sram`: kSram zeroed bytes that outlive the engine (util::LazyArena); nullptr: the
+  // engine allocates its own.
+  Ce(uint16_t x, uint16_t y, fabric::RouterRegs* router, uint8_t* sram = nullptr);
 
   // ---- Loading and the host's back door (zero simulated time) ----
   // Copies `image` into SRAM at `base` and binds the tasks (TaskCfg).
@@ -188,6 +191,7 @@ class Ce {
   void Fetch();
 
   CeState st_;
+  std::unique_ptr<uint8_t[]> own_sram_;  // when no SRAM was given
   fabric::RouterRegs* router_;
   TraceSink* sink_ = nullptr;
   std::vector<TaskStart>* task_log_ = nullptr;
@@ -199,9 +203,6 @@ class Ce {
   Cyc cyc_;
   // Derived from the task table: tasks of each kind.
   uint32_t data_tasks_ = 0, lc_tasks_ = 0;
-  // Decode cache per SRAM word: the word it was decoded from and its line.
-  std::vector<uint32_t> dec_word_;
-  std::vector<const arch::InsnInfo*> dec_info_;
 };
 
 // FaultInfo fields (docs/isa.md 3.2).

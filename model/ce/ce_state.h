@@ -182,8 +182,9 @@ struct CeState {
   // Performance counters (PerfCount, arch::PerfEvent order).
   std::array<uint32_t, kPerfEvents> perf{};
 
-  // SRAM, 0x0000..0xBFFF.
-  std::array<uint8_t, kSram> sram{};
+  // SRAM, 0x0000..0xBFFF: kSram bytes the engine does not own (Ce's own, or a machine's
+  // util::LazyArena, where untouched pages cost no host memory).
+  uint8_t* sram = nullptr;
 };
 
 // Element size in bytes of an ElemType (reserved types: 0).

@@ -58,13 +58,7 @@ void Ce::ScalarStage() {
     return;
   }
   const uint32_t w = p.ir;
-  const size_t slot = st_.pc >> 2;
-  const arch::InsnInfo* n = dec_info_[slot];
-  if (!n || dec_word_[slot] != w) {
-    n = isa::Decode(w);
-    dec_word_[slot] = w;
-    dec_info_[slot] = n;
-  }
+  const arch::InsnInfo* n = isa::DecodeCached(w);
   if (!n) {
     RaiseFault<kT>(CeFault::kIllegal, st_.pc, w, PlainInfo());
     return;

@@ -288,12 +288,12 @@ void Ce::HostWrite(uint16_t addr, uint32_t value) {
 
 void Ce::HostWriteSram(uint16_t addr, const uint8_t* bytes, size_t n) {
   if (addr + n > kSram) throw std::out_of_range("Ce::HostWriteSram: outside SRAM");
-  if (n) std::memcpy(st_.sram.data() + addr, bytes, n);  // an empty image may have no bytes
+  if (n) std::memcpy(st_.sram + addr, bytes, n);  // an empty image may have no bytes
 }
 
 void Ce::HostReadSram(uint16_t addr, uint8_t* bytes, size_t n) const {
   if (addr + n > kSram) throw std::out_of_range("Ce::HostReadSram: outside SRAM");
-  if (n) std::memcpy(bytes, st_.sram.data() + addr, n);
+  if (n) std::memcpy(bytes, st_.sram + addr, n);
 }
 
 }  // namespace tessera::ce

@@ -27,9 +27,12 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   if (width < 1 || height < 1 || width > 0xFFFF || height > 0xFFFF)
     throw std::invalid_argument(
         fmt::format("--fabric {}x{}: sides must be 1..65535", width, height));
+  queues_ = std::make_unique<util::LazyArena>(static_cast<size_t>(NumPes()),
+                                              kQueueSlots * sizeof(Payload), "router queue stores");
   routers_.resize(NumPes());
   for (int r = 0; r < NumPes(); ++r) {
     RouterState& s = routers_[r];
+    s.buf = reinterpret_cast<Payload*>(queues_->At(static_cast<size_t>(r)));
     s.Reset();
     fabric::Coord c = At(r);
     uint8_t tied = 0;

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <queue>
 #include <vector>
 
 #include "fabric/fabric.h"
 #include "fabric/router_regs.h"
 #include "func/router_state.h"
+#include "util/lazy_arena.h"
 
 namespace tessera::func {
 
@@ -107,6 +109,7 @@ class FuncFabric final : public fabric::Fabric {
 
   int w_, h_;
   uint64_t cycle_ = 0;
+  std::unique_ptr<util::LazyArena> queues_;  // every router's queue storage (RouterState::buf)
   std::vector<RouterState> routers_;
   std::vector<fabric::RampEndpoint*> endpoints_;  // per endpoint id
   std::vector<int> edge_ids_;                     // ids of the edge ports with an endpoint

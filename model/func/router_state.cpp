@@ -3,7 +3,9 @@
 namespace tessera::func {
 
 void RouterState::Reset() {
+  Payload* storage = buf;
   *this = RouterState{};
+  buf = storage;
   for (int d = 0; d < kDirs; ++d) {
     for (int c = 0; c < kColors; ++c) credit[d][c] = static_cast<uint8_t>(CreditInit(d));
     credit_ok[d] = (1u << kColors) - 1;

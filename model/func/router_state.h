@@ -67,8 +67,11 @@ struct RouterState {
   // Routing registers.
   std::array<uint32_t, kColors> color_cfg{}, switch_cfg{};
 
-  std::array<Payload, kQueueSlots> buf{};  // see QueueSlot()
+  // kQueueSlots payloads (see QueueSlot()) the state does not own: the fabric's util::LazyArena,
+  // where the queues of a router that never held a wavelet cost no host memory.
+  Payload* buf = nullptr;
 
+  // Back to reset; the queue storage stays where it is (the counts say what it holds).
   void Reset();
   // Recomputes a color's route and the per-direction masks after its registers changed.
   void UpdateRoute(int color);

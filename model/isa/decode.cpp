@@ -55,4 +55,17 @@ const arch::InsnInfo* Decode(uint32_t w) {
   return n;
 }
 
+namespace detail {
+std::atomic<uint64_t> g_decode_cache[1u << kDecodeCacheBits];
+
+const arch::InsnInfo* DecodeAndCache(uint32_t w, uint32_t slot) {
+  const arch::InsnInfo* n = Decode(w);
+  if (n)
+    g_decode_cache[slot].store(
+        static_cast<uint64_t>(w) << 32 | static_cast<uint64_t>(n - arch::kInsns + 1),
+        std::memory_order_relaxed);
+  return n;
+}
+}  // namespace detail
+
 }  // namespace tessera::isa

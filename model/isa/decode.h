@@ -3,6 +3,7 @@
 // decoder; the RTL decoder is generated from the same table and applies the same rules.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "arch/isa_table.h"
@@ -42,6 +43,23 @@ inline Fields SplitFields(uint32_t w) {
 // The table line a word encodes, or nullptr when the word is illegal (docs/isa.md 4.1: unknown
 // opcode or funct, a nonzero field no operand names, Z = 1 with B != 0, an immediate out of range).
 const arch::InsnInfo* Decode(uint32_t word);
+
+// Decode through a cache shared by every PE and thread (predecoded code costs no memory per PE,
+// and PEs running the same program share its lines): direct-mapped by a hash of the word, each
+// entry the word and its line's index in arch::kInsns packed in one atomic 64-bit word, so a
+// racing update is never seen torn. Words that do not decode are not cached.
+inline constexpr int kDecodeCacheBits = 14;
+namespace detail {
+extern std::atomic<uint64_t> g_decode_cache[1u << kDecodeCacheBits];
+const arch::InsnInfo* DecodeAndCache(uint32_t w, uint32_t slot);
+}  // namespace detail
+inline const arch::InsnInfo* DecodeCached(uint32_t w) {
+  const uint32_t slot = (w * 0x9E3779B1u) >> (32 - kDecodeCacheBits);
+  const uint64_t e = detail::g_decode_cache[slot].load(std::memory_order_relaxed);
+  if (static_cast<uint32_t>(e >> 32) == w && (e & 0xFFFF) != 0)
+    return &arch::kInsns[(e & 0xFFFF) - 1];
+  return detail::DecodeAndCache(w, slot);
+}
 
 // The line with this opcode and funct (-1: none), legal or not; nullptr if there is none.
 const arch::InsnInfo* Lookup(uint32_t op, int funct);

@@ -313,7 +313,7 @@ TEST(Device, AFabricTooLargeForMemoryIsRefusedWithItsSize) {
   } catch (const std::invalid_argument& e) {
     const std::string m = e.what();
     EXPECT_EQ(m.find("--fabric 65535x65535: too large for memory: a 65535x65535 fabric on func "
-                     "needs about 203 KB per PE, "),
+                     "needs about 6 KB per PE, "),
               0u)
         << m;
     EXPECT_NE(m.find(" GB for its 4294836225 PEs; this machine has "), std::string::npos) << m;

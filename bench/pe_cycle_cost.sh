@@ -1,0 +1,33 @@
+#!/bin/sh
+# Host instructions per simulated PE-cycle (docs/performance.md): valgrind --tool=callgrind counts
+# the host instructions of `tessera run` on an 8x8 fabric with every PE running a benchmark loop
+# (bench/programs/scalar_loop.s, dsd_loop.s), for two run lengths; the difference over the extra
+# PE-cycles cancels start-up, loading and the end. Exact, whatever the machine's load.
+#
+#   bench/pe_cycle_cost.sh [BUILD_DIR] [BACKENDS]   (default: build, "func rtl"; needs valgrind)
+set -eu
+build=${1:-build}
+backends=${2:-func rtl}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tessera=$(cd "$build" && pwd)/bin/tessera
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=8
+count() {  # image backend cycles: host instructions
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tessera" run "$1" --backend "$2" \
+    --quiet --no-progress --max-cycles "$3" > /dev/null 2> "$tmp/cg.err" || true
+  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err"
+}
+echo "host instructions per PE-cycle, ${n}x${n} PEs, every PE busy (callgrind):"
+for prog in scalar_loop dsd_loop; do
+  printf 'fabric %sx%s\nregion at=0,0 size=%sx%s program=%s/bench/programs/%s.s\n' \
+    "$n" "$n" "$n" "$n" "$root" "$prog" > "$tmp/$prog.tlayout"
+  "$tessera" link -o "$tmp/$prog.timg" "$tmp/$prog.tlayout" > /dev/null
+  for backend in $backends; do
+    if [ "$backend" = func ]; then c1=2000; c2=6000; else c1=200; c2=600; fi
+    i1=$(count "$tmp/$prog.timg" "$backend" $c1)
+    i2=$(count "$tmp/$prog.timg" "$backend" $c2)
+    awk -v p="$prog" -v b="$backend" -v i1="$i1" -v i2="$i2" -v c1="$c1" -v c2="$c2" -v n="$n" \
+      'BEGIN { printf "  %-12s %-5s %10.0f\n", p, b, (i2 - i1) / ((c2 - c1) * n * n) }'
+  done
+done
