@@ -32,6 +32,7 @@ struct KernelCliArgs {
   std::string fabric, dtype = "f32", backend = "func", tile = "auto", firmware;
   std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
+  int threads = 1;
   InstrumentArgs watch;  // traces, timeline, heatmaps, profile
 };
 
@@ -66,6 +67,7 @@ int RunKernel(const KernelCliArgs& a) {
     args.op = a.op;
     args.seed = a.seed;
     args.max_cycles = a.max_cycles;
+    args.threads = a.threads;
     args.firmware_dir = a.firmware;
     args.backend = runtime::ParseBackend(a.backend);
     if (!a.fabric.empty()) {
@@ -170,6 +172,10 @@ void AddKernelCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--tile", a->tile, "RTL tile TWxTH, or auto (the largest built that divides)")
       ->capture_default_str();
+  cmd->add_option("--threads", a->threads,
+                  "Host threads stepping the functional model's compute engines (results do not "
+                  "depend on it)")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many")
       ->capture_default_str();
   cmd->add_option("--firmware", a->firmware,

@@ -49,6 +49,7 @@ struct RunArgs {
   std::string tile = "auto";
   std::vector<std::string> in, out, launch, stream_in, stream_out;
   uint64_t max_cycles = 10'000'000;
+  int threads = 1;
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
   std::string wave, wave_window, wave_region, lockstep;
   InstrumentArgs watch;  // traces, timeline, heatmaps, profile (docs/profiling.md)
@@ -258,6 +259,7 @@ runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& i
           a.fabric, a.image, img.fabric_w, img.fabric_h));
   }
   if (a.tile != "auto") d.tile = ParsePair(a.tile, "--tile", 'x');
+  d.threads = a.threads;
   d.wave_path = a.wave;
   if (!a.wave_window.empty()) {
     static const std::regex re(R"(^([0-9]{1,19}):([0-9]{1,19})$)");
@@ -474,6 +476,10 @@ void AddRunCommand(CLI::App& app) {
                   "X,Y,SIDE=FILE: after the run, the wavelets that left through that edge port: "
                   "their data (.npy u4 or raw) or cycle, color, control and data (.csv)");
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many");
+  cmd->add_option("--threads", a->threads,
+                  "Host threads stepping the functional model's compute engines (results do not "
+                  "depend on it)")
+      ->check(CLI::Range(1, 64));
   cmd->add_flag("--host-port", a->host_port,
                 "memcpy through the host ports, costing cycles (default: the zero-time back door)");
   cmd->add_flag("--col-major", a->col_major, "Raw files are column-major (npy says its own order)");

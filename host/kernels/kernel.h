@@ -30,6 +30,7 @@ struct KernelArgs {
   runtime::Backend backend = runtime::Backend::kFunc;
   std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: the largest built that divides
   uint64_t max_cycles = 50'000'000;
+  int threads = 1;  // host threads of the functional model (runtime::DeviceOptions::threads)
   std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's
   // Called when the kernel's device has loaded its image and when it closes (traces, profile).
   std::function<void(runtime::Device&)> on_load, on_close;

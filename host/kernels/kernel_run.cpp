@@ -39,6 +39,7 @@ runtime::DeviceOptions DeviceFor(const KernelArgs& args, int w, int h) {
   o.width = w;
   o.height = h;
   o.tile = args.tile;
+  o.threads = args.threads;
   o.on_load = args.on_load;
   o.on_close = args.on_close;
   return o;

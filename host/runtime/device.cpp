@@ -151,7 +151,7 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
 
 void Device::OpenMachines() {
   if (opt_.backend != Backend::kRtl)
-    machines_.push_back(MakeFuncMachine(opt_.width, opt_.height, opt_.tile));
+    machines_.push_back(MakeFuncMachine(opt_.width, opt_.height, opt_.tile, opt_.threads));
   if (opt_.backend != Backend::kFunc) {
     RtlMachineOptions r;
     r.width = opt_.width;

@@ -59,6 +59,9 @@ struct DeviceOptions {
   // that divides the fabric.
   std::pair<int, int> tile{0, 0};
   bool systemc = true;  // RTL glue: SystemC (one per process) or the plain loop
+  // Host threads the functional model steps its compute engines on (func, and cosim's func side);
+  // results are bit-identical whatever the count. The RTL steps on one.
+  int threads = 1;
   // Waves of the RTL (rtl and cosim): FST path, cycle window [from, to), PE region.
   std::string wave_path;
   uint64_t wave_from = 0, wave_to = UINT64_MAX;

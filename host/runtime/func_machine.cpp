@@ -136,8 +136,11 @@ void FuncMachine::ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t
   CeOf(pe).HostReadSram(addr, out, n);
 }
 
-std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile) {
-  return std::make_unique<FuncMachine>(width, height, port_tile);
+std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile,
+                                         int threads) {
+  auto m = std::make_unique<FuncMachine>(width, height, port_tile);
+  m->SetThreads(threads);
+  return m;
 }
 
 }  // namespace tessera::runtime

@@ -22,6 +22,7 @@ class FuncMachine final : public Machine {
 
   std::string Name() const override { return "func"; }
   fabric::Fabric& Fabric() override { return fab_; }
+  void SetThreads(int threads) { fab_.SetThreads(threads); }
   void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
     CeOf(pe).HostWrite(addr, value);
   }

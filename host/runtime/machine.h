@@ -96,7 +96,9 @@ struct RtlMachineOptions {
   fabric::Coord pe_origin{0, 0};
 };
 
-std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile);
+// `threads`: host threads stepping the compute engines (FuncFabric::SetThreads).
+std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile,
+                                         int threads = 1);
 // Throws std::invalid_argument naming the option if the tile shape was not built or does not
 // divide the fabric, or (systemc) if this process already elaborated a SystemC fabric.
 std::unique_ptr<Machine> MakeRtlMachine(const RtlMachineOptions& opt);

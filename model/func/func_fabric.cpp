@@ -4,8 +4,14 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 namespace tessera::func {
+
+namespace {
+// The worker thread running the current endpoint Tick (util::WorkerPool; 0 outside one).
+thread_local int t_worker = 0;
+}  // namespace
 namespace {
 
 using L = arch::Link;
@@ -58,6 +64,12 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
 }
 
+void FuncFabric::SetThreads(int threads) {
+  if (threads < 1) throw std::invalid_argument(fmt::format("--threads {}: at least 1", threads));
+  pool_ = threads > 1 ? std::make_unique<util::WorkerPool>(threads) : nullptr;
+  reg_writes_.resize(static_cast<size_t>(threads));
+}
+
 fabric::RouterRegs& FuncFabric::RouterRegsOf(fabric::Coord pe) {
   CheckContains(pe);
   return pe_regs_[Index(pe)];
@@ -65,7 +77,7 @@ fabric::RouterRegs& FuncFabric::RouterRegsOf(fabric::Coord pe) {
 
 void FuncFabric::PeRegs::Write(uint16_t addr, uint32_t value) {
   if (f_->stepping_) {
-    f_->reg_writes_.push_back({pe_, addr, value});
+    f_->reg_writes_[t_worker].push_back({pe_, addr, value});
   } else {
     f_->WriteReg(pe_, addr, value);
   }
@@ -259,48 +271,102 @@ void FuncFabric::TickEndpoints(Slot& now) {
       due(pe);
     }
   }
-  fabric::RampPort port;
+  // Ticks in two phases with workers: each one's share of ep_due_ (an endpoint touches only its
+  // own state; its register writes go to its worker's list), then, in the order of ep_due_, what
+  // the ticks did to the fabric. Alone, in one pass. The result does not depend on the threads.
+  tick_bufs_.resize(pool_ ? static_cast<size_t>(pool_->threads()) : 1);
+  for (TickBuf& buf : tick_bufs_) {  // a worker whose range is empty does not run at all
+    buf.outs.clear();
+    buf.soon.clear();
+    buf.far.clear();
+  }
+  if (!pool_) {
+    TickRange<true>(0, ep_due_.size(), 0, now);
+    return;
+  }
+  pool_->For(ep_due_.size(), [&](size_t begin, size_t end, int worker) {
+    TickRange<false>(begin, end, worker, now);
+  });
+  // The workers' ranges are contiguous and in order: their lists, in worker order, are in the
+  // order of ep_due_, as one thread alone would have made them.
+  for (TickBuf& buf : tick_bufs_) {
+    for (const TickOut& o : buf.outs) ApplyTick(o, now);
+    soon_.insert(soon_.end(), buf.soon.begin(), buf.soon.end());
+    for (const WakeAt& w : buf.far) wakes_.push(w);
+  }
+}
+
+void FuncFabric::ApplyTick(const TickOut& o, Slot& now) {
+  const uint64_t t = cycle_;
   const int n = NumPes();
-  for (int pe : ep_due_) {  // an endpoint id: a ramp (pe < n) or an edge port
-    fabric::RampEndpoint* ep = endpoints_[pe];
+  const int pe = o.pe;
+  const bool ramp = pe < n;
+  const int r = ramp ? pe : (pe - n) / arch::kNumEdgeDirs;
+  const int dir = ramp ? kRampDir : (pe - n) % arch::kNumEdgeDirs;
+  // Down the ramp: logged where the CE side receives it (edge outputs: at the router).
+  if (L::Valid(o.from_router)) LogLink(t, At(r), dir, false, o.from_router);
+  if (o.fault) {
+    fault_cycle_[pe] = t;  // a compute-engine fault: the run stops after this cycle
+    fault_pending_ = true;
+  }
+  if (L::Valid(o.to_router)) {
+    if (link_log_on_) LogLink(t, At(r), dir, true, o.to_router);
+    // Through the RampLatency stages into the router's RAMP input; an edge link is one hop.
+    Add(SlotAt(t + (ramp ? arch::kRampLatency : 1)).arrivals, r, dir, o.to_router);
+  }
+  if (C::Valid(o.credit_to_router)) {
+    // Visible at the router's output this cycle: usable from the next.
+    Add(now.credits, r, dir, static_cast<int>(C::Color(o.credit_to_router)));
+  }
+}
+
+// Ticks endpoints [begin, end) of ep_due_ on worker `worker`: kDirect (alone), doing what each
+// tick does to the fabric at once; else keeping it in the worker's TickBuf.
+template <bool kDirect>
+void FuncFabric::TickRange(size_t begin, size_t end, int worker, Slot& now) {
+  const uint64_t t = cycle_;
+  const int n = NumPes();
+  t_worker = worker;
+  TickBuf& buf = tick_bufs_[static_cast<size_t>(worker)];  // emptied by TickEndpoints
+  std::vector<int>& soon = kDirect ? soon_ : buf.soon;
+  uint32_t regs[4];
+  for (size_t k = begin; k < end; ++k) {
+    const int pe = ep_due_[k];  // an endpoint id: a ramp (pe < n) or an edge port
+    const bool ramp = pe < n;
+    fabric::RampPort port;
     port.from_router = ce_link_[pe];
     port.credit_from_router = static_cast<uint8_t>(ce_credit_[pe]);
-    ce_link_[pe] = 0;
-    ce_credit_[pe] = 0;
-    const bool ramp = pe < n;
-    const int r = ramp ? pe : (pe - n) / arch::kNumEdgeDirs;
-    const int dir = ramp ? kRampDir : (pe - n) % arch::kNumEdgeDirs;
-    // Down the ramp: logged where the CE side receives it (edge outputs: at the router).
-    if (ramp && link_log_on_ && L::Valid(port.from_router))
-      LogLink(t, At(r), dir, false, port.from_router);
-    if (!ep) continue;  // nobody on the CE side: the wavelet leaves the fabric unconsumed
     port.to_router = 0;
     port.credit_to_router = 0;
-    ep->Tick(t, port);
-    uint32_t regs[4];
-    if (ramp && fault_cycle_[pe] == fabric::kNever && ep->Fault(regs)) {
-      fault_cycle_[pe] = t;  // a compute-engine fault: the run stops after this cycle
-      fault_pending_ = true;
-    }
-    if (L::Valid(port.to_router)) {
-      if (link_log_on_) LogLink(t, At(r), dir, true, port.to_router);
-      // Through the RampLatency stages into the router's RAMP input; an edge link is one hop.
-      Add(SlotAt(t + (ramp ? arch::kRampLatency : 1)).arrivals, r, dir, port.to_router);
-    }
-    if (C::Valid(port.credit_to_router)) {
-      // Visible at the router's output this cycle: usable from the next.
-      Add(now.credits, r, dir, static_cast<int>(C::Color(port.credit_to_router)));
-    }
-    uint64_t wake = ep->NextWake();
-    if (wake != fabric::kNever) {
-      if (wake <= t) wake = t + 1;
-      if (wake < next_wake_[pe]) {
-        next_wake_[pe] = wake;
-        if (wake == t + 1) {
-          soon_.push_back(pe);
-        } else {
-          wakes_.push({wake, pe});
+    ce_link_[pe] = 0;
+    ce_credit_[pe] = 0;
+    const uint64_t from = ramp && link_log_on_ ? port.from_router : 0;  // only to log it
+    bool fault = false;
+    fabric::RampEndpoint* ep = endpoints_[pe];
+    if (ep) {  // else nobody is on the CE side: the wavelet leaves the fabric unconsumed
+      ep->Tick(t, port);
+      fault = ramp && fault_cycle_[pe] == fabric::kNever && ep->Fault(regs);
+      uint64_t wake = ep->NextWake();
+      if (wake != fabric::kNever) {
+        if (wake <= t) wake = t + 1;
+        if (wake < next_wake_[pe]) {
+          next_wake_[pe] = wake;
+          if (wake == t + 1) {
+            soon.push_back(pe);
+          } else if constexpr (kDirect) {
+            wakes_.push({wake, pe});
+          } else {
+            buf.far.push_back({wake, pe});
+          }
         }
+      }
+    }
+    if (L::Valid(from) || L::Valid(port.to_router) || C::Valid(port.credit_to_router) || fault) {
+      const TickOut o{pe, from, port.to_router, port.credit_to_router, fault};
+      if constexpr (kDirect) {
+        ApplyTick(o, now);
+      } else {
+        buf.outs.push_back(o);
       }
     }
   }
@@ -371,8 +437,11 @@ void FuncFabric::StepCycle() {
   now.ce_credits.clear();
   // Register writes the compute engines made in this cycle take effect at its end (after the
   // switch advances: a write wins).
-  for (const RegWrite& w : reg_writes_) WriteReg(w.pe, w.addr, w.value);
-  reg_writes_.clear();
+  // (Each router's writes come from its own CE, on one thread: their order is kept.)
+  for (std::vector<RegWrite>& writes : reg_writes_) {
+    for (const RegWrite& w : writes) WriteReg(w.pe, w.addr, w.value);
+    writes.clear();
+  }
   ++cycle_;
 }
 

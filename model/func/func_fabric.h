@@ -13,12 +13,17 @@
 #include "fabric/router_regs.h"
 #include "func/router_state.h"
 #include "util/lazy_arena.h"
+#include "util/worker_pool.h"
 
 namespace tessera::func {
 
 class FuncFabric final : public fabric::Fabric {
  public:
   FuncFabric(int width, int height);
+  // Steps the compute engines of a cycle on `threads` host threads (1: the caller alone, the
+  // default); results are bit-identical whatever the count (docs/performance.md, "Threads").
+  // Throws std::invalid_argument below 1.
+  void SetThreads(int threads);
   const char* Name() const override { return "func"; }
   int Width() const override { return w_; }
   int Height() const override { return h_; }
@@ -100,6 +105,10 @@ class FuncFabric final : public fabric::Fabric {
 
   void StepCycle();
   void TickEndpoints(Slot& now);
+  struct TickOut;
+  template <bool kDirect>
+  void TickRange(size_t begin, size_t end, int worker, Slot& now);
+  void ApplyTick(const TickOut& o, Slot& now);
   void StepRouter(int r, const uint64_t* in);
   Slot& SlotAt(uint64_t cycle) { return wheel_[cycle % kWheel]; }
   int Neighbour(int r, int dir) const;
@@ -131,8 +140,22 @@ class FuncFabric final : public fabric::Fabric {
   std::vector<int> soon_, soon_now_;
 
   std::vector<PeRegs> pe_regs_;
-  bool stepping_ = false;             // inside StepCycle
-  std::vector<RegWrite> reg_writes_;  // CE register writes of this cycle, applied at its end
+  bool stepping_ = false;  // inside StepCycle
+  // CE register writes of this cycle, applied at its end: one list per worker thread.
+  std::vector<std::vector<RegWrite>> reg_writes_ = std::vector<std::vector<RegWrite>>(1);
+  std::unique_ptr<util::WorkerPool> pool_;  // SetThreads(n > 1)
+  struct TickOut {  // what one endpoint's Tick did to the fabric (TickEndpoints)
+    int pe = 0;
+    uint64_t from_router = 0, to_router = 0;
+    uint8_t credit_to_router = 0;
+    bool fault = false;
+  };
+  struct TickBuf {  // one worker's ticks: those that did something, and the wakes they asked
+    std::vector<TickOut> outs;
+    std::vector<int> soon;
+    std::vector<std::pair<uint64_t, int>> far;
+  };
+  std::vector<TickBuf> tick_bufs_;
 };
 
 }  // namespace tessera::func
