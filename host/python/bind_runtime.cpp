@@ -73,7 +73,7 @@ std::unique_ptr<SdkRuntime> MakeRuntime(
     const py::object& wave, const py::object& wave_window, const py::object& wave_region,
     const py::object& link_trace, const py::object& lockstep, bool systemc,
     const py::object& trace_insn, const py::object& trace_region, const py::object& trace_window,
-    const py::object& timeline, const py::object& heatmap, bool profile) {
+    const py::object& timeline, const py::object& heatmap, bool profile, int threads) {
   SdkOptions o;
   layout::Image img = ImageArg(image);
   o.device.backend = runtime::ParseBackend(backend);
@@ -90,6 +90,9 @@ std::unique_ptr<SdkRuntime> MakeRuntime(
   o.quiet = quiet;
   o.device.progress = progress;
   o.device.systemc = systemc;
+  if (threads < 1 || threads > 64)
+    throw std::invalid_argument(fmt::format("threads {}: expected 1 to 64", threads));
+  o.device.threads = threads;
   if (!wave.is_none()) o.device.wave_path = py::str(py::module_::import("os").attr("fspath")(wave));
   if (!wave_window.is_none()) {
     const auto v = Ints(wave_window, 2, "wave_window", "(from, to) cycles");
@@ -214,7 +217,7 @@ void BindRuntime(py::module_& m) {
            py::arg("systemc") = false, py::arg("trace_insn") = py::none(),
            py::arg("trace_region") = py::none(), py::arg("trace_window") = py::none(),
            py::arg("timeline") = py::none(), py::arg("heatmap") = py::none(),
-           py::arg("profile") = false)
+           py::arg("profile") = false, py::arg("threads") = 1)
       .def("load", &R::Load, "Writes the image into every PE (zero time).")
       .def("run", &R::Run, "Starts the session: memcpy and launch may follow.")
       .def("stop", &R::Stop,

@@ -262,3 +262,23 @@ def test_image_from_a_path_and_a_layout(tmp_path):
         r.memcpy_d2h(s, "sum", 0, 0, 1, 1, 1)
         assert s[0] == 16
         r.stop()
+
+
+def test_threads_give_the_same_run():
+    """The functional model on two host threads: the same result and cycles as on one."""
+    results = []
+    for threads in (1, 2):
+        r = tessera.SdkRuntime(tessera.link(TUTORIAL / "04_broadcast" / "broadcast.tlayout"),
+                               quiet=True, threads=threads)
+        r.load()
+        r.run()
+        v = np.load(TUTORIAL / "04_broadcast" / "v.npy")
+        r.memcpy_h2d("v", v, 0, 0, 1, 1, v.size)
+        r.launch("main")
+        out = np.zeros(1, np.int32)
+        r.memcpy_d2h(out, "total", 1, 1, 1, 1, 1)
+        r.stop()
+        results.append((r.cycle, int(out[0])))
+    assert results[0] == results[1]
+    with pytest.raises(ValueError, match="threads 0: expected 1 to 64"):
+        tessera.SdkRuntime(tessera.link(TUTORIAL / "04_broadcast" / "broadcast.tlayout"), threads=0)
