@@ -22,3 +22,23 @@ if command -v valgrind > /dev/null; then
 else
   echo "(skipped: valgrind is not installed)"
 fi
+echo
+echo "== speed per PE-cycle: host instructions (bench/pe_cycle_cost.sh) =="
+if command -v valgrind > /dev/null; then
+  sh bench/pe_cycle_cost.sh "$build"
+else
+  echo "(skipped: valgrind is not installed)"
+fi
+echo
+echo "== the functional model on two host threads (bench/threads.sh) =="
+sh bench/threads.sh "$build"
+echo
+echo "== host memory per PE (bench/fabric_memory.sh) =="
+sh bench/fabric_memory.sh "$build"
+echo
+echo "== the whole wafer on the functional model (bench/wafer.sh) =="
+if [ "$(awk '/MemTotal/ { print int($2 / 1048576) }' /proc/meminfo)" -ge 12 ]; then
+  sh bench/wafer.sh "$build"
+else
+  echo "(skipped: needs 12 GB of memory)"
+fi

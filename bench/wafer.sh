@@ -1,0 +1,27 @@
+#!/bin/sh
+# The whole wafer in one machine's memory (docs/performance.md, "Memory"): 750x994 = 745,500 PEs,
+# every PE running bench/programs/wafer.s (it sums 16..1 into `out`), on the functional model;
+# `out` is read back from every PE and checked. Prints the wall time (start-up, run and read-back)
+# and the peak resident size (GNU time %M). Needs about 8 GB of memory.
+#
+#   bench/wafer.sh [BUILD_DIR] [WxH]   (default build, 750x994)
+set -eu
+build=${1:-build}
+size=${2:-750x994}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tessera=$(cd "$build" && pwd)/bin/tessera
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'fabric %s\nregion at=0,0 size=%s program=%s/bench/programs/wafer.s\n' "$size" "$size" \
+  "$root" > "$tmp/w.tlayout"
+"$tessera" link -o "$tmp/w.timg" "$tmp/w.tlayout" > /dev/null
+/usr/bin/time -f '%e %M' -o "$tmp/time" "$tessera" run "$tmp/w.timg" --quiet --no-progress \
+  --out "out=$tmp/out.raw" > "$tmp/run.txt"
+read -r secs kb < "$tmp/time"
+# every PE's out must be 136: the raw file holds one little-endian i32 per PE
+bad=$(od -An -v -t d4 -w4 "$tmp/out.raw" | awk '$1 != 136 { n++ } END { print n + 0 }')
+pes=$(od -An -v -t d4 -w4 "$tmp/out.raw" | wc -l)
+echo "wafer $size: $pes PEs read back ($bad wrong), $(cat "$tmp/run.txt")"
+awk -v s="$secs" -v kb="$kb" -v n="$pes" 'BEGIN {
+  printf "  %.1f s, peak %.2f GiB resident (%.1f KB per PE)\n", s, kb / 1048576, kb / n
+}'
