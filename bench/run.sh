@@ -16,19 +16,19 @@ echo
 echo "== waves (bench/wave_bench.cpp) =="
 "$build/bin/tessera_bench_waves" "$@"
 echo
+# The callgrind-based scripts need valgrind.
+with_valgrind() {
+  if command -v valgrind > /dev/null; then
+    sh "$@"
+  else
+    echo "(skipped: valgrind is not installed)"
+  fi
+}
 echo "== watching a run: --profile and an instruction-trace window (bench/profile_overhead.sh) =="
-if command -v valgrind > /dev/null; then
-  sh bench/profile_overhead.sh "$build"
-else
-  echo "(skipped: valgrind is not installed)"
-fi
+with_valgrind bench/profile_overhead.sh "$build"
 echo
 echo "== speed per PE-cycle: host instructions (bench/pe_cycle_cost.sh) =="
-if command -v valgrind > /dev/null; then
-  sh bench/pe_cycle_cost.sh "$build"
-else
-  echo "(skipped: valgrind is not installed)"
-fi
+with_valgrind bench/pe_cycle_cost.sh "$build"
 echo
 echo "== the functional model on two host threads (bench/threads.sh) =="
 sh bench/threads.sh "$build"

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdint>
+#include <system_error>
 
 #include "arch/arch.h"
 
@@ -11,22 +13,10 @@ namespace {
 
 constexpr size_t Digits(int bits) { return static_cast<size_t>((bits + 3) / 4); }
 
+// The digits as a number; false for x, z or anything else GTKWave may send for an unknown value.
 bool ParseHex(std::string_view s, uint64_t& v) {
-  v = 0;
-  for (char ch : s) {
-    int d;
-    if (ch >= '0' && ch <= '9') {
-      d = ch - '0';
-    } else if (ch >= 'a' && ch <= 'f') {
-      d = ch - 'a' + 10;
-    } else if (ch >= 'A' && ch <= 'F') {
-      d = ch - 'A' + 10;
-    } else {
-      return false;  // x, z, or anything GTKWave may send for an unknown value
-    }
-    v = (v << 4) | static_cast<uint64_t>(d);
-  }
-  return true;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  return ec == std::errc() && end == s.data() + s.size();
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ BackPressureDifference CompareBackPressure(const fabric::Fabric& fa, const fabri
   for (int pe = 0; pe < fa.NumPes(); ++pe) {
     for (int d = 0; d < static_cast<int>(arch::kNumDirs); ++d) {
       for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c) {
-        const size_t i = fa.BackPressureIndex(fa.At(pe), d, c);
+        const size_t i = fabric::Fabric::BackPressureIndex(pe, d, c);
         if (a[i] == b[i]) continue;
         r.pe = pe;
         r.diff = {fmt::format("back pressure on output {}, color {} (cycles)",
@@ -25,6 +25,15 @@ BackPressureDifference CompareBackPressure(const fabric::Fabric& fa, const fabri
     }
   }
   return r;
+}
+
+std::optional<std::string> BackPressureMismatch(const fabric::Fabric& fa,
+                                                const fabric::Fabric& fb) {
+  const BackPressureDifference d = CompareBackPressure(fa, fb);
+  if (d.pe < 0) return std::nullopt;
+  const fabric::Coord pe = fa.At(d.pe);
+  return fmt::format("cosim: PE({},{}): {}: {} {}, {} {}", pe.x, pe.y, d.diff.what, fa.Name(),
+                     d.diff.a, fb.Name(), d.diff.b);
 }
 
 }  // namespace tessera::cosim

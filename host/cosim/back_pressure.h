@@ -4,6 +4,9 @@
 // and a cosim device's profile at the end of a run.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "cosim/difference.h"
 #include "fabric/fabric.h"
 
@@ -17,5 +20,8 @@ struct BackPressureDifference {
   Difference diff;
 };
 BackPressureDifference CompareBackPressure(const fabric::Fabric& fa, const fabric::Fabric& fb);
+// The same difference in words, "cosim: PE(1,0): back pressure on output E, color 3 (cycles):
+// func 120, rtl 119", naming each fabric by its Name(); nullopt when they agree.
+std::optional<std::string> BackPressureMismatch(const fabric::Fabric& fa, const fabric::Fabric& fb);
 
 }  // namespace tessera::cosim

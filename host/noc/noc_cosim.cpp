@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "cosim/back_pressure.h"
 #include "cosim/faults.h"
@@ -62,18 +63,11 @@ NocCosimResult RunNocCosim(fabric::Fabric& a, fabric::Fabric& b, const NocOption
     link_diff =
         cosim::CompareLinks(a.TakeLinkLog(), b.TakeLinkLog(), a, b, a.Name(), b.Name(), &compared);
     r.link_wavelets += compared;
-    const cosim::BackPressureDifference bp = cosim::CompareBackPressure(a, b);
-    if (!link_diff && bp.pe >= 0) {
-      const fabric::Coord pe = a.At(bp.pe);
-      link_diff = cosim::Mismatch{
-          a.Cycle(), fmt::format("cosim: PE({},{}): {}: {} {}, {} {}", pe.x, pe.y, bp.diff.what,
-                                 a.Name(), bp.diff.a, b.Name(), bp.diff.b)};
-    }
+    if (!link_diff)
+      if (auto bp = cosim::BackPressureMismatch(a, b)) link_diff = cosim::Mismatch{a.Cycle(), *bp};
   }
-  for (int pe = 0; pe < a.NumPes(); ++pe)
-    for (int d = 0; d < static_cast<int>(arch::kNumDirs); ++d)
-      for (int c = 0; c < fabric::Fabric::kBackPressureColors; ++c)
-        r.back_pressure_cycles += a.BackPressure()[a.BackPressureIndex(a.At(pe), d, c)];
+  r.back_pressure_cycles =
+      std::accumulate(a.BackPressure().begin(), a.BackPressure().end(), uint64_t{0});
   a.SetBackPressureCount(false);
   b.SetBackPressureCount(false);
   a.SetLinkLog(false);

@@ -73,8 +73,6 @@ RunCounters::RunCounters(runtime::Device& dev) : dev_(dev), w_(dev.Width()), h_(
   runtime::Machine& m = dev.machine(0);
   for (int k = 0; k < dev.NumMachines(); ++k) dev.machine(k).Fabric().SetBackPressureCount(true);
   pes_.resize(size_t(w_) * h_);
-  running_.assign(pes_.size(), -1);
-  since_.assign(pes_.size(), 0);
   retired0_.resize(pes_.size());
   perf0_.resize(pes_.size());
   for (size_t i = 0; i < pes_.size(); ++i) {
@@ -98,58 +96,32 @@ void RunCounters::AddLinks(const std::vector<fabric::LinkEvent>& v) {
 }
 
 void RunCounters::Before(uint64_t cycle, runtime::Machine& m) {
-  if (started_) return;
-  started_ = true;
-  for (size_t i = 0; i < pes_.size(); ++i) {  // a task already running counts from here
-    const uint32_t status = m.Read(m.Fabric().At(int(i)), arch::CeStatus::kAddr);
-    if (!arch::CeStatus::Running(status)) continue;
-    running_[i] = static_cast<int>(arch::CeStatus::Task(status));
-    since_[i] = cycle;
-  }
+  if (!tasks_.started()) tasks_.Start(cycle, m);  // a task already running counts from here
 }
 
 void RunCounters::After(uint64_t cycle, runtime::Machine& m,
                         const std::vector<fabric::PeEvents>& events) {
-  for (size_t i = 0; i < events.size(); ++i) {
-    const fabric::PeEvents& e = events[i];
-    if (e.task_start) {  // it runs from the next cycle (PerfCount TaskCycles counts the same)
-      running_[i] = e.task;
-      since_[i] = cycle + 1;
-    }
-    if (e.retire && running_[i] >= 0 &&
-        EndsTask(IssuedWord(m, m.Fabric().At(int(i)), e.retire_pc))) {
-      pes_[i].task_cycles[running_[i]] += cycle + 1 - since_[i];
-      running_[i] = -1;
-    }
-  }
+  tasks_.After(cycle, m, events,
+               [this](int i, int task, uint64_t n) { pes_[i].task_cycles[task] += n; });
 }
 
 void RunCounters::Finish(uint64_t cycles) {
   cycles_ = cycles;
   runtime::Machine& m = dev_.machine(0);
-  const uint64_t end = m.Cycle();
+  // Tasks still running: their cycles so far.
+  tasks_.ForOpen(m.Cycle(),
+                 [this](int i, int task, uint64_t n) { pes_[i].task_cycles[task] += n; });
   for (size_t i = 0; i < pes_.size(); ++i) {
     const fabric::Coord pe = m.Fabric().At(int(i));
     pes_[i].instructions = m.Retired(pe) - retired0_[i];
     const std::array<uint32_t, kPerfEvents> now = ReadPerf(m, pe);
     for (int e = 0; e < kPerfEvents; ++e) pes_[i].perf[e] = now[e] - perf0_[i][e];
-    if (running_[i] >= 0 && end > since_[i]) {  // still running: its cycles so far
-      pes_[i].task_cycles[running_[i]] += end - since_[i];
-      since_[i] = end;
-    }
     for (const auto& [task, n] : pes_[i].task_cycles)
       task_names_.emplace(std::make_pair(int(i), task), TaskName(m, dev_.image(), pe, task));
   }
-  if (dev_.NumMachines() == 2) {
-    const cosim::BackPressureDifference d =
-        cosim::CompareBackPressure(m.Fabric(), dev_.machine(1).Fabric());
-    if (d.pe >= 0) {
-      const fabric::Coord pe = m.Fabric().At(d.pe);
-      throw runtime::CosimMismatch(fmt::format("cosim: PE({},{}): {}: {} {}, {} {}", pe.x, pe.y,
-                                               d.diff.what, m.Name(), d.diff.a,
-                                               dev_.machine(1).Name(), d.diff.b));
-    }
-  }
+  if (dev_.NumMachines() == 2)
+    if (auto diff = cosim::BackPressureMismatch(m.Fabric(), dev_.machine(1).Fabric()))
+      throw runtime::CosimMismatch(*diff);
   blocked_ = m.Fabric().BackPressure();
   for (size_t i = 0; i < pes_.size(); ++i)
     for (int d = 0; d < kOutputs; ++d)
@@ -159,8 +131,7 @@ void RunCounters::Finish(uint64_t cycles) {
 
 uint64_t RunCounters::Blocked(int i, int dir, int color) const {
   if (blocked_.empty()) return 0;
-  return blocked_[(size_t(i) * kOutputs + size_t(dir)) * fabric::Fabric::kBackPressureColors +
-                  size_t(color)];
+  return blocked_[fabric::Fabric::BackPressureIndex(i, dir, color)];
 }
 
 std::string RunCounters::TaskLabel(int i, int task) const {

@@ -26,6 +26,7 @@
 #include "arch/arch.h"
 #include "fabric/fabric.h"
 #include "runtime/device.h"
+#include "trace/running_tasks.h"
 #include "util/json.h"
 
 namespace tessera::trace {
@@ -86,10 +87,7 @@ class RunCounters : public runtime::CycleObserver {
   std::array<uint64_t, 32> color_{};
   uint64_t cycles_ = 0;
   std::vector<uint64_t> blocked_;  // the first fabric's back pressure (Fabric::BackPressure)
-  // The task running on each PE and the first cycle it counts for (task_start + 1); -1: none.
-  std::vector<int> running_;
-  std::vector<uint64_t> since_;
-  bool started_ = false;
+  RunningTasks tasks_;             // per PE, for task_cycles
   std::map<std::pair<int, int>, std::string> task_names_;  // (PE index, task)
   std::string TaskLabel(int i, int task) const;
 };

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "arch/arch.h"
-#include "trace/issued.h"
 
 namespace tessera::trace {
 
@@ -16,29 +15,14 @@ LinkTrace::LinkTrace(const std::string& path, const std::string& option, const S
 }
 
 void LinkTrace::Before(uint64_t cycle, runtime::Machine& m) {
-  if (started_) return;
-  started_ = true;
-  fabric::Fabric& f = m.Fabric();
-  width_ = f.Width();
-  running_.assign(f.NumPes(), -1);
-  during_.assign(f.NumPes(), -1);
-  for (int i = 0; i < f.NumPes(); ++i) {  // a task already running when the window opens
-    if (!scope_.Has(f.At(i))) continue;
-    const uint32_t status = m.Read(f.At(i), arch::CeStatus::kAddr);
-    if (arch::CeStatus::Running(status)) running_[i] = int(arch::CeStatus::Task(status));
-  }
+  if (tasks_.started()) return;
+  width_ = m.Fabric().Width();
+  tasks_.Start(cycle, m, scope_);
 }
 
 void LinkTrace::After(uint64_t cycle, runtime::Machine& m,
                       const std::vector<fabric::PeEvents>& events) {
-  for (size_t i = 0; i < events.size(); ++i) {
-    const fabric::PeEvents& e = events[i];
-    during_[i] = running_[i];
-    // A tend ends its task after this cycle; a task started in it runs from the next.
-    if (e.retire && running_[i] >= 0 && EndsTask(IssuedWord(m, m.Fabric().At(int(i)), e.retire_pc)))
-      running_[i] = -1;
-    if (e.task_start) running_[i] = e.task;
-  }
+  tasks_.After(cycle, m, events);
 }
 
 void LinkTrace::Add(const std::vector<fabric::LinkEvent>& v) {
@@ -46,9 +30,9 @@ void LinkTrace::Add(const std::vector<fabric::LinkEvent>& v) {
   for (const fabric::LinkEvent& e : v) {
     if (!scope_.During(e.cycle) || !scope_.Has(e.pe)) continue;
     std::string task;
-    const int i = e.pe.y * width_ + e.pe.x;
-    if (e.port == static_cast<int>(arch::Dir::kRamp) && i < int(during_.size()) && during_[i] >= 0)
-      task = std::to_string(during_[i]);
+    const int running = tasks_.During(e.pe.y * width_ + e.pe.x);
+    if (e.port == static_cast<int>(arch::Dir::kRamp) && running >= 0)
+      task = std::to_string(running);
     out_ << fmt::format("{},{},{},{},{},{},{},0x{:08x},{}\n", e.cycle, e.pe.x, e.pe.y,
                         arch::ToString(static_cast<arch::Dir>(e.port)), e.into ? "in" : "out",
                         L::Color(e.word), L::Ctrl(e.word), L::Data(e.word), task);

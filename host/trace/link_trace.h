@@ -18,6 +18,7 @@
 
 #include "fabric/fabric.h"
 #include "runtime/device.h"
+#include "trace/running_tasks.h"
 #include "trace/scope.h"
 
 namespace tessera::trace {
@@ -50,9 +51,7 @@ class LinkTrace final : public runtime::CycleObserver {
   std::ofstream out_;
   uint64_t rows_ = 0;
   int width_ = 0;
-  bool started_ = false;
-  std::vector<int> running_;  // per PE: the task that runs from the next cycle on (-1: none)
-  std::vector<int> during_;   // per PE: the task that ran in the last cycle watched
+  RunningTasks tasks_;
 };
 
 }  // namespace tessera::trace

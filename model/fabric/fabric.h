@@ -123,11 +123,13 @@ class Fabric {
   // (co-simulation compares the counts). Turning it on starts from zero; off frees the counts.
   void SetBackPressureCount(bool on);
   bool BackPressureCounting() const { return !back_pressure_.empty(); }
-  // The counts since counting was turned on, at BackPressureIndex(pe, dir, color); empty when off.
+  // The counts since counting was turned on, at BackPressureIndex(PE index, dir, color); empty
+  // when off.
   const std::vector<uint64_t>& BackPressure() const { return back_pressure_; }
+  static constexpr int kBackPressureDirs = 5;  // arch::kNumDirs
   static constexpr int kBackPressureColors = 32;
-  size_t BackPressureIndex(Coord pe, int dir, int color) const {
-    return (static_cast<size_t>(Index(pe)) * kBackPressureDirs + static_cast<size_t>(dir)) *
+  static size_t BackPressureIndex(int pe_index, int dir, int color) {
+    return (static_cast<size_t>(pe_index) * kBackPressureDirs + static_cast<size_t>(dir)) *
                kBackPressureColors +
            static_cast<size_t>(color);
   }
@@ -145,13 +147,10 @@ class Fabric {
   void CheckEdgePort(Coord c, int dir) const;
 
  protected:
-  static constexpr int kBackPressureDirs = 5;  // arch::kNumDirs
   // Backends, with counting on: router `pe_index` held up the colors of `mask` at output `dir`
   // for one cycle.
   void AddBackPressure(int pe_index, int dir, uint32_t mask) {
-    uint64_t* row = &back_pressure_[(static_cast<size_t>(pe_index) * kBackPressureDirs +
-                                     static_cast<size_t>(dir)) *
-                                    kBackPressureColors];
+    uint64_t* row = &back_pressure_[BackPressureIndex(pe_index, dir, 0)];
     for (; mask; mask &= mask - 1) ++row[__builtin_ctz(mask)];
   }
   std::vector<uint64_t> back_pressure_;
