@@ -30,6 +30,9 @@ echo
 echo "== speed per PE-cycle: host instructions (bench/pe_cycle_cost.sh) =="
 with_valgrind bench/pe_cycle_cost.sh "$build"
 echo
+echo "== idle tiles on the RTL (bench/idle_tiles.sh) =="
+with_valgrind bench/idle_tiles.sh "$build"
+echo
 echo "== the functional model on two host threads (bench/threads.sh) =="
 sh bench/threads.sh "$build"
 echo

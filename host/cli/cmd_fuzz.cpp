@@ -91,8 +91,7 @@ void RunFuzzCommand(const FuzzArgs& a) {
   const bool fabric = width * height > 1;
   std::pair<int, int> tile{1, 1};
   if (a.backend == "cosim") {  // one PE too: a 1x1 fabric
-    tile =
-        a.tile == "auto" ? rtl::LargestTileFor(width, height, true) : ParseShape("--tile", a.tile);
+    tile = a.tile == "auto" ? rtl::DefaultCeTile() : ParseShape("--tile", a.tile);
     rtl::RtlFabricOptions check;
     check.width = width;
     check.height = height;
@@ -271,7 +270,7 @@ void AddFuzzCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--tile", args->tile,
                   "With --fabric and cosim: the RTL's tile shape TWxTH (full PEs, verilated "
-                  "shapes only), or auto: the largest built shape that divides the fabric")
+                  "shapes only), or auto: 1x1")
       ->capture_default_str();
   cmd->add_option("--history", args->history,
                   "Events (task starts, retired instructions) shown before a divergence")

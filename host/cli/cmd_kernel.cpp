@@ -170,7 +170,8 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "Seed of the generated inputs")->capture_default_str();
   cmd->add_option("--backend", a->backend, "func, rtl or cosim (both, compared)")
       ->capture_default_str();
-  cmd->add_option("--tile", a->tile, "RTL tile TWxTH, or auto (the largest built that divides)")
+  cmd->add_option("--tile", a->tile,
+                  "RTL tile TWxTH of full PEs (also one host port each), or auto: 1x1")
       ->capture_default_str();
   cmd->add_option("--threads", a->threads,
                   "Host threads stepping the functional model's compute engines (results do not "

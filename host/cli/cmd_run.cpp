@@ -50,6 +50,7 @@ struct RunArgs {
   std::vector<std::string> in, out, launch, stream_in, stream_out;
   uint64_t max_cycles = 10'000'000;
   int threads = 1;
+  bool clock_idle_tiles = false;
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
   std::string wave, wave_window, wave_region, lockstep;
   InstrumentArgs watch;  // traces, timeline, heatmaps, profile (docs/profiling.md)
@@ -260,6 +261,7 @@ runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& i
   }
   if (a.tile != "auto") d.tile = ParsePair(a.tile, "--tile", 'x');
   d.threads = a.threads;
+  d.clock_idle_tiles = a.clock_idle_tiles;
   d.wave_path = a.wave;
   if (!a.wave_window.empty()) {
     static const std::regex re(R"(^([0-9]{1,19}):([0-9]{1,19})$)");
@@ -460,7 +462,8 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_option("image", a->image, "Program image (tessera link -o)")->required();
   cmd->add_option("--backend", a->backend, "func, rtl or cosim (both, compared)");
   cmd->add_option("--fabric", a->fabric, "WxH; must be the image's (default: the image's)");
-  cmd->add_option("--tile", a->tile, "RTL tile TWxTH, or auto (the largest built that divides)");
+  cmd->add_option("--tile", a->tile,
+                  "RTL tile TWxTH of full PEs (also one host port each), or auto: 1x1");
   cmd->add_option("--in", a->in, "SYMBOL[@X,Y,WxH]=FILE: memcpy a .npy or raw file to the device");
   cmd->add_option("--out", a->out,
                   "SYMBOL[@X,Y,WxH]=FILE: after the run, memcpy the symbol (its exported count "
@@ -480,6 +483,9 @@ void AddRunCommand(CLI::App& app) {
                   "Host threads stepping the functional model's compute engines (results do not "
                   "depend on it)")
       ->check(CLI::Range(1, 64));
+  cmd->add_flag("--clock-idle-tiles", a->clock_idle_tiles,
+                "RTL: evaluate every tile in every cycle, also the idle ones it skips by default "
+                "(results do not depend on it)");
   cmd->add_flag("--host-port", a->host_port,
                 "memcpy through the host ports, costing cycles (default: the zero-time back door)");
   cmd->add_flag("--col-major", a->col_major, "Raw files are column-major (npy says its own order)");

@@ -28,7 +28,7 @@ struct KernelArgs {
   std::string op = "sum";     // reduce, allreduce: sum or max
   uint64_t seed = 1;
   runtime::Backend backend = runtime::Backend::kFunc;
-  std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: the largest built that divides
+  std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: 1x1 (rtl::DefaultCeTile)
   uint64_t max_cycles = 50'000'000;
   int threads = 1;  // host threads of the functional model (runtime::DeviceOptions::threads)
   std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's

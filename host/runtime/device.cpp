@@ -115,8 +115,7 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
   if (opt_.width < 1 || opt_.height < 1 || opt_.width > 0xFFFF || opt_.height > 0xFFFF)
     throw std::invalid_argument(
         fmt::format("--fabric {}x{}: each side needs 1 to 65535 PEs", opt_.width, opt_.height));
-  if (opt_.tile.first == 0 && opt_.tile.second == 0)
-    opt_.tile = rtl::LargestTileFor(opt_.width, opt_.height, true);
+  if (opt_.tile.first == 0 && opt_.tile.second == 0) opt_.tile = rtl::DefaultCeTile();
   if (opt_.tile.first < 1 || opt_.tile.second < 1 || opt_.width % opt_.tile.first ||
       opt_.height % opt_.tile.second)
     throw std::invalid_argument(fmt::format("--tile {}x{}: does not divide the {}x{} fabric",
@@ -158,6 +157,7 @@ void Device::OpenMachines() {
     r.height = opt_.height;
     r.tile = opt_.tile;
     r.systemc = opt_.systemc;
+    r.clock_idle_tiles = opt_.clock_idle_tiles;
     r.wave_path = opt_.wave_path;
     r.wave_from = opt_.wave_from;
     r.wave_to = opt_.wave_to;

@@ -55,10 +55,12 @@ class CosimMismatch : public std::runtime_error {
 struct DeviceOptions {
   Backend backend = Backend::kFunc;
   int width = 1, height = 1;
-  // PEs per RTL tile (and per host port on every backend); {0, 0}: the largest built shape
-  // that divides the fabric.
+  // PEs per RTL tile (and per host port on every backend); {0, 0}: 1x1 (rtl::DefaultCeTile).
   std::pair<int, int> tile{0, 0};
   bool systemc = true;  // RTL glue: SystemC (one per process) or the plain loop
+  // RTL: evaluate every tile in every cycle, also the idle ones it skips by default (the result
+  // is the same; docs/performance.md, "Idle tiles").
+  bool clock_idle_tiles = false;
   // Host threads the functional model steps its compute engines on (func, and cosim's func side);
   // results are bit-identical whatever the count. The RTL steps on one.
   int threads = 1;

@@ -51,6 +51,7 @@ class RtlMachine final : public Machine {
     opt.wave_y1 = o.wave_y1;
     opt.pe_x0 = o.pe_origin.x;
     opt.pe_y0 = o.pe_origin.y;
+    opt.skip_idle_tiles = !o.clock_idle_tiles;
     opt_ = opt;
     if (o.systemc) {
       fab_ = rtl::MakeScRtlFabric(opt);

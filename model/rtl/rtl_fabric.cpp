@@ -71,6 +71,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
       }
       t.model->Reset(static_cast<uint16_t>(opt.pe_x0 + tx * opt.tile_w),
                      static_cast<uint16_t>(opt.pe_y0 + ty * opt.tile_h), t.io);
+      t.model->SetSkipIdle(opt.skip_idle_tiles);
     }
   }
   for (int t = 0; t < NumTiles(); ++t) {
@@ -96,8 +97,10 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
     const WaveRegion r = ResolveWaveRegion(opt);
     for (auto& t : tiles_) {
       const int x0 = t.tx * opt.tile_w, y0 = t.ty * opt.tile_h;
-      if (x0 <= r.x1 && x0 + opt.tile_w > r.x0 && y0 <= r.y1 && y0 + opt.tile_h > r.y0)
+      if (x0 <= r.x1 && x0 + opt.tile_w > r.x0 && y0 <= r.y1 && y0 + opt.tile_h > r.y0) {
         t.model->Trace(tfp_.get());
+        t.model->SetSkipIdle(false);  // its signals are dumped: it is evaluated every cycle
+      }
     }
     tfp_->open(opt.wave_path.c_str());
     if (!tfp_->isOpen())
@@ -126,6 +129,12 @@ int RtlFabric::Neighbour(int t, Side s) const {
       return ty + 1 < tiles_y_ ? t + tiles_x_ : -1;
   }
   return -1;
+}
+
+uint64_t RtlFabric::TileCyclesClocked() const {
+  uint64_t n = 0;
+  for (const Tile& t : tiles_) n += t.model->Clocked();
+  return n;
 }
 
 std::pair<TileModel*, int> RtlFabric::Locate(fabric::Coord pe) {
@@ -437,9 +446,13 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
     }
     for (const auto& c : link_copies_) *c.to = *c.from;
     for (const auto& c : credit_copies_) *c.to = *c.from;
-    for (auto& t : tiles_) t.model->StepLow(t.io);
-    DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
-    for (auto& t : tiles_) t.model->StepHigh(t.io);
+    if (WaveCycle(cycle_)) {
+      for (auto& t : tiles_) t.model->StepLow(t.io, cycle_);
+      DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
+      for (auto& t : tiles_) t.model->StepHigh(t.io, cycle_);
+    } else {
+      for (auto& t : tiles_) t.model->Step(t.io, cycle_);
+    }
     for (int t = 0; t < NumTiles(); ++t) {
       NoteFaults(t, tiles_[t].io.fault, cycle_);
       Observe(t, cycle_);

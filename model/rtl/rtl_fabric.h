@@ -34,6 +34,9 @@ struct RtlFabricOptions {
   // (x0, y0)..(x1, y1), inclusive, are traced; -1 for x1 or y1: the fabric's last column or row.
   uint64_t wave_from = 0, wave_to = UINT64_MAX;
   int wave_x0 = 0, wave_y0 = 0, wave_x1 = -1, wave_y1 = -1;
+  // An idle tile (TileIo::Idle: quiet CEs, no wavelet inside or arriving) is not evaluated; its
+  // state is what clocking it would give. Off: every tile is evaluated every cycle (to compare).
+  bool skip_idle_tiles = true;
 };
 
 // The wave region of `opt` with -1 resolved to the fabric's last column and row.
@@ -59,6 +62,11 @@ class RtlFabric : public fabric::Fabric {
   // The tile holding a PE (tiles row by row).
   int TileOf(fabric::Coord pe) const { return TileIndex(pe.x / opt_.tile_w, pe.y / opt_.tile_h); }
   bool HasCe() const { return opt_.ce; }
+  // Tile-cycles evaluated since construction (reset and back-door accesses not counted); with
+  // idle tiles skipped, fewer than NumTiles() x Cycle().
+  uint64_t TileCyclesClocked() const;
+  // A cycle costs one evaluation of each tile (TileModel::OneEvalPerCycle), not two.
+  bool OneEvalPerCycle() const { return tiles_.front().model->OneEvalPerCycle(); }
 
   // Tiles of full PEs: the debug-port records so far (taken: cleared) as the host sees them,
   // Char stores joined into lines per PE (fabric::AddDebugStore); the CE events of the last

@@ -54,7 +54,8 @@ SC_MODULE(TileSc) {
   const bool two_phase;
   sc_core::sc_event* const high;
   std::function<void()> on_low;
-  const bool* wave_now = nullptr;  // the fabric's: this cycle is dumped
+  const bool* wave_now = nullptr;   // the fabric's: this cycle is dumped
+  const uint64_t* cycle = nullptr;  // the fabric's: the cycle this edge ends
 
   void OnPosedge() {
     for (int s = 0; s < kNumSides; ++s) {
@@ -65,16 +66,24 @@ SC_MODULE(TileSc) {
     const LinkBundle& r = ramp_in.read();
     io->ramp_in = r.link;
     io->ramp_cin = r.credit;
-    model->StepLow(*io);
     if (two_phase && *wave_now) {
+      model->StepLow(*io, *cycle);
       on_low();
       return;
     }
-    OnHigh();
+    if (model->Step(*io, *cycle)) {
+      WriteOutputs();
+    } else {
+      on_edge(io->fault);  // idle, not evaluated: its outputs stay as they are (zero)
+    }
   }
 
   void OnHigh() {
-    model->StepHigh(*io);
+    model->StepHigh(*io, *cycle);
+    WriteOutputs();
+  }
+
+  void WriteOutputs() {
     // Copy into kept bundles (no allocation per cycle), then write.
     for (int s = 0; s < kNumSides; ++s) {
       out_[s].link = io->out[s];
@@ -178,6 +187,7 @@ class ScRtlFabric final : public RtlFabric {
           Tracing() ? &high_ : nullptr);
       ts->model = tile.model.get();
       ts->io = &tile.io;
+      ts->cycle = &cycle_;
       ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
       if (Tracing()) {
         ts->on_low = [this] { OnTileLow(); };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "arch/arch.h"
@@ -28,6 +29,33 @@ void TileIo::Resize(int tw, int th) {
   blocked.assign(static_cast<size_t>(tw * th) * arch::kNumDirs, 0);
   events.assign(tw * th, 0);
   quiet = 0;
+  observers_clear = true;
+}
+
+namespace {
+template <typename T>
+bool AllZero(const std::vector<T>& v) {
+  for (T x : v)
+    if (x) return false;
+  return true;
+}
+}  // namespace
+
+bool TileIo::Idle(int num_pe, bool ce) const {
+  if (busy) return false;
+  if (ce && quiet != (num_pe == 64 ? ~0ull : (1ull << num_pe) - 1)) return false;
+  for (int s = 0; s < kNumSides; ++s)
+    if (!AllZero(in[s]) || !AllZero(cin[s]) || !AllZero(out[s]) || !AllZero(cout[s])) return false;
+  return AllZero(ramp_in) && AllZero(ramp_cin) && AllZero(ramp_out) && AllZero(ramp_cout);
+}
+
+void TileIo::ClearObservers() {
+  if (observers_clear) return;
+  std::fill(dbg.begin(), dbg.end(), 0);
+  std::fill(events.begin(), events.end(), 0);
+  std::fill(ramp_sent.begin(), ramp_sent.end(), 0);
+  std::fill(blocked.begin(), blocked.end(), 0);
+  observers_clear = true;
 }
 
 std::string BuiltTileShapesText(bool ce) {

@@ -29,20 +29,29 @@ struct TileIo {
   uint64_t fault = 0;  // bit per PE: its fault flag
   uint64_t busy = 0;   // bit per PE, after the edge: a wavelet in its router or ramp (busy_o)
   // Tiles of full PEs: per PE the debug-port record word, the CE's event word and the word the CE
-  // sends into the ramp in the cycle, observed before the edge (StepLow;
-  // rtl/tile/tessera_tile.sv: dbg_o, event_o, ramp_sent_o), and the CeStatus.Quiet bits after
-  // the edge (StepHigh): the state the cycle left. (ramp_out shows what the CE receives.)
+  // sent into the ramp in the cycle, registered at its edge (rtl/tile/tessera_tile.sv: dbg_o,
+  // event_o, ramp_sent_o), and the CeStatus.Quiet bits after the edge: the state the cycle left.
+  // (ramp_out shows what the CE receives.)
   std::vector<uint64_t> dbg;
   std::vector<uint32_t> events;
   std::vector<uint64_t> ramp_sent;
   uint64_t quiet = 0;
   // Every tile, with want_blocked set: per PE and output direction (local_pe * kNumDirs + dir),
-  // the colors its router's back pressure holds up in the cycle, observed before the edge
-  // (StepLow; tessera_tile blocked_o).
+  // the colors its router's back pressure held up in the cycle, registered at its edge
+  // (tessera_tile blocked_o).
   bool want_blocked = false;
   std::vector<uint32_t> blocked;
+  bool observers_clear = true;  // dbg, events, ramp_sent and blocked are all zero
 
   void Resize(int tw, int th);
+  // Clocking the tile in the coming cycle would change nothing but the cycle count (which comes
+  // from the fabric) and leave every output zero: after the last edge no wavelet is inside
+  // (busy) or leaving (out, cout, ramp_out, ramp_cout), every CE is quiet (`ce`: full PEs), and
+  // nothing arrives (in, cin, ramp_in, ramp_cin). The tile is then not evaluated
+  // (docs/performance.md, "Idle tiles").
+  bool Idle(int num_pe, bool ce) const;
+  // The observers of a cycle in which nothing happened: all zero.
+  void ClearObservers();
 };
 
 // Tiles of full PEs: where one PE's register files and SRAM live inside the verilated model, for
@@ -64,12 +73,20 @@ class TileModel {
   virtual void Reset(uint16_t x0, uint16_t y0, TileIo& io) = 0;
   // Applies io.tied (an edge endpoint was set or cleared); between cycles only.
   virtual void ApplyTies(const TileIo& io) = 0;
-  // One clock cycle in two halves, so a fabric can dump waves between them: Low applies io's
-  // inputs with the clock low (and reads the observers of tiles with CEs); High raises the clock
-  // (the edge) and reads io's outputs.
-  virtual void StepLow(TileIo& io) = 0;
+  // One clock cycle, `cycle` (the fabric's count of cycles so far, which the CEs read as
+  // CycleLo): applies io's inputs, takes the rising edge and reads io's outputs and observers.
+  // One evaluation of the model where Verilator allows (OneEvalPerCycle). An idle tile
+  // (TileIo::Idle) is not evaluated unless SetSkipIdle(false); returns whether it was.
+  virtual bool Step(TileIo& io, uint64_t cycle) = 0;
+  // The same cycle in two halves, so a fabric can dump waves between them: Low applies io's
+  // inputs with the clock low; High raises the clock (the edge) and reads io's outputs. Never
+  // skipped.
+  virtual void StepLow(TileIo& io, uint64_t cycle) = 0;
+  virtual void StepHigh(TileIo& io, uint64_t cycle) = 0;
   virtual bool HasCe() const = 0;
-  virtual void StepHigh(TileIo& io) = 0;
+  virtual void SetSkipIdle(bool on) = 0;  // default on
+  virtual uint64_t Clocked() const = 0;   // cycles this tile was evaluated
+  virtual bool OneEvalPerCycle() const = 0;
   // Register back door, zero simulated time: a write is one frozen clock edge (en_i = 0, only
   // the register bus acts); a read is combinational (frozen, so SRAM reads reach the read port).
   // local_pe = y * TW + x.
@@ -88,6 +105,11 @@ std::string BuiltTileShapesText(bool ce = false);  // "1x1, 2x2, 4x4"
 // The largest built shape that divides a W x H fabric; throws std::invalid_argument naming
 // --fabric and the built shapes if none does.
 std::pair<int, int> LargestTileFor(int width, int height, bool ce);
+// The tile shape `--tile auto` means for fabrics of full PEs: 1x1 (every build has it). The
+// shape sets the host ports (one per tile on every backend, so memcpy timing), and 1x1 lets the
+// RTL skip each idle PE on its own; larger tiles are verilated to check that results do not
+// depend on the shape (docs/runtime.md).
+inline std::pair<int, int> DefaultCeTile() { return {1, 1}; }
 
 // A new tile model of that shape; throws std::invalid_argument naming the built shapes if the
 // shape was not verilated. `name` becomes the model's top scope in waves.

@@ -94,6 +94,7 @@ class VTile final : public TileModel {
     SetTied(io);  // and again whenever an edge endpoint is set or cleared (ApplyTies)
     m_.x0_i = x0;
     m_.y0_i = y0;
+    m_.cycle_i = 0;
     m_.en_i = 1;
     m_.cfg_we_i = 0;
     m_.clk_i = 0;
@@ -110,47 +111,53 @@ class VTile final : public TileModel {
     m_.rst_ni = 1;  // released with the clock low: the first edge is the first cycle's
     m_.eval();
     ReadOutputs(io);
+    must_clock_ = true;
   }
 
-  void ApplyTies(const TileIo& io) override { SetTied(io); }
+  void ApplyTies(const TileIo& io) override {
+    SetTied(io);
+    must_clock_ = true;
+  }
 
-  void StepLow(TileIo& io) override {
-    for (int i = 0; i < TH; ++i) {
-      port::SetWord64(m_.w_in_i, i, io.in[kWest][i]);
-      port::SetWord64(m_.e_in_i, i, io.in[kEast][i]);
-      port::SetByte(m_.w_cin_i, i, io.cin[kWest][i]);
-      port::SetByte(m_.e_cin_i, i, io.cin[kEast][i]);
+  void SetSkipIdle(bool on) override { skip_idle_ = on; }
+  uint64_t Clocked() const override { return clocked_; }
+  bool OneEvalPerCycle() const override { return kOneEval; }
+
+  bool Step(TileIo& io, uint64_t cycle) override {
+    if (skip_idle_ && !must_clock_ && io.Idle(TW * TH, kCe)) {
+      io.ClearObservers();
+      m_.cycle_i = cycle + 1;  // what a back-door read sees
+      return false;
     }
-    for (int i = 0; i < TW; ++i) {
-      port::SetWord64(m_.s_in_i, i, io.in[kSouth][i]);
-      port::SetWord64(m_.n_in_i, i, io.in[kNorth][i]);
-      port::SetByte(m_.s_cin_i, i, io.cin[kSouth][i]);
-      port::SetByte(m_.n_cin_i, i, io.cin[kNorth][i]);
+    ApplyInputs(io, cycle);
+    if constexpr (kOneEval) {
+      // The inputs and the rising edge in one evaluation: Verilator settles the logic on the new
+      // inputs (its input-combinational region) before it acts on the edge, as the two
+      // evaluations of StepLow and StepHigh would. The model is told the clock was low.
+      m_.clk_i = 1;
+      m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
+      m_.eval();
+      m_.clk_i = 0;  // not evaluated: the next step's edge is announced the same way
+    } else {
+      m_.clk_i = 0;
+      m_.eval();
+      m_.clk_i = 1;
+      m_.eval();
     }
-    for (int i = 0; i < TW * TH; ++i) {
-      port::SetWord64(m_.ramp_in_i, i, io.ramp_in[i]);
-      port::SetByte(m_.ramp_cin_i, i, io.ramp_cin[i]);
-    }
+    AfterEdge(io, cycle);
+    return true;
+  }
+
+  void StepLow(TileIo& io, uint64_t cycle) override {
+    ApplyInputs(io, cycle);
     m_.clk_i = 0;
     m_.eval();
-    if (io.want_blocked) {
-      for (int k = 0; k < TW * TH * static_cast<int>(arch::kNumDirs); ++k)
-        io.blocked[k] = port::Word32(m_.blocked_o, k);
-    }
-    if constexpr (kCe) {
-      for (int i = 0; i < TW * TH; ++i) {
-        io.dbg[i] = port::Word64(m_.dbg_o, i);
-        io.events[i] = static_cast<uint32_t>(port::Word64(m_.event_o, i / 2) >> (32 * (i % 2)));
-        io.ramp_sent[i] = port::Word64(m_.ramp_sent_o, i);
-      }
-    }
   }
 
-  void StepHigh(TileIo& io) override {
+  void StepHigh(TileIo& io, uint64_t cycle) override {
     m_.clk_i = 1;
     m_.eval();
-    ReadOutputs(io);
-    if constexpr (kCe) io.quiet = port::Bits64(m_.quiet_o);  // a function of state: after the edge
+    AfterEdge(io, cycle);
   }
 
   void WriteReg(int local_pe, uint16_t addr, uint32_t value) override {
@@ -166,6 +173,7 @@ class VTile final : public TileModel {
     m_.cfg_we_i = 0;
     m_.en_i = 1;
     m_.eval();
+    must_clock_ = true;  // the write may wake a CE: the next cycle is clocked
   }
 
   uint32_t ReadReg(int local_pe, uint16_t addr) override {
@@ -189,6 +197,57 @@ class VTile final : public TileModel {
   }
 
  private:
+  // Verilator 5's trigger state: the value of clk_i at the last evaluation. Where it exists a
+  // cycle is one evaluation (Step); elsewhere two.
+  template <class M, class = void>
+  struct HasTrigPrev : std::false_type {};
+  template <class M>
+  struct HasTrigPrev<M, std::void_t<decltype(std::declval<M&>().rootp->__Vtrigrprev__TOP__clk_i)>>
+      : std::true_type {};
+  static constexpr bool kOneEval = HasTrigPrev<V>::value;
+
+  void ApplyInputs(const TileIo& io, uint64_t cycle) {
+    for (int i = 0; i < TH; ++i) {
+      port::SetWord64(m_.w_in_i, i, io.in[kWest][i]);
+      port::SetWord64(m_.e_in_i, i, io.in[kEast][i]);
+      port::SetByte(m_.w_cin_i, i, io.cin[kWest][i]);
+      port::SetByte(m_.e_cin_i, i, io.cin[kEast][i]);
+    }
+    for (int i = 0; i < TW; ++i) {
+      port::SetWord64(m_.s_in_i, i, io.in[kSouth][i]);
+      port::SetWord64(m_.n_in_i, i, io.in[kNorth][i]);
+      port::SetByte(m_.s_cin_i, i, io.cin[kSouth][i]);
+      port::SetByte(m_.n_cin_i, i, io.cin[kNorth][i]);
+    }
+    for (int i = 0; i < TW * TH; ++i) {
+      port::SetWord64(m_.ramp_in_i, i, io.ramp_in[i]);
+      port::SetByte(m_.ramp_cin_i, i, io.ramp_cin[i]);
+    }
+    m_.cycle_i = cycle;
+  }
+
+  // After the edge that ends `cycle`: the outputs, the registered observers of the cycle and
+  // the quiet bits; cycle_i moves on, for back-door reads.
+  void AfterEdge(TileIo& io, uint64_t cycle) {
+    ReadOutputs(io);
+    if (io.want_blocked) {
+      for (int k = 0; k < TW * TH * static_cast<int>(arch::kNumDirs); ++k)
+        io.blocked[k] = port::Word32(m_.blocked_o, k);
+    }
+    if constexpr (kCe) {
+      for (int i = 0; i < TW * TH; ++i) {
+        io.dbg[i] = port::Word64(m_.dbg_o, i);
+        io.events[i] = static_cast<uint32_t>(port::Word64(m_.event_o, i / 2) >> (32 * (i % 2)));
+        io.ramp_sent[i] = port::Word64(m_.ramp_sent_o, i);
+      }
+      io.quiet = port::Bits64(m_.quiet_o);
+    }
+    io.observers_clear = false;
+    m_.cycle_i = cycle + 1;
+    must_clock_ = false;
+    ++clocked_;
+  }
+
   void SetTied(const TileIo& io) {
     for (int i = 0; i < TH; ++i) {
       port::SetBit(m_.w_tied_i, i, io.tied[kWest][i]);
@@ -223,6 +282,9 @@ class VTile final : public TileModel {
 
   V m_;
   CoreFn core_ = nullptr;
+  bool skip_idle_ = true;
+  bool must_clock_ = true;  // reset, a back-door write or new ties: the next cycle is clocked
+  uint64_t clocked_ = 0;
 };
 
 }  // namespace tessera::rtl

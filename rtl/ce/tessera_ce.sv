@@ -18,6 +18,7 @@ module tessera_ce (
   input  logic                                  en_i,       // 0: frozen (host back door)
   input  logic [15:0]                           x_i,
   input  logic [15:0]                           y_i,
+  input  logic [47:0]                           cycle_i,    // enabled cycles so far (CycleLo)
   // the ramp, CE side
   input  tessera_pkg::link_t                    ramp_i,     // router -> CE
   output tessera_pkg::link_t                    ramp_o,     // CE -> router
@@ -416,7 +417,7 @@ module tessera_ce (
   );
 
   tessera_ce_regs u_regs (
-    .clk_i, .rst_ni, .en_i, .x_i, .y_i,
+    .clk_i, .rst_ni, .en_i, .x_i, .y_i, .cycle_i,
     .ce_wr_i       (sc_reg),
     .ce_addr_i     (ea[15:0]),
     .host_we_i,

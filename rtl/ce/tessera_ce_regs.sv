@@ -1,5 +1,6 @@
 // The compute engine's architectural registers (docs/isa.md 2, 3.2): GPRs, DSRs, the task table
-// (kind, entry, argument), TaskActive and TaskBlocked, FpFlags, the cycle counter and CycleHi,
+// (kind, entry, argument), TaskActive and TaskBlocked, FpFlags, CycleHi (the cycle counter is the
+// fabric's, cycle_i, so that an idle tile need not be clocked: docs/performance.md),
 // the DebugPort values, FabricDim; the register read mux (a CE load and the host's back door
 // read through the same function) and the one register write port (a CE store while running,
 // the host's back door while frozen: the two never overlap), which also drives the router's
@@ -12,6 +13,7 @@ module tessera_ce_regs (
   input  logic                                        en_i,          // 0: frozen, host writes
   input  logic [15:0]                                 x_i,
   input  logic [15:0]                                 y_i,
+  input  logic [47:0]                                 cycle_i,       // enabled cycles so far
   // the register write port: a CE store (tessera_ce_scalar) ...
   input  tessera_ce_pkg::reg_wr_t                     ce_wr_i,
   input  logic [15:0]                                 ce_addr_i,     // its address (the router's)
@@ -91,7 +93,6 @@ module tessera_ce_regs (
   logic [31:0] dbg_d [NumDebugFmts];
   logic [31:0] active_q, active_d, blocked_q, blocked_d;
   logic [4:0]  fpflags_q, fpflags_d;
-  logic [47:0] cycle_q, cycle_d;
   logic [15:0] cyc_hi_q, cyc_hi_d;
   logic [31:0] fabric_dim_q, fabric_dim_d;
 
@@ -132,7 +133,6 @@ module tessera_ce_regs (
     fpflags_d    = fpflags_q;
     cyc_hi_d     = cyc_hi_q;
     fabric_dim_d = fabric_dim_q;
-    cycle_d      = en_i ? cycle_q + 48'd1 : cycle_q;  // counts on after a fault
 
     // GPRs and DSRs
     if (sc_gpr_i.we)  gpr_d[sc_gpr_i.addr] = sc_gpr_i.data;
@@ -182,7 +182,7 @@ module tessera_ce_regs (
     blocked_d = blocked_d & ~dsd_unblock_i;
     active_d[NoTask] = 1'b0;
     fpflags_d = fpflags_d | fp_flags_i;
-    if (cyc_latch_i) cyc_hi_d = cycle_q[47:32];
+    if (cyc_latch_i) cyc_hi_d = cycle_i[47:32];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -198,7 +198,6 @@ module tessera_ce_regs (
       active_q     <= '0;
       blocked_q    <= '0;
       fpflags_q    <= '0;
-      cycle_q      <= '0;
       cyc_hi_q     <= '0;
       fabric_dim_q <= '0;
     end else begin
@@ -213,7 +212,6 @@ module tessera_ce_regs (
       active_q     <= active_d;
       blocked_q    <= blocked_d;
       fpflags_q    <= fpflags_d;
-      cycle_q      <= cycle_d;
       cyc_hi_q     <= cyc_hi_d;
       fabric_dim_q <= fabric_dim_d;
     end
@@ -233,7 +231,7 @@ module tessera_ce_regs (
       MmioPeCoord:     v = {y_i, x_i};
       MmioFabricDim:   v = fabric_dim_q;
       MmioCeStatus:    v = ce_status_i;
-      MmioCycleLo:     v = cycle_q[31:0];
+      MmioCycleLo:     v = cycle_i[31:0];
       MmioCycleHi:     v = {16'h0, cyc_hi_q};
       MmioFpFlags:     v = {27'h0, fpflags_q};
       MmioFaultStatus: v = {27'h0, fault_cause_i};

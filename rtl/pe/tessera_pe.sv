@@ -12,6 +12,8 @@ module tessera_pe #(
   input  logic                                                    en_i,  // 0: frozen
   input  logic [15:0]                                             x_i,  // constant per instance
   input  logic [15:0]                                             y_i,
+  // enabled cycles since reset, from the fabric (the CE's CycleLo; unused without the CE)
+  input  logic [47:0]                                             cycle_i,
   // edge links in direction order W, E, S, N
   input  logic [tessera_pkg::NumEdgeDirs*tessera_pkg::LinkBits-1:0]   edge_in_i,
   output logic [tessera_pkg::NumEdgeDirs*tessera_pkg::LinkBits-1:0]   edge_out_o,
@@ -117,7 +119,7 @@ module tessera_pe #(
     tessera_ce_pkg::fmac_rsp_t fmac_rsp;
 
     tessera_ce u_ce (
-      .clk_i, .rst_ni, .en_i, .x_i, .y_i,
+      .clk_i, .rst_ni, .en_i, .x_i, .y_i, .cycle_i,
       .ramp_i      (ce_link_in),
       .ramp_o      (ce_link_out),
       .credit_i    (ce_credit_in),
@@ -194,6 +196,6 @@ module tessera_pe #(
     assign task_id_o     = '0;
 
     logic unused_port;
-    assign unused_port = ^{ramp_rx_any, ramp_tx_any};
+    assign unused_port = ^{ramp_rx_any, ramp_tx_any, cycle_i};
   end
 endmodule

@@ -1,12 +1,19 @@
 // Assertion macros that stay on under Verilator (--assert) and vanish for synthesis
 // (Yosys reads the RTL with -DSYNTHESIS). Use inside a module that has clk_i and rst_ni.
+// The check is an immediate assertion at the rising edge: it reads the values the cycle ends
+// with, inputs included. (A concurrent assertion reads values sampled before the time step; the
+// fabric applies a tile's inputs and its clock edge in one evaluation, so those would be the
+// previous cycle's inputs: docs/performance.md.)
 `ifndef TESSERA_ASSERT_SVH
 `define TESSERA_ASSERT_SVH
 
 `ifndef SYNTHESIS
 `define ASSERT(name, prop) \
-  name: assert property (@(posedge clk_i) disable iff (!rst_ni) (prop)) \
-    else $error("assertion %s failed", `"name`");
+  always_ff @(posedge clk_i) begin \
+    if (rst_ni) begin \
+      name: assert (prop) else $error("assertion %s failed", `"name`"); \
+    end \
+  end
 `else
 `define ASSERT(name, prop)
 `endif

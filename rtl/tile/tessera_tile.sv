@@ -1,8 +1,12 @@
 // A TileW x TileH block of PEs, verilated once per shape; fabrics of any size are built at run
 // time from tiles joined at their edge links (model/rtl). Every signal that leaves the tile is a
 // register output, so tiles can be stepped independently and joined through plain copies; the
-// exceptions (register read data, the observers dbg_o, event_o, quiet_o and busy_o) feed no
-// other tile.
+// exceptions (register read data, the observers) feed no other tile. The observers of what
+// happens within a cycle (ramp_sent_o, dbg_o, event_o, blocked_o) are registered too, so the
+// fabric reads everything after the clock edge and evaluates a tile once per cycle
+// (docs/performance.md). The cycle count comes in (cycle_i) rather than counting inside, so an
+// idle tile (quiet CEs, no wavelet inside or arriving) can be left unclocked: its state is the
+// state clocking would give.
 //
 // Port words are padded for cheap access from C++: one link per 64 bits (link_t
 // in bits 38:0), one credit per 8 bits (credit_t in bits 5:0). Side ports are indexed along the
@@ -20,6 +24,7 @@ module tessera_tile #(
   input  logic                  en_i,
   input  logic [15:0]           x0_i,  // fabric coordinates of the tile's north-west PE
   input  logic [15:0]           y0_i,
+  input  logic [47:0]           cycle_i,  // enabled cycles so far: the cycle about to be clocked
   input  logic [TileH*64-1:0]   w_in_i,
   output logic [TileH*64-1:0]   w_out_o,
   input  logic [TileH*8-1:0]    w_cin_i,
@@ -45,8 +50,8 @@ module tessera_tile #(
   output logic [NumPe*64-1:0]   ramp_out_o,
   input  logic [NumPe*8-1:0]    ramp_cin_i,
   output logic [NumPe*8-1:0]    ramp_cout_o,
-  // per PE, before the clock edge: the word the CE side sends into the ramp in this cycle (with
-  // HasCe the CE's, which drives the ramp inside the PE; else ramp_in_i)
+  // per PE, registered at the clock edge: the word the CE side sent into the ramp in the cycle
+  // (with HasCe the CE's, which drives the ramp inside the PE; else ramp_in_i)
   output logic [NumPe*64-1:0]   ramp_sent_o,
   // register bus: one PE at a time
   input  logic                  cfg_we_i,
@@ -58,13 +63,13 @@ module tessera_tile #(
   // per PE, after the clock edge: a wavelet is in its router's queues or output registers
   // (links included) or in its ramp either way (Fabric::WaveletsInFlight)
   output logic [NumPe-1:0]      busy_o,
-  // per PE, observed before the clock edge (combinational, HasCe only): a debug-port record
-  // {valid at 63, DebugFmt at 34:32, value at 31:0}; CE events {retire at 31, task start at 30,
-  // task at 28:24, retire pc at 15:0}; CeStatus.Quiet
+  // per PE, registered at the clock edge from the cycle it ends (HasCe only): a debug-port
+  // record {valid at 63, DebugFmt at 34:32, value at 31:0}; CE events {retire at 31, task start
+  // at 30, task at 28:24, retire pc at 15:0}; and after the edge, CeStatus.Quiet
   output logic [NumPe*64-1:0]   dbg_o,
   output logic [NumPe*32-1:0]   event_o,
   output logic [NumPe-1:0]      quiet_o,
-  // per PE, observed before the clock edge (combinational): its router's back pressure, one
+  // per PE, registered at the clock edge from the cycle it ends: its router's back pressure, one
   // 32-bit word per output direction W, E, S, N, RAMP holding a mask of colors
   // (tessera_router blocked_o)
   output logic [NumPe*tessera_pkg::NumDirs*32-1:0] blocked_o
@@ -83,6 +88,11 @@ module tessera_tile #(
   logic [EW*CB-1:0] pe_cout [NumPe];
   logic [EW-1:0]    pe_tied [NumPe];
   logic [31:0]      pe_rdata[NumPe];
+
+  // The observers of the cycle, before the edge; registered below (zero in a frozen cycle).
+  logic [NumPe*64-1:0]          sent_d, sent_q, dbg_d, dbg_q;
+  logic [NumPe*32-1:0]          event_d, event_q;
+  logic [NumPe*NumDirs*32-1:0]  blocked_d, blocked_q;
 
   for (genvar y = 0; y < TileH; y++) begin : g_row
     for (genvar x = 0; x < TileW; x++) begin : g_col
@@ -142,6 +152,7 @@ module tessera_tile #(
         .clk_i, .rst_ni, .en_i,
         .x_i          (x0_i + 16'(x)),
         .y_i          (y0_i + 16'(y)),
+        .cycle_i,
         .edge_in_i    (pe_in[I]),
         .edge_out_o   (pe_out[I]),
         .edge_credit_i(pe_cin[I]),
@@ -169,16 +180,18 @@ module tessera_tile #(
         .blocked_o    (pe_blocked)
       );
       for (genvar o = 0; o < NumDirs; o++) begin : g_blocked
-        assign blocked_o[(I*NumDirs + o)*32 +: 32] = 32'(pe_blocked[o*NumColors +: NumColors]);
+        assign blocked_d[(I*NumDirs + o)*32 +: 32] =
+            en_i ? 32'(pe_blocked[o*NumColors +: NumColors]) : '0;
       end
 
-      assign dbg_o[I*64 +: 64]   = {pe_dbg_valid, 28'h0, pe_dbg_fmt, pe_dbg_value};
-      assign event_o[I*32 +: 32] = {pe_retire, pe_task_start, 1'b0, pe_task_id, 8'h0, pe_retire_pc};
+      assign dbg_d[I*64 +: 64]   = en_i ? {pe_dbg_valid, 28'h0, pe_dbg_fmt, pe_dbg_value} : '0;
+      assign event_d[I*32 +: 32] =
+          en_i ? {pe_retire, pe_task_start, 1'b0, pe_task_id, 8'h0, pe_retire_pc} : '0;
       assign quiet_o[I]          = pe_quiet;
 
       assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
       assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);
-      assign ramp_sent_o[I*64 +: 64] = 64'(ramp_sent);
+      assign sent_d[I*64 +: 64]     = en_i ? 64'(ramp_sent) : '0;
     end
   end
 
@@ -195,6 +208,24 @@ module tessera_tile #(
     assign n_out_o[x*64 +: 64] = 64'(pe_out[x][3*LW +: LW]);
     assign n_cout_o[x*8 +: 8]  = 8'(pe_cout[x][3*CB +: CB]);
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sent_q    <= '0;
+      dbg_q     <= '0;
+      event_q   <= '0;
+      blocked_q <= '0;
+    end else begin
+      sent_q    <= sent_d;
+      dbg_q     <= dbg_d;
+      event_q   <= event_d;
+      blocked_q <= blocked_d;
+    end
+  end
+  assign ramp_sent_o = sent_q;
+  assign dbg_o       = dbg_q;
+  assign event_o     = event_q;
+  assign blocked_o   = blocked_q;
 
   assign cfg_rdata_o = (32'(cfg_pe_i) < NumPe) ? pe_rdata[PeIdxW'(cfg_pe_i)] : '0;
 endmodule

@@ -78,7 +78,7 @@ std::unique_ptr<Machine> Rtl(int width, int height) {
   runtime::RtlMachineOptions o;
   o.width = width;
   o.height = height;
-  o.tile = rtl::LargestTileFor(width, height, true);
+  o.tile = rtl::DefaultCeTile();
   o.systemc = false;
   return runtime::MakeRtlMachine(o);
 }
