@@ -33,6 +33,9 @@ echo
 echo "== idle tiles on the RTL (bench/idle_tiles.sh) =="
 with_valgrind bench/idle_tiles.sh "$build"
 echo
+echo "== co-simulation over the RTL alone (bench/cosim_overhead.sh) =="
+with_valgrind bench/cosim_overhead.sh "$build"
+echo
 echo "== the functional model on two host threads (bench/threads.sh) =="
 sh bench/threads.sh "$build"
 echo

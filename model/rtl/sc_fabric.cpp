@@ -32,6 +32,15 @@ std::ostream& operator<<(std::ostream& os, const LinkBundle& b) {
 }
 void sc_trace(sc_core::sc_trace_file*, const LinkBundle&, const std::string&) {}
 
+// Copies port words into a vector of the same size (a tile's ports never change size): a plain
+// loop, as cheap as the one or two words of a small tile, where vector assignment is not.
+template <typename T>
+void CopyWords(std::vector<T>& to, const std::vector<T>& from) {
+  T* d = to.data();
+  const T* s = from.data();
+  for (size_t i = 0, n = from.size(); i < n; ++i) d[i] = s[i];
+}
+
 // With waves on, a tile writes its outputs from its posedge process in cycles outside the wave
 // window and from its second-phase process inside it: never two writers in one delta cycle.
 using Signal = sc_core::sc_signal<LinkBundle, sc_core::SC_MANY_WRITERS>;
@@ -60,12 +69,12 @@ SC_MODULE(TileSc) {
   void OnPosedge() {
     for (int s = 0; s < kNumSides; ++s) {
       const LinkBundle& b = side_in[s].read();
-      io->in[s] = b.link;
-      io->cin[s] = b.credit;
+      CopyWords(io->in[s], b.link);
+      CopyWords(io->cin[s], b.credit);
     }
     const LinkBundle& r = ramp_in.read();
-    io->ramp_in = r.link;
-    io->ramp_cin = r.credit;
+    CopyWords(io->ramp_in, r.link);
+    CopyWords(io->ramp_cin, r.credit);
     if (two_phase && *wave_now) {
       model->StepLow(*io, *cycle);
       on_low();
@@ -86,12 +95,12 @@ SC_MODULE(TileSc) {
   void WriteOutputs() {
     // Copy into kept bundles (no allocation per cycle), then write.
     for (int s = 0; s < kNumSides; ++s) {
-      out_[s].link = io->out[s];
-      out_[s].credit = io->cout[s];
+      CopyWords(out_[s].link, io->out[s]);
+      CopyWords(out_[s].credit, io->cout[s]);
       side_out[s].write(out_[s]);
     }
-    ramp_.link = io->ramp_out;
-    ramp_.credit = io->ramp_cout;
+    CopyWords(ramp_.link, io->ramp_out);
+    CopyWords(ramp_.credit, io->ramp_cout);
     ramp_out.write(ramp_);
     on_edge(io->fault);
   }
@@ -187,6 +196,9 @@ class ScRtlFabric final : public RtlFabric {
           Tracing() ? &high_ : nullptr);
       ts->model = tile.model.get();
       ts->io = &tile.io;
+      for (int s = 0; s < kNumSides; ++s)
+        ts->out_[s] = LinkBundle{tile.io.out[s], tile.io.cout[s]};
+      ts->ramp_ = LinkBundle{tile.io.ramp_out, tile.io.ramp_cout};
       ts->cycle = &cycle_;
       ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
       if (Tracing()) {

@@ -30,23 +30,32 @@ void TileIo::Resize(int tw, int th) {
   events.assign(tw * th, 0);
   quiet = 0;
   observers_clear = true;
+  settled = false;
 }
 
 namespace {
 template <typename T>
 bool AllZero(const std::vector<T>& v) {
-  for (T x : v)
-    if (x) return false;
-  return true;
+  T any = 0;
+  for (T x : v) any |= x;
+  return any == 0;
 }
 }  // namespace
 
-bool TileIo::Idle(int num_pe, bool ce) const {
-  if (busy) return false;
-  if (ce && quiet != (num_pe == 64 ? ~0ull : (1ull << num_pe) - 1)) return false;
+bool TileIo::Idle() const {
+  if (!settled) return false;
   for (int s = 0; s < kNumSides; ++s)
-    if (!AllZero(in[s]) || !AllZero(cin[s]) || !AllZero(out[s]) || !AllZero(cout[s])) return false;
-  return AllZero(ramp_in) && AllZero(ramp_cin) && AllZero(ramp_out) && AllZero(ramp_cout);
+    if (!AllZero(in[s]) || !AllZero(cin[s])) return false;
+  return AllZero(ramp_in) && AllZero(ramp_cin);
+}
+
+void TileIo::Settle(int num_pe, bool ce) {
+  settled = false;
+  if (busy) return;
+  if (ce && quiet != (num_pe == 64 ? ~0ull : (1ull << num_pe) - 1)) return;
+  for (int s = 0; s < kNumSides; ++s)
+    if (!AllZero(out[s]) || !AllZero(cout[s])) return;
+  settled = AllZero(ramp_out) && AllZero(ramp_cout);
 }
 
 void TileIo::ClearObservers() {

@@ -42,14 +42,17 @@ struct TileIo {
   bool want_blocked = false;
   std::vector<uint32_t> blocked;
   bool observers_clear = true;  // dbg, events, ramp_sent and blocked are all zero
+  // After the last edge no wavelet is inside (busy) or leaving (out, cout, ramp_out, ramp_cout)
+  // and every CE is quiet (full PEs): set by Settle.
+  bool settled = false;
 
   void Resize(int tw, int th);
+  // Sets `settled` from the outputs and quiet bits the last edge left (`ce`: full PEs).
+  void Settle(int num_pe, bool ce);
   // Clocking the tile in the coming cycle would change nothing but the cycle count (which comes
-  // from the fabric) and leave every output zero: after the last edge no wavelet is inside
-  // (busy) or leaving (out, cout, ramp_out, ramp_cout), every CE is quiet (`ce`: full PEs), and
-  // nothing arrives (in, cin, ramp_in, ramp_cin). The tile is then not evaluated
-  // (docs/performance.md, "Idle tiles").
-  bool Idle(int num_pe, bool ce) const;
+  // from the fabric) and leave every output zero: it is settled and nothing arrives (in, cin,
+  // ramp_in, ramp_cin). The tile is then not evaluated (docs/performance.md, "Idle tiles").
+  bool Idle() const;
   // The observers of a cycle in which nothing happened: all zero.
   void ClearObservers();
 };

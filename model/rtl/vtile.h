@@ -124,7 +124,7 @@ class VTile final : public TileModel {
   bool OneEvalPerCycle() const override { return kOneEval; }
 
   bool Step(TileIo& io, uint64_t cycle) override {
-    if (skip_idle_ && !must_clock_ && io.Idle(TW * TH, kCe)) {
+    if (skip_idle_ && !must_clock_ && io.Idle()) {
       io.ClearObservers();
       m_.cycle_i = cycle + 1;  // what a back-door read sees
       return false;
@@ -160,33 +160,39 @@ class VTile final : public TileModel {
     AfterEdge(io, cycle);
   }
 
+  // The back door leaves the tile frozen (en_i = 0) until the next cycle's step unfreezes it with
+  // its inputs: a run of reads and writes costs one evaluation each.
   void WriteReg(int local_pe, uint16_t addr, uint32_t value) override {
     m_.en_i = 0;
     m_.cfg_we_i = 1;
     m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
     m_.cfg_addr_i = addr;
     m_.cfg_wdata_i = value;
-    m_.clk_i = 0;
-    m_.eval();
-    m_.clk_i = 1;
-    m_.eval();
+    if constexpr (kOneEval) {
+      m_.clk_i = 1;
+      m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
+      m_.eval();
+      m_.clk_i = 0;
+    } else {
+      m_.clk_i = 0;
+      m_.eval();
+      m_.clk_i = 1;
+      m_.eval();
+    }
     m_.cfg_we_i = 0;
-    m_.en_i = 1;
-    m_.eval();
+    frozen_ = true;
     must_clock_ = true;  // the write may wake a CE: the next cycle is clocked
   }
 
   uint32_t ReadReg(int local_pe, uint16_t addr) override {
     m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
     m_.cfg_addr_i = addr;
-    if constexpr (kCe) m_.en_i = 0;  // the CE's read port serves the host only while frozen
-    m_.eval();
-    const uint32_t v = m_.cfg_rdata_o;
-    if constexpr (kCe) {
-      m_.en_i = 1;
-      m_.eval();
+    if constexpr (kCe) {  // the CE's read port serves the host only while frozen
+      m_.en_i = 0;
+      frozen_ = true;
     }
-    return v;
+    m_.eval();
+    return m_.cfg_rdata_o;
   }
 
   void Trace(VerilatedFstC* tfp) override { m_.trace(tfp, 99); }
@@ -207,6 +213,10 @@ class VTile final : public TileModel {
   static constexpr bool kOneEval = HasTrigPrev<V>::value;
 
   void ApplyInputs(const TileIo& io, uint64_t cycle) {
+    if (frozen_) {  // after the back door
+      m_.en_i = 1;
+      frozen_ = false;
+    }
     for (int i = 0; i < TH; ++i) {
       port::SetWord64(m_.w_in_i, i, io.in[kWest][i]);
       port::SetWord64(m_.e_in_i, i, io.in[kEast][i]);
@@ -243,6 +253,7 @@ class VTile final : public TileModel {
       io.quiet = port::Bits64(m_.quiet_o);
     }
     io.observers_clear = false;
+    io.Settle(TW * TH, kCe);
     m_.cycle_i = cycle + 1;
     must_clock_ = false;
     ++clocked_;
@@ -284,6 +295,7 @@ class VTile final : public TileModel {
   CoreFn core_ = nullptr;
   bool skip_idle_ = true;
   bool must_clock_ = true;  // reset, a back-door write or new ties: the next cycle is clocked
+  bool frozen_ = false;     // en_i = 0 after the back door, until the next step
   uint64_t clocked_ = 0;
 };
 
