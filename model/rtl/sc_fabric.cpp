@@ -196,8 +196,7 @@ class ScRtlFabric final : public RtlFabric {
           Tracing() ? &high_ : nullptr);
       ts->model = tile.model.get();
       ts->io = &tile.io;
-      for (int s = 0; s < kNumSides; ++s)
-        ts->out_[s] = LinkBundle{tile.io.out[s], tile.io.cout[s]};
+      for (int s = 0; s < kNumSides; ++s) ts->out_[s] = LinkBundle{tile.io.out[s], tile.io.cout[s]};
       ts->ramp_ = LinkBundle{tile.io.ramp_out, tile.io.ramp_cout};
       ts->cycle = &cycle_;
       ts->on_edge = [this, t](uint64_t fault_bits) { OnTileEdge(t, fault_bits); };
