@@ -173,9 +173,10 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_option("--tile", a->tile,
                   "RTL tile TWxTH of full PEs (also one host port each), or auto: 1x1")
       ->capture_default_str();
-  cmd->add_option("--threads", a->threads,
-                  "Host threads stepping the functional model's compute engines (results do not "
-                  "depend on it)")
+  cmd->add_option(
+         "--threads", a->threads,
+         "Host threads stepping the functional model's compute engines and the RTL's tiles "
+         "(results do not depend on it)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many")
       ->capture_default_str();

@@ -479,9 +479,10 @@ void AddRunCommand(CLI::App& app) {
                   "X,Y,SIDE=FILE: after the run, the wavelets that left through that edge port: "
                   "their data (.npy u4 or raw) or cycle, color, control and data (.csv)");
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many");
-  cmd->add_option("--threads", a->threads,
-                  "Host threads stepping the functional model's compute engines (results do not "
-                  "depend on it)")
+  cmd->add_option(
+         "--threads", a->threads,
+         "Host threads stepping the functional model's compute engines and the RTL's tiles "
+         "(results do not depend on it)")
       ->check(CLI::Range(1, 64));
   cmd->add_flag("--clock-idle-tiles", a->clock_idle_tiles,
                 "RTL: evaluate every tile in every cycle, also the idle ones it skips by default "

@@ -158,6 +158,7 @@ void Device::OpenMachines() {
     r.tile = opt_.tile;
     r.systemc = opt_.systemc;
     r.clock_idle_tiles = opt_.clock_idle_tiles;
+    r.threads = opt_.threads;
     r.wave_path = opt_.wave_path;
     r.wave_from = opt_.wave_from;
     r.wave_to = opt_.wave_to;

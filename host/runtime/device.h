@@ -61,8 +61,9 @@ struct DeviceOptions {
   // RTL: evaluate every tile in every cycle, also the idle ones it skips by default (the result
   // is the same; docs/performance.md, "Idle tiles").
   bool clock_idle_tiles = false;
-  // Host threads the functional model steps its compute engines on (func, and cosim's func side);
-  // results are bit-identical whatever the count. The RTL steps on one.
+  // Host threads the functional model steps its compute engines on, and the RTL its tiles (with
+  // more than one, the RTL uses the plain-loop glue); results are bit-identical whatever the
+  // count.
   int threads = 1;
   // Waves of the RTL (rtl and cosim): FST path, cycle window [from, to), PE region.
   std::string wave_path;

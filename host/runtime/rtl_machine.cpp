@@ -52,8 +52,9 @@ class RtlMachine final : public Machine {
     opt.pe_x0 = o.pe_origin.x;
     opt.pe_y0 = o.pe_origin.y;
     opt.skip_idle_tiles = !o.clock_idle_tiles;
+    opt.threads = o.threads;
     opt_ = opt;
-    if (o.systemc) {
+    if (o.systemc && o.threads == 1) {
       fab_ = rtl::MakeScRtlFabric(opt);
       target_ = std::make_unique<rtl::HostPortTarget>("host_port", *fab_);
       initiator_ = std::make_unique<HostInitiator>("host");

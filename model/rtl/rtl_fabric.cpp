@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "verilated.h"
@@ -25,6 +26,8 @@ void ValidateRtlOptions(const RtlFabricOptions& opt) {
     throw std::invalid_argument(
         fmt::format("--fabric {}x{} is not a whole number of --tile {}x{} tiles", opt.width,
                     opt.height, opt.tile_w, opt.tile_h));
+  if (opt.threads < 1 || opt.threads > 64)
+    throw std::invalid_argument(fmt::format("--threads {}: 1 to 64", opt.threads));
   if (opt.wave_from >= opt.wave_to)
     throw std::invalid_argument(fmt::format(
         "--wave-window {}:{}: empty; FROM must be below TO (cycles [FROM, TO) are dumped)",
@@ -413,6 +416,8 @@ void RtlFabric::CheckAssertions() const {
 // ---- The plain-loop glue ----
 
 LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
+  if (opt.threads > 1 && NumTiles() > 1)
+    pool_ = std::make_unique<util::WorkerPool>(std::min(opt.threads, NumTiles()));
   // Precompute every copy from a tile output to its neighbour's input.
   for (int t = 0; t < NumTiles(); ++t) {
     for (int s = 0; s < kNumSides; ++s) {
@@ -450,6 +455,13 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
       for (auto& t : tiles_) t.model->StepLow(t.io, cycle_);
       DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
       for (auto& t : tiles_) t.model->StepHigh(t.io, cycle_);
+    } else if (pool_) {
+      // Contiguous ranges of tiles, one per thread: each tile touches only its own model and
+      // ports. Assertion failures go to this fabric's context from every thread.
+      pool_->For(tiles_.size(), [this](size_t begin, size_t end, int) {
+        Verilated::threadContextp(ctx_.get());
+        for (size_t t = begin; t < end; ++t) tiles_[t].model->Step(tiles_[t].io, cycle_);
+      });
     } else {
       for (auto& t : tiles_) t.model->Step(t.io, cycle_);
     }

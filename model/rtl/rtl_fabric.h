@@ -14,6 +14,7 @@
 #include "fabric/pe_events.h"
 #include "fabric/task_start.h"
 #include "rtl/tile_model.h"
+#include "util/worker_pool.h"
 
 class VerilatedContext;
 class VerilatedFstC;
@@ -37,6 +38,9 @@ struct RtlFabricOptions {
   // An idle tile (TileIo::Idle: quiet CEs, no wavelet inside or arriving) is not evaluated; its
   // state is what clocking it would give. Off: every tile is evaluated every cycle (to compare).
   bool skip_idle_tiles = true;
+  // Host threads stepping the tiles (the plain-loop glue only; the SystemC glue steps them on
+  // one). Tiles are stepped independently, so results do not depend on it.
+  int threads = 1;
 };
 
 // The wave region of `opt` with -1 resolved to the fabric's last column and row.
@@ -191,6 +195,7 @@ class LoopRtlFabric final : public RtlFabric {
   };
   std::vector<Copy64> link_copies_;
   std::vector<Copy8> credit_copies_;
+  std::unique_ptr<util::WorkerPool> pool_;  // with opt.threads > 1
 };
 
 // Tiles as SystemC modules joined by sc_signals (model/rtl/sc_fabric.cpp). SystemC allows one

@@ -1,5 +1,6 @@
-// The RTL fabric of full PEs gives the same result whatever is evaluated: with 1x1 and 2x2
-// tiles, and with idle tiles skipped (the default) or clocked every cycle. "The same" is every
+// The RTL fabric of full PEs gives the same result whatever is evaluated, and however: with 1x1
+// and 2x2 tiles, with idle tiles skipped (the default) or clocked every cycle, and with the
+// tiles stepped on one host thread or several. "The same" is every
 // PE's final state (instructions issued, every compared register, all SRAM), the cycles, the
 // link log and the back pressure; the functional model agrees on the program's own records of
 // the cycle count (CycleLo, read by PEs that were idle for hundreds of cycles).
@@ -30,6 +31,7 @@ struct How {
   Backend backend = Backend::kRtl;
   std::pair<int, int> tile{1, 1};
   bool clock_idle = false;
+  int threads = 1;
 };
 
 // Runs `layout_text` (a .tlayout's text, relative to `dir`), launching main, for at most
@@ -44,6 +46,7 @@ TileRun RunWith(const std::string& layout_text, const std::string& dir, How how,
   o.tile = how.tile;
   o.systemc = false;
   o.clock_idle_tiles = how.clock_idle;
+  o.threads = how.threads;
   TileRun r;
   r.dev = std::make_unique<Device>(o);
   r.dev->SetDebugHandler([](const ce::DebugRecord&) {});
@@ -101,6 +104,20 @@ TEST(RtlTiles, IdleTilesAreSkippedWithTheSameResult) {
   const TileRun func = RunWith(kWake, kData, {Backend::kFunc}, 5000);
   EXPECT_EQ(func.result.cycles(), skipped.result.cycles());
   EXPECT_EQ(cosim::CompareState(func.dev->machine(0), skipped.dev->machine(0)), "");
+}
+
+TEST(RtlTiles, ThreadsGiveTheSameResult) {
+  // Tiles stepped on 2 and 3 host threads: the broadcast after an idle wait, and 4x4 PEs of the
+  // scalar loop on 2x2 tiles.
+  const std::string loop =
+      "fabric 4x4\nregion at=0,0 size=4x4 program=" + kBench + "/scalar_loop.s\n";
+  const TileRun wake = RunWith(kWake, kData, {}, 5000);
+  const TileRun spin = RunWith(loop, kBench, {Backend::kRtl, {2, 2}}, 700);
+  for (int threads : {2, 3}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    ExpectSame(wake, RunWith(kWake, kData, {Backend::kRtl, {1, 1}, false, threads}, 5000));
+    ExpectSame(spin, RunWith(loop, kBench, {Backend::kRtl, {2, 2}, false, threads}, 700));
+  }
 }
 
 TEST(RtlTiles, OneEvaluationPerCycle) {
