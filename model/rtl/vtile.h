@@ -130,20 +130,7 @@ class VTile final : public TileModel {
       return false;
     }
     ApplyInputs(io, cycle);
-    if constexpr (kOneEval) {
-      // The inputs and the rising edge in one evaluation: Verilator settles the logic on the new
-      // inputs (its input-combinational region) before it acts on the edge, as the two
-      // evaluations of StepLow and StepHigh would. The model is told the clock was low.
-      m_.clk_i = 1;
-      m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
-      m_.eval();
-      m_.clk_i = 0;  // not evaluated: the next step's edge is announced the same way
-    } else {
-      m_.clk_i = 0;
-      m_.eval();
-      m_.clk_i = 1;
-      m_.eval();
-    }
+    Edge();
     AfterEdge(io, cycle);
     return true;
   }
@@ -168,17 +155,7 @@ class VTile final : public TileModel {
     m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
     m_.cfg_addr_i = addr;
     m_.cfg_wdata_i = value;
-    if constexpr (kOneEval) {
-      m_.clk_i = 1;
-      m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
-      m_.eval();
-      m_.clk_i = 0;
-    } else {
-      m_.clk_i = 0;
-      m_.eval();
-      m_.clk_i = 1;
-      m_.eval();
-    }
+    Edge();
     m_.cfg_we_i = 0;
     frozen_ = true;
     must_clock_ = true;  // the write may wake a CE: the next cycle is clocked
@@ -211,6 +188,24 @@ class VTile final : public TileModel {
   struct HasTrigPrev<M, std::void_t<decltype(std::declval<M&>().rootp->__Vtrigrprev__TOP__clk_i)>>
       : std::true_type {};
   static constexpr bool kOneEval = HasTrigPrev<V>::value;
+
+  // A rising edge on the inputs as they are. With kOneEval, one evaluation: Verilator settles the
+  // logic on new inputs (its input-combinational region) before it acts on the edge, as a low
+  // and a high evaluation would; the model is told the clock was low, and the clock is lowered
+  // without an evaluation (the next edge is announced the same way).
+  void Edge() {
+    if constexpr (kOneEval) {
+      m_.clk_i = 1;
+      m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
+      m_.eval();
+      m_.clk_i = 0;
+    } else {
+      m_.clk_i = 0;
+      m_.eval();
+      m_.clk_i = 1;
+      m_.eval();
+    }
+  }
 
   void ApplyInputs(const TileIo& io, uint64_t cycle) {
     if (frozen_) {  // after the back door
