@@ -7,18 +7,12 @@
 #
 #   bench/cosim_overhead.sh [BUILD_DIR]   (default: build; needs valgrind)
 set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-printf 'fabric 8x8\nregion at=0,0 size=8x8 program=%s/bench/programs/scalar_loop.s\n' "$root" \
-  > "$tmp/loop.tlayout"
-"$tessera" link -o "$tmp/loop.timg" "$tmp/loop.tlayout" > /dev/null
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
+link_image loop "fabric 8x8
+region at=0,0 size=8x8 program=$root/bench/programs/scalar_loop.s"
 count() {  # backend: host instructions of the run
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tessera" run "$tmp/loop.timg" \
-    --backend "$1" --quiet --no-progress --max-cycles 400 > /dev/null 2> "$tmp/cg.err" || true
-  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err"
+  callgrind_count run "$tmp/loop.timg" --backend "$1" --quiet --no-progress --max-cycles 400
 }
 rtl=$(count rtl)
 cosim=$(count cosim)

@@ -6,17 +6,13 @@
 #
 #   bench/fabric_memory.sh [BUILD_DIR]   (default build; needs /usr/bin/time)
 set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
 small=16
 large=64
 for n in $small $large; do
-  printf 'fabric %sx%s\nregion at=0,0 program=%s/firmware/tutorial/01_loop/loop.s\n' \
-    "$n" "$n" "$root" > "$tmp/f$n.tlayout"
-  "$tessera" link -o "$tmp/f$n.timg" "$tmp/f$n.tlayout" > /dev/null
+  link_image "f$n" "fabric ${n}x${n}
+region at=0,0 program=$root/firmware/tutorial/01_loop/loop.s"
 done
 for backend in ${2:-func rtl}; do
   for n in $small $large; do

@@ -9,27 +9,16 @@
 #
 #   bench/idle_tiles.sh [BUILD_DIR]   (default: build; needs valgrind)
 set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-count() {  # cycles image [flags...]: host instructions of the run
-  cycles=$1
-  shift
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tessera" run "$@" \
-    --backend rtl --quiet --no-progress --max-cycles "$cycles" > /dev/null 2> "$tmp/cg.err" || true
-  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err"
-}
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
 per_cycle() {  # image [flags...]: host instructions per simulated cycle
-  i1=$(count 300 "$@")
-  i2=$(count 900 "$@")
+  i1=$(callgrind_count run "$@" --backend rtl --quiet --no-progress --max-cycles 300)
+  i2=$(callgrind_count run "$@" --backend rtl --quiet --no-progress --max-cycles 900)
   awk -v a="$i1" -v b="$i2" 'BEGIN { printf "%.0f", (b - a) / 600 }'
 }
 for n in 1 8; do
-  printf 'fabric %sx%s\nregion at=0,0 program=%s/bench/programs/scalar_loop.s\n' "$n" "$n" "$root" \
-    > "$tmp/f$n.tlayout"
-  "$tessera" link -o "$tmp/f$n.timg" "$tmp/f$n.tlayout" > /dev/null
+  link_image "f$n" "fabric ${n}x${n}
+region at=0,0 program=$root/bench/programs/scalar_loop.s"
 done
 alone=$(per_cycle "$tmp/f1.timg")
 sparse=$(per_cycle "$tmp/f8.timg")

@@ -6,23 +6,17 @@
 #
 #   bench/pe_cycle_cost.sh [BUILD_DIR] [BACKENDS]   (default: build, "func rtl"; needs valgrind)
 set -eu
-build=${1:-build}
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
 backends=${2:-func rtl}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 n=8
 count() {  # image backend cycles: host instructions
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$tessera" run "$1" --backend "$2" \
-    --quiet --no-progress --max-cycles "$3" > /dev/null 2> "$tmp/cg.err" || true
-  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err"
+  callgrind_count run "$1" --backend "$2" --quiet --no-progress --max-cycles "$3"
 }
 echo "host instructions per PE-cycle, ${n}x${n} PEs, every PE busy (callgrind):"
 for prog in scalar_loop dsd_loop; do
-  printf 'fabric %sx%s\nregion at=0,0 size=%sx%s program=%s/bench/programs/%s.s\n' \
-    "$n" "$n" "$n" "$n" "$root" "$prog" > "$tmp/$prog.tlayout"
-  "$tessera" link -o "$tmp/$prog.timg" "$tmp/$prog.tlayout" > /dev/null
+  link_image "$prog" "fabric ${n}x${n}
+region at=0,0 size=${n}x${n} program=$root/bench/programs/$prog.s"
   for backend in $backends; do
     if [ "$backend" = func ]; then c1=2000; c2=6000; else c1=200; c2=600; fi
     i1=$(count "$tmp/$prog.timg" "$backend" $c1)

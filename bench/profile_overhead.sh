@@ -7,21 +7,13 @@
 #
 #   bench/profile_overhead.sh [BUILD_DIR]   (default build; needs valgrind)
 set -eu
-build=${1:-build}
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-run() {  # name, then tessera's arguments
-  name=$1
-  shift
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/$name.out" "$tessera" "$@" \
-    > /dev/null 2> "$tmp/$name.err"
-  sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/$name.err"
-}
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
 args="kernel heat2d --iters 50"
-base=$(run off $args)
-prof=$(run profile $args --profile)
-trace=$(run trace $args --trace-insn "$tmp/t.csv" --trace-region 0,0:0,0 --trace-window 1000:1200)
+base=$(callgrind_count $args)
+prof=$(callgrind_count $args --profile)
+trace=$(callgrind_count $args --trace-insn "$tmp/t.csv" --trace-region 0,0:0,0 \
+  --trace-window 1000:1200)
 echo "heat2d 64x64 on 4x4 PEs, 50 steps (func), host instructions:"
 awk -v b="$base" -v p="$prof" -v t="$trace" 'BEGIN {
   printf "  nothing on          %14d  1.000\n", b

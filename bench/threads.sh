@@ -7,15 +7,11 @@
 #
 #   bench/threads.sh [BUILD_DIR] [BACKENDS]   (default: build, "func rtl")
 set -eu
-build=${1:-build}
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
 backends=${2:-func rtl}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-printf 'fabric 64x64\nregion at=0,0 size=64x64 program=%s/bench/programs/scalar_loop.s\n' \
-  "$root" > "$tmp/s.tlayout"
-"$tessera" link -o "$tmp/s.timg" "$tmp/s.tlayout" > /dev/null
+link_image s "fabric 64x64
+region at=0,0 size=64x64 program=$root/bench/programs/scalar_loop.s"
 for backend in $backends; do
   if [ "$backend" = func ]; then cycles=20000; else cycles=200; fi
   rm -f "$tmp/t1" "$tmp/t2"

@@ -6,15 +6,11 @@
 #
 #   bench/wafer.sh [BUILD_DIR] [WxH]   (default build, 750x994)
 set -eu
-build=${1:-build}
+. "$(dirname "$0")/lib.sh"
+bench_setup "${1:-build}"
 size=${2:-750x994}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tessera=$(cd "$build" && pwd)/bin/tessera
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-printf 'fabric %s\nregion at=0,0 size=%s program=%s/bench/programs/wafer.s\n' "$size" "$size" \
-  "$root" > "$tmp/w.tlayout"
-"$tessera" link -o "$tmp/w.timg" "$tmp/w.tlayout" > /dev/null
+link_image w "fabric $size
+region at=0,0 size=$size program=$root/bench/programs/wafer.s"
 /usr/bin/time -f '%e %M' -o "$tmp/time" "$tessera" run "$tmp/w.timg" --quiet --no-progress \
   --out "out=$tmp/out.raw" > "$tmp/run.txt"
 read -r secs kb < "$tmp/time"

@@ -4,15 +4,13 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <type_traits>
 
 namespace tessera::func {
 
 namespace {
+
 // The worker thread running the current endpoint Tick (util::WorkerPool; 0 outside one).
 thread_local int t_worker = 0;
-}  // namespace
-namespace {
 
 using L = arch::Link;
 using C = arch::Credit;

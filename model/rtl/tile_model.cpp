@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "arch/arch.h"
 
@@ -71,20 +70,6 @@ std::string BuiltTileShapesText(bool ce) {
   std::string s;
   for (auto [w, h] : BuiltTileShapes(ce)) s += fmt::format("{}{}x{}", s.empty() ? "" : ", ", w, h);
   return s;
-}
-
-std::pair<int, int> LargestTileFor(int width, int height, bool ce) {
-  std::pair<int, int> best{0, 0};
-  for (auto [w, h] : BuiltTileShapes(ce)) {
-    if (width % w == 0 && height % h == 0 && w * h > best.first * best.second) best = {w, h};
-  }
-  if (best.first == 0) {
-    throw std::invalid_argument(fmt::format(
-        "--fabric {}x{}: no tile{} verilated in this build divides it (built: {}; configure "
-        "with -DTESSERA_{}TILES=\"...\")",
-        width, height, ce ? " of full PEs" : "", BuiltTileShapesText(ce), ce ? "CE_" : ""));
-  }
-  return best;
 }
 
 }  // namespace tessera::rtl

@@ -105,9 +105,6 @@ class TileModel {
 // with `ce` of full PEs.
 std::vector<std::pair<int, int>> BuiltTileShapes(bool ce = false);
 std::string BuiltTileShapesText(bool ce = false);  // "1x1, 2x2, 4x4"
-// The largest built shape that divides a W x H fabric; throws std::invalid_argument naming
-// --fabric and the built shapes if none does.
-std::pair<int, int> LargestTileFor(int width, int height, bool ce);
 // The tile shape `--tile auto` means for fabrics of full PEs: 1x1 (every build has it). The
 // shape sets the host ports (one per tile on every backend, so memcpy timing), and 1x1 lets the
 // RTL skip each idle PE on its own; larger tiles are verilated to check that results do not

@@ -1,0 +1,59 @@
+// Running a layout's programs the way the comparison tests do (threads_test, rtl_tiles_test):
+// the same program run two ways must end alike.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cosim/end_state.h"
+#include "fabric/fabric.h"
+#include "layout/layout.h"
+#include "runtime/device.h"
+
+namespace tessera::runtime::test {
+
+struct LayoutRun {
+  std::unique_ptr<Device> dev;
+  RunResult result;
+  std::vector<fabric::LinkEvent> links;  // the link log of the whole run
+};
+
+// Links `layout_text` (a .tlayout's text, its paths relative to `dir`), opens a device with
+// `opt` on the image's fabric, counts back pressure, loads the image, launches main and runs at
+// most `cycles`.
+inline LayoutRun RunLayout(const std::string& layout_text, const std::string& dir,
+                           DeviceOptions opt, uint64_t cycles) {
+  const layout::Image img = layout::Link(layout::ParseLayoutText("run.tlayout", layout_text, dir));
+  opt.width = img.fabric_w;
+  opt.height = img.fabric_h;
+  LayoutRun r;
+  r.dev = std::make_unique<Device>(opt);
+  r.dev->SetDebugHandler([](const ce::DebugRecord&) {});
+  r.dev->SetLinkHandler([&r](const std::vector<fabric::LinkEvent>& v) {
+    r.links.insert(r.links.end(), v.begin(), v.end());
+  });
+  r.dev->machine(0).Fabric().SetBackPressureCount(true);
+  r.dev->Load(img);
+  r.dev->Launch("main");
+  r.result = r.dev->Run(cycles);
+  return r;
+}
+
+// Both runs ended alike: the status, cycles and instructions, every PE's final state
+// (instructions issued, every compared register, all SRAM), the links both fabrics observe
+// (Fabric::ObservesLink: the RTL sees router outputs only at tile sides) and the back pressure.
+inline void ExpectSameRuns(const LayoutRun& a, const LayoutRun& b) {
+  EXPECT_EQ(StatusName(b.result.status), StatusName(a.result.status));
+  EXPECT_EQ(b.result.cycles(), a.result.cycles());
+  EXPECT_EQ(b.result.instructions, a.result.instructions);
+  EXPECT_EQ(cosim::CompareState(a.dev->machine(0), b.dev->machine(0)), "");
+  std::vector<fabric::LinkEvent> la = a.links, lb = b.links;
+  fabric::CanonicalLinkLogs(la, lb, a.dev->machine(0).Fabric(), b.dev->machine(0).Fabric());
+  EXPECT_EQ(lb, la);
+  EXPECT_EQ(b.dev->machine(0).Fabric().BackPressure(), a.dev->machine(0).Fabric().BackPressure());
+}
+
+}  // namespace tessera::runtime::test
