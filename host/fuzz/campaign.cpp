@@ -10,6 +10,7 @@
 #include "asm/diagnostics.h"
 #include "asm/link.h"
 #include "ce/fault_text.h"
+#include "cosim/end_state.h"
 #include "cosim/faults.h"
 #include "runtime/pe_load.h"
 
@@ -167,7 +168,18 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
     }
     for (int pe = 0; pe < n; ++pe) runtime::LaunchTask(*x, x->Fabric().At(pe), images[pe].launch);
   }
-  if (bb) {
+  if (bb && options.apart) {
+    const cosim::SoloResult ra = cosim::RunSolo(*ba, options), rb = cosim::RunSolo(*bb, options);
+    run.cycles = ra.cycles;
+    run.end = ra.end;
+    if (ra.cycles != rb.cycles || ra.end != rb.end)
+      return fail("divergence", fmt::format("the run ended ({}) after {} cycles on {}, but ({}) "
+                                            "after {} on {}",
+                                            RunEndName(ra.end), ra.cycles, ba->Name(),
+                                            RunEndName(rb.end), rb.cycles, bb->Name()));
+    const std::string diff = cosim::CompareState(*ba, *bb);
+    if (!diff.empty()) return fail("divergence", diff);
+  } else if (bb) {
     const cosim::LockstepResult r = cosim::RunLockstep(*ba, *bb, options);
     run.cycles = r.cycles;
     run.end = r.end;

@@ -20,8 +20,12 @@
 
 namespace tessera::fuzz {
 
-// The co-simulation runner's names, as the fuzzer spells them.
-using RunOptions = cosim::LockstepOptions;
+// The co-simulation runner's options, and `apart`: run the two machines each alone, then compare
+// how and when they ended and their end state (the functional model with and without running
+// ahead, which lockstep would not exercise: it steps one cycle at a time).
+struct RunOptions : cosim::LockstepOptions {
+  bool apart = false;
+};
 using cosim::RunEnd;
 using cosim::RunEndName;
 
@@ -41,7 +45,7 @@ struct ProgramRun {
   RunEnd end = RunEnd::kQuiet;
 };
 
-// Runs one program on `a`, in lockstep with `b` unless b is empty.
+// Runs one program on `a`, in lockstep with `b` (or apart, RunOptions::apart) unless b is empty.
 ProgramRun RunProgram(const Program& p, const MachineFactory& a, const MachineFactory& b,
                       const RunOptions& options);
 

@@ -150,7 +150,8 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
 
 void Device::OpenMachines() {
   if (opt_.backend != Backend::kRtl)
-    machines_.push_back(MakeFuncMachine(opt_.width, opt_.height, opt_.tile, opt_.threads));
+    machines_.push_back(
+        MakeFuncMachine(opt_.width, opt_.height, opt_.tile, opt_.threads, opt_.run_ahead));
   if (opt_.backend != Backend::kFunc) {
     RtlMachineOptions r;
     r.width = opt_.width;

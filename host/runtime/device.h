@@ -65,6 +65,10 @@ struct DeviceOptions {
   // more than one, the RTL uses the plain-loop glue); results are bit-identical whatever the
   // count.
   int threads = 1;
+  // Functional model: compute engines whose task only computes run the cycles the fabric
+  // guarantees quiet for them in one step (docs/performance.md, "Running ahead"); false: one
+  // step per cycle. The result is the same.
+  bool run_ahead = true;
   // Waves of the RTL (rtl and cosim): FST path, cycle window [from, to), PE region.
   std::string wave_path;
   uint64_t wave_from = 0, wave_to = UINT64_MAX;

@@ -136,10 +136,17 @@ void FuncMachine::ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t
   CeOf(pe).HostReadSram(addr, out, n);
 }
 
+void FuncMachine::SetRunAhead(bool on) {
+  run_ahead_ = on;
+  fab_.SetRunAhead(on);
+  for (auto& ce : ces_) ce->SetRunAhead(on);
+}
+
 std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile,
-                                         int threads) {
+                                         int threads, bool run_ahead) {
   auto m = std::make_unique<FuncMachine>(width, height, port_tile);
   m->SetThreads(threads);
+  m->SetRunAhead(run_ahead);
   return m;
 }
 

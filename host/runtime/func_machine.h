@@ -20,9 +20,11 @@ class FuncMachine final : public Machine {
   FuncMachine(int width, int height, std::pair<int, int> port_tile);
   ~FuncMachine() override;
 
-  std::string Name() const override { return "func"; }
+  std::string Name() const override { return run_ahead_ ? "func" : "func-step"; }
   fabric::Fabric& Fabric() override { return fab_; }
   void SetThreads(int threads) { fab_.SetThreads(threads); }
+  // Off: every compute engine through its whole cycle model, every cycle it acts.
+  void SetRunAhead(bool on);
   void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
     CeOf(pe).HostWrite(addr, value);
   }
@@ -51,6 +53,7 @@ class FuncMachine final : public Machine {
   std::unique_ptr<util::LazyArena> sram_;  // every CE's SRAM: only touched pages cost memory
   std::pair<int, int> port_tile_;
   std::vector<std::unique_ptr<ce::Ce>> ces_;
+  bool run_ahead_ = true;
   std::vector<std::unique_ptr<ce::CeEndpoint>> endpoints_;
   std::vector<std::vector<ce::Ce::TaskStart>> task_logs_;
   std::vector<std::unique_ptr<Sink>> sinks_;  // per PE

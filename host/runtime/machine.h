@@ -98,9 +98,10 @@ struct RtlMachineOptions {
   fabric::Coord pe_origin{0, 0};
 };
 
-// `threads`: host threads stepping the compute engines (FuncFabric::SetThreads).
+// `threads`: host threads stepping the compute engines (FuncFabric::SetThreads); `run_ahead`:
+// compute engines may run ahead of the fabric (FuncFabric::SetRunAhead).
 std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile,
-                                         int threads = 1);
+                                         int threads = 1, bool run_ahead = true);
 // Throws std::invalid_argument naming the option if the tile shape was not built or does not
 // divide the fabric, or (systemc) if this process already elaborated a SystemC fabric.
 std::unique_ptr<Machine> MakeRtlMachine(const RtlMachineOptions& opt);

@@ -197,11 +197,21 @@ void Ce::Arrivals(const fabric::RampPort& port) {
 // The cycle
 
 void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
-  if (sink_) {
-    Cycle<true>(cycle, port);
+  ahead_.open = false;  // the fabric reached this cycle: what ran ahead before stays
+  if (sink_) return Cycle<true>(cycle, port);
+  // An engine with more to do than its scalar pipeline steps through the whole cycle model.
+  if (!run_ahead_ || !PlainState()) return Cycle<false>(cycle, port);
+  Decoded d;
+  if (PlainIssue(cycle, d)) {  // the same cycle in fewer steps (run_ahead.cpp)
+    port.to_router = 0;
+    port.credit_to_router = 0;
+    ticked_ = true;
+    PlainCycle(cycle, d);
+    if (port.from_router | port.credit_from_router) Arrivals(port);
   } else {
     Cycle<false>(cycle, port);
   }
+  if (port.horizon > cycle + 1) RunAhead(port.horizon);
 }
 
 template <bool kT>
@@ -255,12 +265,7 @@ void Ce::Cycle(uint64_t c, fabric::RampPort& port) {
 template <bool kT>
 void Ce::ResultsDue(fabric::RampPort& port) {
   Cyc& x = cyc_;
-  ScalarPipe& p = st_.pipe;
-  if (p.fp_pending && p.fp_due == x.c) {  // a scalar FP result
-    st_.gpr[p.fp_reg] = p.fp_value;
-    x.flags |= p.fp_flags;
-    p.fp_pending = false;
-  }
+  ScalarFpDue();
   PendingResult& r = st_.results[x.c % kResultRing];
   if (r.due != x.c) return;
   r.due = kNoCycle;
@@ -289,6 +294,15 @@ void Ce::ResultsDue(fabric::RampPort& port) {
   --m.in_flight;
   if (m.ended && m.in_flight == 0 && (!m.dot || m.dotst.stage == DotStages(m.fmt)))
     x.complete |= static_cast<uint8_t>(1u << r.ut);
+}
+
+void Ce::ScalarFpDue() {
+  ScalarPipe& p = st_.pipe;
+  if (p.fp_pending && p.fp_due == cyc_.c) {
+    st_.gpr[p.fp_reg] = p.fp_value;
+    cyc_.flags |= p.fp_flags;
+    p.fp_pending = false;
+  }
 }
 
 template <bool kT>
@@ -440,6 +454,11 @@ void Ce::Commit() {
   }
   if (x.s_arg_task >= 0) st_.task_arg[x.s_arg_task] = x.s_arg;
   if (x.d_arg_task >= 0) st_.task_arg[x.d_arg_task] = x.d_arg;
+  CommitData();
+}
+
+void Ce::CommitData() {
+  const Cyc& x = cyc_;
   if (x.sram_w) {
     const uint16_t a = x.sram_addr;
     for (unsigned k = 0; k < x.sram_size; ++k)

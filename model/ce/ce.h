@@ -8,6 +8,7 @@
 // DSD engine), mmio.cpp (register access by the CE and the host).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -50,8 +51,14 @@ class Ce {
   void HostReadSram(uint16_t addr, uint8_t* bytes, size_t n) const;
 
   // ---- Stepping (the RampEndpoint contract, ramp_port.h) ----
+  // Also runs ahead through port.horizon - 1 while the running task only computes (run_ahead.cpp).
   void Tick(uint64_t cycle, fabric::RampPort& port);
   uint64_t NextWake() const;
+  // Back to the state at the end of `cycle` if the engine ran ahead of it (the run stopped early).
+  void Rewind(uint64_t cycle);
+  // Off: every cycle through the whole cycle model, no running ahead (the same results; to
+  // compare).
+  void SetRunAhead(bool on) { run_ahead_ = on; }
 
   // ---- Observers ----
   void SetTraceSink(TraceSink* sink) { sink_ = sink; }
@@ -142,6 +149,8 @@ class Ce {
   template <bool kT>
   void Complete(int u);
   void Commit();
+  void CommitData();   // Commit's SRAM, microthread-result and flag writes
+  void ScalarFpDue();  // a scalar FP result due this cycle (ResultsDue's first part)
   void Arrivals(const fabric::RampPort& port);
   uint32_t Pop(int color);  // the head's payload; its credit becomes owed
   uint32_t Readers() const;
@@ -149,9 +158,13 @@ class Ce {
   template <bool kT>
   void RaiseFault(arch::CeFault cause, uint16_t pc, uint32_t addr, uint32_t info);
 
-  // exec_scalar.cpp
+  // exec_scalar.cpp. `pre`: the instruction at pc, decoded by the caller (PlainIssue).
+  struct Decoded {
+    const arch::InsnInfo* n = nullptr;
+    isa::Fields f;
+  };
   template <bool kT>
-  void ScalarStage();
+  void ScalarStage(const Decoded* pre = nullptr);
   template <bool kT>
   void Execute(const arch::InsnInfo& n, const isa::Fields& f);
 
@@ -186,6 +199,39 @@ class Ce {
     Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kStallUt) +
                                        static_cast<int>(s) - static_cast<int>(arch::CeStall::kUt)));
   }
+
+  // run_ahead.cpp: cycles of a running task that only compute, run before the fabric reaches them.
+  // Only the running task's scalar pipeline acts: no microthread, owed credit or control
+  // wavelet, no fault.
+  bool PlainState() const {
+    return !st_.fault_status && st_.running && !st_.busy && !st_.owed_mask && !st_.head_ctrl &&
+           !st_.split.active;
+  }
+  bool CreditsHome() const;  // no credit can come back from the router
+  // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues.
+  bool PlainIssue(uint64_t c, Decoded& d) const;
+  void PlainCycle(uint64_t c, const Decoded& d);  // Cycle<false> for such a cycle, in few steps
+  void RunAhead(uint64_t horizon);
+  // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end
+  // of cycle `from`, and the SRAM bytes it overwrote.
+  struct AheadLog {
+    bool open = false;
+    uint64_t from = 0;
+    std::array<uint32_t, arch::kNumGprs> gpr{};
+    uint16_t pc = 0;
+    ScalarPipe pipe;
+    std::array<uint32_t, kPerfEvents> perf{};
+    uint8_t fp_flags = 0;
+    uint64_t retired = 0;
+    struct Bytes {
+      uint16_t addr;
+      uint8_t size;
+      uint32_t old;
+    };
+    std::vector<Bytes> sram;
+  };
+  AheadLog ahead_;
+  bool run_ahead_ = true;
 
   // Fetch of the instruction at pc into the pipe (docs/isa.md 6.8: fetched words are latched).
   void Fetch();

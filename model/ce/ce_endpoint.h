@@ -21,6 +21,7 @@ class CeEndpoint final : public fabric::RampEndpoint {
     regs[3] = s.fault_info;
     return s.fault_status != 0;
   }
+  void Rewind(uint64_t cycle) override { ce_.Rewind(cycle); }
 
  private:
   Ce& ce_;

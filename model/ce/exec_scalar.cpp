@@ -22,7 +22,7 @@ inline uint32_t PlainInfo() {
 }  // namespace
 
 template <bool kT>
-void Ce::ScalarStage() {
+void Ce::ScalarStage(const Decoded* pre) {
   Cyc& x = cyc_;
   ScalarPipe& p = st_.pipe;
   if (!x.running) return;
@@ -53,6 +53,7 @@ void Ce::ScalarStage() {
     }
     p.sync_ut = -1;
   }
+  if (pre && pre->n) return Execute<kT>(*pre->n, pre->f);
   if (!p.ir_valid) {  // sequential execution ran past 0xBFFC
     RaiseFault<kT>(CeFault::kPcRange, st_.pc, st_.pc, PlainInfo());
     return;
@@ -100,8 +101,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
   auto mem_fault = [&](const MemFault& m, unsigned bytes, bool write) {
     RaiseFault<kT>(m.cause, pc, m.addr, MemInfo(bytes, write));
   };
-  // mem / tgt operands: Z ? zx(imm) : R[B] + sx(imm), 32-bit.
-  const uint32_t ea = f.z ? f.imm : R[f.b] + Sx16(f.imm);
+  const uint32_t ea = EffAddr(f, R[f.b]);
 
   switch (n.cls) {
     case arch::InsnClass::kAlu:
@@ -191,8 +191,8 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         next();
         break;
       }
-      const int64_t target = pc + static_cast<int64_t>(static_cast<int16_t>(f.imm)) * 4;
-      if (target < 0 || target >= arch::kMmioBase) {
+      const int64_t target = RelTarget(pc, f.imm);
+      if (!BranchTargetOk(target)) {
         RaiseFault<kT>(CeFault::kPcRange, pc, static_cast<uint32_t>(target), PlainInfo());
         return;
       }
@@ -202,13 +202,8 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
 
     case arch::InsnClass::kJump: {
       const auto op = static_cast<arch::JumpOp>(n.subop);
-      int64_t target;
-      if (op == arch::JumpOp::kJ || op == arch::JumpOp::kJal) {
-        target = pc + static_cast<int64_t>(static_cast<int16_t>(f.imm)) * 4;
-      } else {
-        target = ea;
-      }
-      if (target < 0 || target >= arch::kMmioBase || (target & 3)) {
+      const int64_t target = JumpTarget(op, pc, f.imm, ea);
+      if (!JumpTargetOk(target)) {
         RaiseFault<kT>(CeFault::kPcRange, pc, static_cast<uint32_t>(target), PlainInfo());
         return;
       }
@@ -413,7 +408,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
   if constexpr (kT) sink_->Record(rec);
 }
 
-template void Ce::ScalarStage<true>();
-template void Ce::ScalarStage<false>();
+template void Ce::ScalarStage<true>(const Decoded*);
+template void Ce::ScalarStage<false>(const Decoded*);
 
 }  // namespace tessera::ce

@@ -75,6 +75,23 @@ inline bool BranchTaken(arch::BrOp op, uint32_t a, uint32_t b) {
   return false;
 }
 
+// A mem or tgt operand's address: Z ? zx(imm) : R[B] + sx(imm), 32-bit.
+inline uint32_t EffAddr(const isa::Fields& f, uint32_t rb) {
+  return f.z ? f.imm : rb + Sx16(f.imm);
+}
+
+// The target of a branch, or of j / jal: pc + 4 * sx(imm).
+inline int64_t RelTarget(uint16_t pc, uint16_t imm) {
+  return pc + static_cast<int64_t>(static_cast<int16_t>(imm)) * 4;
+}
+inline int64_t JumpTarget(arch::JumpOp op, uint16_t pc, uint16_t imm, uint32_t ea) {
+  return op == arch::JumpOp::kJ || op == arch::JumpOp::kJal ? RelTarget(pc, imm) : ea;
+}
+// Whether a taken branch's target, or a jump's, is a place the CE can fetch from (else a PcRange
+// fault); a branch target is always word aligned.
+inline bool BranchTargetOk(int64_t t) { return t >= 0 && t < arch::kMmioBase; }
+inline bool JumpTargetOk(int64_t t) { return BranchTargetOk(t) && !(t & 3); }
+
 inline unsigned MemBytes(arch::MemOp op) {
   switch (op) {
     case arch::MemOp::kB:

@@ -18,6 +18,11 @@ struct RampPort {
   uint8_t credit_from_router = 0;  // arch::Credit: the router freed a slot of its RAMP input
   uint64_t to_router = 0;          // arch::Link: a wavelet the CE side sends this cycle
   uint8_t credit_to_router = 0;    // arch::Credit: the CE side freed a slot (consumed a wavelet)
+  // Set by the backend before Tick: nothing reaches this endpoint (no wavelet, no credit) before
+  // this cycle, and the run does not end before it. The endpoint may then also run the cycles
+  // after `cycle` up to horizon - 1 in this one call, if it sends and consumes nothing in them;
+  // NextWake says where it stopped. 0: this cycle only.
+  uint64_t horizon = 0;
 };
 
 inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
@@ -32,15 +37,18 @@ class RampEndpoint {
   // event-driven backends may skip Tick calls before it while nothing reaches this PE and the
   // previous Tick sent nothing. kNever when it only reacts.
   virtual uint64_t NextWake() const = 0;
-  // A fault the endpoint recorded (a compute engine's FaultStatus, FaultPc, FaultAddr, FaultInfo
-  // in regs): the backend stops the run after that cycle and lists it in Faults(). false: none.
   // Nothing left to do unless something arrives (a compute engine's CeStatus.Quiet; a host
   // stream with nothing to send or consume): part of the fabric's quiescence (Fabric::Quiescent).
   virtual bool Quiet() const { return true; }
+  // A fault the endpoint recorded (a compute engine's FaultStatus, FaultPc, FaultAddr, FaultInfo
+  // in regs): the backend stops the run after that cycle and lists it in Faults(). false: none.
   virtual bool Fault(uint32_t regs[4]) const {
     (void)regs;
     return false;
   }
+  // The run stopped after `cycle` (a fault elsewhere), before the horizon an earlier Tick gave:
+  // an endpoint that ran ahead of `cycle` returns to its state at the end of `cycle`.
+  virtual void Rewind(uint64_t cycle) { (void)cycle; }
 };
 
 inline uint64_t MakeLink(bool ctrl, uint32_t color, uint32_t data) {

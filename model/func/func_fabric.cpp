@@ -57,6 +57,7 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   ce_link_.assign(ids, 0);
   ce_credit_.assign(ids, 0);
   ep_stamp_.assign(ids, 0);
+  inbound_.assign(ids, 0);
   next_wake_.assign(ids, fabric::kNever);
   pe_regs_.reserve(NumPes());
   for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
@@ -219,11 +220,16 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
     if (endpoints_[pe]) Wake(pe, std::max(endpoints_[pe]->NextWake(), cycle_));
   }
   for (int id : edge_ids_) Wake(id, std::max(endpoints_[id]->NextWake(), cycle_));
+  run_end_ = cycle_ + std::min(cycles, fabric::kNever - cycle_);
   uint64_t done = 0;
   while (done < cycles) {
     StepCycle();
     ++done;
     if (fault_pending_ || (stop_when_quiescent_ && Quiescent())) break;
+  }
+  if (done < cycles) {  // stopped early: no compute engine may stay ahead of the last cycle
+    for (int pe = 0; pe < NumPes(); ++pe)
+      if (endpoints_[pe]) endpoints_[pe]->Rewind(cycle_ - 1);
   }
   return done;
 }
@@ -247,10 +253,12 @@ void FuncFabric::TickEndpoints(Slot& now) {
   };
   for (const CeEvent& e : now.ce_links) {
     ce_link_[e.pe] = e.word;
+    --inbound_[e.pe];
     due(e.pe);
   }
   for (const CeEvent& e : now.ce_credits) {
     ce_credit_[e.pe] = e.word;
+    --inbound_[e.pe];
     due(e.pe);
   }
   soon_now_.swap(soon_);
@@ -261,6 +269,13 @@ void FuncFabric::TickEndpoints(Slot& now) {
       due(pe);
     }
   }
+  for (int pe : now.wakes) {
+    if (next_wake_[pe] == t) {
+      next_wake_[pe] = fabric::kNever;
+      due(pe);
+    }
+  }
+  now.wakes.clear();
   while (!wakes_.empty() && wakes_.top().first <= t) {
     auto [when, pe] = wakes_.top();
     wakes_.pop();
@@ -290,7 +305,7 @@ void FuncFabric::TickEndpoints(Slot& now) {
   for (TickBuf& buf : tick_bufs_) {
     for (const TickOut& o : buf.outs) ApplyTick(o, now);
     soon_.insert(soon_.end(), buf.soon.begin(), buf.soon.end());
-    for (const WakeAt& w : buf.far) wakes_.push(w);
+    for (const WakeAt& w : buf.far) QueueWake(w.first, w.second);
   }
 }
 
@@ -336,6 +351,7 @@ void FuncFabric::TickRange(size_t begin, size_t end, int worker, Slot& now) {
     port.credit_from_router = static_cast<uint8_t>(ce_credit_[pe]);
     port.to_router = 0;
     port.credit_to_router = 0;
+    port.horizon = ramp && !inbound_[pe] ? std::min(run_end_, t + quiet_span_) : 0;
     ce_link_[pe] = 0;
     ce_credit_[pe] = 0;
     const uint64_t from = ramp && link_log_on_ ? port.from_router : 0;  // only to log it
@@ -352,7 +368,7 @@ void FuncFabric::TickRange(size_t begin, size_t end, int worker, Slot& now) {
           if (wake == t + 1) {
             soon.push_back(pe);
           } else if constexpr (kDirect) {
-            wakes_.push({wake, pe});
+            QueueWake(wake, pe);
           } else {
             buf.far.push_back({wake, pe});
           }
@@ -373,6 +389,17 @@ void FuncFabric::TickRange(size_t begin, size_t end, int worker, Slot& now) {
 void FuncFabric::StepCycle() {
   const uint64_t t = cycle_;
   Slot& now = SlotAt(t);
+  // A wavelet not yet in the wheel reaches a compute engine RampLatency cycles after its router
+  // forwards it, at the earliest in this cycle. With none on a link, in a router or in a ramp, it
+  // has yet to be sent: by an edge port in this cycle (one hop to its router), or by a compute
+  // engine (RampLatency up the ramp).
+  if (!run_ahead_) {
+    quiet_span_ = 0;
+  } else if (WaveletsInFlight()) {
+    quiet_span_ = arch::kRampLatency;
+  } else {
+    quiet_span_ = arch::kRampLatency + (edge_ids_.empty() ? arch::kRampLatency : 1);
+  }
   stepping_ = true;
   TickEndpoints(now);
   stepping_ = false;

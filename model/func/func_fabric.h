@@ -24,6 +24,9 @@ class FuncFabric final : public fabric::Fabric {
   // default); results are bit-identical whatever the count (docs/performance.md, "Threads").
   // Throws std::invalid_argument below 1.
   void SetThreads(int threads);
+  // Lets compute engines run ahead (RampPort::horizon; on by default). Off: every engine is ticked
+  // every cycle it acts, to compare (the results are the same).
+  void SetRunAhead(bool on) { run_ahead_ = on; }
   const char* Name() const override { return "func"; }
   int Width() const override { return w_; }
   int Height() const override { return h_; }
@@ -81,6 +84,7 @@ class FuncFabric final : public fabric::Fabric {
     std::vector<Arrival> arrivals;
     std::vector<CreditReturn> credits;
     std::vector<CeEvent> ce_links, ce_credits;
+    std::vector<int> wakes;  // endpoints that asked to tick in this slot's cycle (2..kWheel-1 on)
   };
 
   // Event constructors that write in place (a struct built on the stack and copied stalls on
@@ -97,7 +101,8 @@ class FuncFabric final : public fabric::Fabric {
     c.dir = static_cast<uint8_t>(dir);
     c.color = static_cast<uint8_t>(color);
   }
-  static void Add(std::vector<CeEvent>& v, int pe, uint64_t word) {
+  void Add(std::vector<CeEvent>& v, int pe, uint64_t word) {
+    ++inbound_[static_cast<size_t>(pe)];
     CeEvent& e = v.emplace_back();
     e.pe = pe;
     e.word = word;
@@ -115,6 +120,14 @@ class FuncFabric final : public fabric::Fabric {
   // Endpoints have ids: a PE's ramp its index, an edge port NumPes() + 4 * router + dir.
   int EdgeId(int r, int dir) const { return NumPes() + r * arch::kNumEdgeDirs + dir; }
   void Wake(int id, uint64_t wake);  // queue a Tick of endpoint `id` at `wake` if earlier
+  // Queues a wake already recorded in next_wake_: in the wheel if near, else in the heap.
+  void QueueWake(uint64_t wake, int id) {
+    if (wake - cycle_ < kWheel) {
+      SlotAt(wake).wakes.push_back(id);
+    } else {
+      wakes_.push({wake, id});
+    }
+  }
 
   int w_, h_;
   uint64_t cycle_ = 0;
@@ -132,6 +145,14 @@ class FuncFabric final : public fabric::Fabric {
   std::vector<int> active_, queued_;  // routers to step; routers holding queued wavelets
   std::vector<int> skipped_;          // queued routers with nothing new this cycle
   std::vector<uint64_t> ce_link_, ce_credit_, ep_stamp_;  // per endpoint id, this cycle
+  // Per endpoint id: deliveries (wavelets, credits) in the wheel. A compute engine with none may
+  // run ahead (RampPort::horizon) up to the first cycle a new one could reach it.
+  std::vector<uint32_t> inbound_;
+  uint64_t run_end_ = 0;  // the cycle at which the current Run ends if nothing stops it
+  // This cycle: how many cycles pass at least before a wavelet not yet in the wheel reaches a
+  // compute engine (StepCycle).
+  uint64_t quiet_span_ = 0;
+  bool run_ahead_ = true;
   std::vector<int> ep_due_;
   using WakeAt = std::pair<uint64_t, int>;
   std::priority_queue<WakeAt, std::vector<WakeAt>, std::greater<WakeAt>> wakes_;

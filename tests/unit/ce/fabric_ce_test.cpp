@@ -35,6 +35,7 @@ class Tap final : public fabric::RampEndpoint {
     inner_.Tick(cycle, port);
   }
   uint64_t NextWake() const override { return inner_.NextWake(); }
+  void Rewind(uint64_t cycle) override { inner_.Rewind(cycle); }
   std::vector<uint64_t> arrivals;
 
  private:
