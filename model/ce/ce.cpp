@@ -459,11 +459,7 @@ void Ce::Commit() {
 
 void Ce::CommitData() {
   const Cyc& x = cyc_;
-  if (x.sram_w) {
-    const uint16_t a = x.sram_addr;
-    for (unsigned k = 0; k < x.sram_size; ++k)
-      st_.sram[a + k] = static_cast<uint8_t>(x.sram_value >> (8 * k));
-  }
+  if (x.sram_w) std::memcpy(&st_.sram[x.sram_addr], &x.sram_value, x.sram_size);  // little endian
   if (x.dot_w) st_.gpr[x.dot_reg] = x.dot_value;  // the microthread's value wins
   if (x.flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | x.flags) & 0x1F);
 }

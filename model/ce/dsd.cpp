@@ -25,12 +25,12 @@ inline bool Half(arch::DsdFmt fmt) {
 }
 
 // What the engine found about a microthread's next step in this cycle.
-struct StepPlan {
-  bool combine = false;
-  bool pair = false;
-  bool split = false;
-  int range_role = -1;  // an operand whose element lies outside SRAM
-  int64_t range_addr = 0;
+struct StepPlan {  // set for each busy microthread (EngineStage), left unset for the others
+  bool combine;
+  bool pair;
+  bool split;
+  int range_role;  // an operand whose element lies outside SRAM, or -1
+  int64_t range_addr;
 };
 
 }  // namespace
@@ -164,6 +164,7 @@ void Ce::EngineStage() {
     const int u = Ctz(b);
     Microthread& m = st_.ut[u];
     StepPlan& pl = plan[u];
+    pl = StepPlan{false, false, false, -1, 0};
     m.wait_color = arch::kNoColor;
     if (u == split_ut) {
       m.wait = Wait(arch::UtWait::kReady);
@@ -292,14 +293,9 @@ void Ce::EngineStage() {
 
   // The step: the split step's second half, or the first ready microthread in round-robin order.
   int stepper = split_ut;
-  if (stepper < 0 && ready) {
-    for (int k = 0; k < kUts; ++k) {
-      const int u = (st_.rr_ptr + k) % kUts;
-      if (ready >> u & 1) {
-        stepper = u;
-        break;
-      }
-    }
+  if (stepper < 0 && ready) {  // the first ready at or after rr_ptr, wrapping
+    const uint32_t upper = ready & ~((1u << st_.rr_ptr) - 1);
+    stepper = Ctz(upper ? upper : ready);
   }
   for (uint32_t b = ready; b; b &= b - 1) {
     const int u = Ctz(b);
