@@ -346,10 +346,15 @@ uint32_t Ce::ReadOperand(int u, int r, bool pair) {
     return o.size == 2 ? data & 0xFFFF : data;
   }
   const auto a = static_cast<uint32_t>(ElemAddr(o, m.i));
-  const unsigned bytes = pair ? 4 : o.size;
-  uint32_t v = 0;
-  std::memcpy(&v, &st_.sram[a], bytes);  // little endian, as the host
-  return v;
+  const uint8_t* p = &st_.sram[a];  // little endian, as the host
+  if (pair || o.size == 4) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  uint16_t h;  // elements are 4 or 2 bytes (ElemBytes)
+  std::memcpy(&h, p, 2);
+  return h;
 }
 
 template <bool kT>

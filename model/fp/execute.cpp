@@ -83,37 +83,52 @@ void RunAll(const FpCase* in, FpOut* out, size_t n) {
   }
 }
 
+// One case, for Execute: no packing into FpCase and FpOut, no loop.
+template <FpFmt kFmt, FpOp kOp>
+uint32_t RunOne(uint32_t a, uint32_t b, uint32_t c, uint8_t flags[arch::kF16Lanes]) {
+  flags[0] = 0;
+  flags[1] = 0;
+  return Exec<kFmt, kOp>(a, b, c, flags);
+}
+
 using RunFn = void (*)(const FpCase*, FpOut*, size_t);
+using OneFn = uint32_t (*)(uint32_t, uint32_t, uint32_t, uint8_t*);
 
 template <size_t... kI>
 constexpr auto MakeTable(std::index_sequence<kI...>) {
   return std::array<RunFn, sizeof...(kI)>{
       &RunAll<static_cast<FpFmt>(kI / kNumOps), static_cast<FpOp>(kI % kNumOps)>...};
 }
+template <size_t... kI>
+constexpr auto MakeOneTable(std::index_sequence<kI...>) {
+  return std::array<OneFn, sizeof...(kI)>{
+      &RunOne<static_cast<FpFmt>(kI / kNumOps), static_cast<FpOp>(kI % kNumOps)>...};
+}
 
-// kRun[fmt * kNumOps + op].
+// kRun[fmt * kNumOps + op], and kOne the same for one case.
 constexpr auto kRun = MakeTable(std::make_index_sequence<kNumFmts * kNumOps>());
+constexpr auto kOne = MakeOneTable(std::make_index_sequence<kNumFmts * kNumOps>());
 
-RunFn Lookup(FpOp op, FpFmt fmt) {
+[[noreturn]] void ThrowBadCode(unsigned o, unsigned f) {
+  throw std::invalid_argument("fp::Execute: bad operation code " + std::to_string(o) +
+                              " / format " + std::to_string(f));
+}
+
+// The table index of (op, fmt); throws for codes outside the enums.
+inline unsigned Index(FpOp op, FpFmt fmt) {
   const auto o = static_cast<unsigned>(op);
   const auto f = static_cast<unsigned>(fmt);
-  if (o >= kNumOps || f >= kNumFmts) {
-    throw std::invalid_argument("fp::Execute: bad operation code " + std::to_string(o) +
-                                " / format " + std::to_string(f));
-  }
-  return kRun[f * kNumOps + o];
+  if (o >= kNumOps || f >= kNumFmts) ThrowBadCode(o, f);
+  return f * kNumOps + o;
 }
+
+RunFn Lookup(FpOp op, FpFmt fmt) { return kRun[Index(op, fmt)]; }
 
 }  // namespace
 
 uint32_t Execute(FpOp op, FpFmt fmt, uint32_t a, uint32_t b, uint32_t c,
                  uint8_t flags[arch::kF16Lanes]) {
-  const FpCase in{op, fmt, a, b, c};
-  FpOut out;
-  Lookup(op, fmt)(&in, &out, 1);
-  flags[0] = out.flags[0];
-  flags[1] = out.flags[1];
-  return out.result;
+  return kOne[Index(op, fmt)](a, b, c, flags);
 }
 
 void ExecuteBatch(const FpCase* in, FpOut* out, size_t n) {
