@@ -199,16 +199,15 @@ void Ce::Arrivals(const fabric::RampPort& port) {
 void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
   ahead_.open = false;  // the fabric reached this cycle: what ran ahead before stays
   if (sink_) return Cycle<true>(cycle, port);
-  // An engine with more to do than its scalar pipeline steps through the whole cycle model.
-  if (!run_ahead_ || !PlainState()) return Cycle<false>(cycle, port);
+  if (!run_ahead_) return Cycle<false>(cycle, port);
   Decoded d;
-  if (PlainIssue(cycle, d)) {  // the same cycle in fewer steps (run_ahead.cpp)
+  if (PlainState() && PlainIssue(cycle, d)) {  // the same cycle in fewer steps (run_ahead.cpp)
     port.to_router = 0;
     port.credit_to_router = 0;
     ticked_ = true;
     PlainCycle(cycle, d);
     if (port.from_router | port.credit_from_router) Arrivals(port);
-  } else {
+  } else {  // an engine with more to do than its scalar pipeline: the whole cycle model
     Cycle<false>(cycle, port);
   }
   if (port.horizon > cycle + 1) RunAhead(port.horizon);
@@ -459,7 +458,14 @@ void Ce::Commit() {
 
 void Ce::CommitData() {
   const Cyc& x = cyc_;
-  if (x.sram_w) std::memcpy(&st_.sram[x.sram_addr], &x.sram_value, x.sram_size);  // little endian
+  if (x.sram_w) {
+    if (ahead_.open) {  // running ahead: keep what the write covers, to go back (run_ahead.cpp)
+      uint32_t old = 0;
+      std::memcpy(&old, &st_.sram[x.sram_addr], x.sram_size);
+      ahead_.sram.push_back({x.sram_addr, x.sram_size, old});
+    }
+    std::memcpy(&st_.sram[x.sram_addr], &x.sram_value, x.sram_size);  // little endian
+  }
   if (x.dot_w) st_.gpr[x.dot_reg] = x.dot_value;  // the microthread's value wins
   if (x.flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | x.flags) & 0x1F);
 }

@@ -208,12 +208,17 @@ class Ce {
            !st_.split.active;
   }
   bool CreditsHome() const;  // no credit can come back from the router
+  // The engine can run ahead: PlainState, except that busy microthreads may remain if every one
+  // works on memory only, starts no task when done and has no element left outside SRAM.
+  bool CanRunAhead() const;
   // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues.
   bool PlainIssue(uint64_t c, Decoded& d) const;
   void PlainCycle(uint64_t c, const Decoded& d);  // Cycle<false> for such a cycle, in few steps
+  void AheadCycle(uint64_t c, const Decoded& d);  // one cycle run ahead (or again, by Rewind)
   void RunAhead(uint64_t horizon);
   // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end
-  // of cycle `from`, and the SRAM bytes it overwrote.
+  // of cycle `from`, and the SRAM bytes it overwrote. The microthreads and their results only
+  // when some were busy (none starts while running ahead).
   struct AheadLog {
     bool open = false;
     uint64_t from = 0;
@@ -223,6 +228,11 @@ class Ce {
     std::array<uint32_t, kPerfEvents> perf{};
     uint8_t fp_flags = 0;
     uint64_t retired = 0;
+    bool engine = false;  // busy microthreads: the fields below hold their state
+    std::array<Microthread, kUts> ut{};
+    uint8_t busy = 0, rr_ptr = 0;
+    std::array<PendingResult, kResultRing> results{};
+    SplitStep split;
     struct Bytes {
       uint16_t addr;
       uint8_t size;

@@ -2,16 +2,22 @@
 // runs the cycles the fabric guarantees quiet for it (RampPort::horizon) in the Tick of the first,
 // instead of one Tick per cycle. A cycle runs ahead only if nothing in it can reach or hear the
 // fabric: the engine sends, pops and returns nothing, reads and writes no register, cannot fault
-// and keeps its task running. Such a cycle depends on nothing but the engine's own state, so it is
-// the cycle the fabric would have stepped, computed earlier: PlainCycle is Cycle<false> with the
-// steps that have nothing to do left out, and the scalar stage is the same code.
+// and keeps its task running; its microthreads, if any, work on memory only. Such a cycle depends
+// on nothing but the engine's own state, so it is the cycle the fabric would have stepped,
+// computed earlier: Cycle<false> itself when microthreads are busy, else PlainCycle, which is
+// Cycle<false> with the steps that have nothing to do left out (the scalar stage is the same
+// code).
 //
 // A run that stops early (a fault elsewhere) stops before the horizon it gave; Rewind then takes
 // the engine back: it restores what the run ahead could change and steps again up to the cycle
 // the run ended, which gives the same state, since those cycles depend on nothing else.
+#include <fmt/format.h>
+
 #include <cstring>
+#include <stdexcept>
 
 #include "ce/ce.h"
+#include "ce/dsd.h"
 #include "ce/exec_scalar.h"
 
 namespace tessera::ce {
@@ -22,12 +28,37 @@ bool Ce::CreditsHome() const {
   return true;
 }
 
+bool Ce::CanRunAhead() const {
+  if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || !CreditsHome())
+    return false;
+  for (uint8_t b = st_.busy; b; b &= b - 1) {
+    const Microthread& m = st_.ut[__builtin_ctz(b)];
+    if (m.tid != kNoTask) return false;  // its completion would change the task masks
+    for (int r = 0; r < 3; ++r) {
+      if (!m.has[r]) continue;
+      const DsdOperand& o = m.opnd[r];
+      if (o.kind != static_cast<uint8_t>(arch::DsdKind::kMem1d)) return false;  // fabric, mem4d
+      if (m.ended) continue;  // no element step left
+      if (m.n == kUnbounded) return false;
+      // Every element left lies in SRAM (an element step cannot fault): mem1d addresses are
+      // monotonic in the index, so the first and the last tell.
+      const int64_t lim = static_cast<int64_t>(kSram) - o.size;
+      for (const uint64_t e : {m.i, m.n - 1}) {
+        const int64_t a = ElemAddr(o, e);
+        if (a < 0 || a > lim) return false;
+      }
+    }
+  }
+  return true;
+}
+
 // The checks of Ce::ScalarStage and Ce::Execute that decide whether cycle c's issue faults,
 // touches a register or the fabric, or ends the task, read without changing anything.
 bool Ce::PlainIssue(uint64_t c, Decoded& d) const {
   const ScalarPipe& p = st_.pipe;
   d.n = nullptr;
   if (c < p.issue_at || p.std_pending) return true;  // nothing issues, or an std's second word
+  if (p.sync_ut >= 0 && (st_.busy >> p.sync_ut & 1)) return true;  // waits for a microthread
   uint32_t w;
   if (p.fetch_at == c) {  // ScalarStage fetches first
     if (st_.pc >= kSram) return false;
@@ -44,13 +75,13 @@ bool Ce::PlainIssue(uint64_t c, Decoded& d) const {
   const auto& R = st_.gpr;
   switch (n->cls) {
     case arch::InsnClass::kAlu:
-    case arch::InsnClass::kFp:  // no split step can hold the FMAC: no microthread is busy
+    case arch::InsnClass::kFp:  // or it stalls, while a split step holds the FMAC
       return true;
     case arch::InsnClass::kLoad:
     case arch::InsnClass::kStore: {
       const uint32_t ea = EffAddr(f, R[f.b]);
       const unsigned bytes = MemBytes(static_cast<arch::MemOp>(n->subop));
-      return ea < arch::kMmioBase && ea % bytes == 0;  // SRAM, no fault
+      return ea < arch::kMmioBase && ea % bytes == 0;  // SRAM, no fault (or a stall for a port)
     }
     case arch::InsnClass::kBr:
       return !BranchTaken(static_cast<arch::BrOp>(n->subop), R[f.a], f.z ? 0 : R[f.b]) ||
@@ -58,8 +89,9 @@ bool Ce::PlainIssue(uint64_t c, Decoded& d) const {
     case arch::InsnClass::kJump:
       return JumpTargetOk(
           JumpTarget(static_cast<arch::JumpOp>(n->subop), st_.pc, f.imm, EffAddr(f, R[f.b])));
-    case arch::InsnClass::kSys:
-      return n->subop == static_cast<uint8_t>(arch::SysOp::kNop);
+    case arch::InsnClass::kSys:  // nop; utwait issues or stalls
+      return n->subop == static_cast<uint8_t>(arch::SysOp::kNop) ||
+             n->subop == static_cast<uint8_t>(arch::SysOp::kUtWait);
     default:  // task instructions, sends, descriptors, DSD operations
       return false;
   }
@@ -85,16 +117,20 @@ void Ce::PlainCycle(uint64_t c, const Decoded& d) {
   Count(arch::PerfEvent::kTaskCycles);
   ScalarFpDue();
   ScalarStage<false>(&d);
-  if (x.sram_w && ahead_.open) {
-    uint32_t old = 0;
-    std::memcpy(&old, &st_.sram[x.sram_addr], x.sram_size);
-    ahead_.sram.push_back({x.sram_addr, x.sram_size, old});
-  }
   CommitData();
 }
 
+void Ce::AheadCycle(uint64_t c, const Decoded& d) {
+  if (PlainState()) return PlainCycle(c, d);
+  fabric::RampPort none;  // busy microthreads: the whole cycle model, with nothing arriving
+  Cycle<false>(c, none);
+  if (none.to_router || none.credit_to_router || Faulted())
+    throw std::logic_error(fmt::format(
+        "PE({},{}) cycle {}: a cycle run ahead reached the fabric or faulted", st_.x, st_.y, c));
+}
+
 void Ce::RunAhead(uint64_t horizon) {
-  if (!PlainState() || !CreditsHome()) return;
+  if (!CanRunAhead()) return;
   Decoded d;
   for (uint64_t c = last_cycle_ + 1; c < horizon; ++c) {
     if (!PlainIssue(c, d)) return;
@@ -108,9 +144,17 @@ void Ce::RunAhead(uint64_t horizon) {
       a.perf = st_.perf;
       a.fp_flags = st_.fp_flags;
       a.retired = retired_;
+      a.engine = st_.busy != 0;
+      if (a.engine) {
+        a.ut = st_.ut;
+        a.busy = st_.busy;
+        a.rr_ptr = st_.rr_ptr;
+        a.results = st_.results;
+        a.split = st_.split;
+      }
       a.sram.clear();
     }
-    PlainCycle(c, d);
+    AheadCycle(c, d);
   }
 }
 
@@ -126,11 +170,18 @@ void Ce::Rewind(uint64_t cycle) {
   st_.perf = a.perf;
   st_.fp_flags = a.fp_flags;
   retired_ = a.retired;
+  if (a.engine) {
+    st_.ut = a.ut;
+    st_.busy = a.busy;
+    st_.rr_ptr = a.rr_ptr;
+    st_.results = a.results;
+    st_.split = a.split;
+  }
   last_cycle_ = a.from;
   Decoded d;
   for (uint64_t c = a.from + 1; c <= cycle; ++c) {
     PlainIssue(c, d);  // true, as when these cycles ran ahead
-    PlainCycle(c, d);
+    AheadCycle(c, d);
   }
 }
 

@@ -2,8 +2,9 @@
 // RampPort::horizon, docs/performance.md "Running ahead"): the same program with and without
 // ends after the same cycles in the same state on every PE (instructions issued, every compared
 // register, all SRAM), with the same link log and back pressure. The programs cover a run cut by
-// the cycle limit, a run stopped by a fault while the other PEs ran ahead (they step back),
-// wavelets that wake idle PEs at exact cycles, and host streams at the fabric's edge.
+// the cycle limit, a run stopped by a fault while the other PEs ran ahead (they step back), both
+// with scalar code and with DSD operations on memory, wavelets that wake idle PEs at exact
+// cycles, and host streams at the fabric's edge.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -45,6 +46,21 @@ TEST(RunAhead, AFaultStopsTheRunWhileOthersRanAhead) {
   const test::LayoutRun ref =
       ExpectSameRuns("fabric 4x4\nregion at=0,0 size=4x3" + loop + "region at=0,3 size=3x1" + loop +
                          "region at=3,3 program=" + kData + "/late_fault.s param D=357\n",
+                     kData, 100000);
+  EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
+}
+
+TEST(RunAhead, DsdOperationsOnMemory) {
+  // fmacs over 256 f32 elements, synchronous: the engine runs ahead with a microthread busy.
+  ExpectSameRuns("fabric 8x8\nregion at=0,0 size=8x8 program=" + kBench + "/dsd_loop.s\n", kBench,
+                 3001);
+}
+
+TEST(RunAhead, AFaultStopsTheRunWhileDsdOperationsRanAhead) {
+  const std::string loop = " program=" + kBench + "/dsd_loop.s\n";
+  const test::LayoutRun ref =
+      ExpectSameRuns("fabric 4x4\nregion at=0,0 size=4x3" + loop + "region at=0,3 size=3x1" + loop +
+                         "region at=3,3 program=" + kData + "/late_fault.s param D=200\n",
                      kData, 100000);
   EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
 }
