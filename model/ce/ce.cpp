@@ -200,7 +200,7 @@ void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
   ahead_.open = false;  // the fabric reached this cycle: what ran ahead before stays
   if (sink_) return Cycle<true>(cycle, port);
   if (!run_ahead_) return Cycle<false>(cycle, port);
-  Decoded d;
+  const Decoded* d;
   if (PlainState() && PlainIssue(cycle, d)) {  // the same cycle in fewer steps (run_ahead.cpp)
     port.to_router = 0;
     port.credit_to_router = 0;

@@ -211,10 +211,13 @@ class Ce {
   // The engine can run ahead: PlainState, except that busy microthreads may remain if every one
   // works on memory only, starts no task when done and has no element left outside SRAM.
   bool CanRunAhead() const;
-  // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues.
-  bool PlainIssue(uint64_t c, Decoded& d) const;
-  void PlainCycle(uint64_t c, const Decoded& d);  // Cycle<false> for such a cycle, in few steps
-  void AheadCycle(uint64_t c, const Decoded& d);  // one cycle run ahead (or again, by Rewind)
+  // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues
+  // (nullptr if none), in decoded_.
+  bool PlainIssue(uint64_t c, const Decoded*& d) const;
+  void PlainCycle(uint64_t c, const Decoded* d);  // Cycle<false> for such a cycle, in few steps
+  void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
+  // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
+  mutable std::array<Decoded, 8> decoded_{};
   void RunAhead(uint64_t horizon);
   // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end
   // of cycle `from`, and the SRAM bytes it overwrote. The microthreads and their results only

@@ -54,9 +54,9 @@ bool Ce::CanRunAhead() const {
 
 // The checks of Ce::ScalarStage and Ce::Execute that decide whether cycle c's issue faults,
 // touches a register or the fabric, or ends the task, read without changing anything.
-bool Ce::PlainIssue(uint64_t c, Decoded& d) const {
+bool Ce::PlainIssue(uint64_t c, const Decoded*& d) const {
   const ScalarPipe& p = st_.pipe;
-  d.n = nullptr;
+  d = nullptr;
   if (c < p.issue_at || p.std_pending) return true;  // nothing issues, or an std's second word
   if (p.sync_ut >= 0 && (st_.busy >> p.sync_ut & 1)) return true;  // waits for a microthread
   uint32_t w;
@@ -67,11 +67,15 @@ bool Ce::PlainIssue(uint64_t c, Decoded& d) const {
     if (!p.ir_valid) return false;
     w = p.ir;
   }
-  const arch::InsnInfo* n = isa::DecodeCached(w);
-  if (!n) return false;
-  d.n = n;
-  d.f = isa::SplitFields(w);
-  const isa::Fields& f = d.f;
+  Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
+  if (!e.n || e.f.word != w) {
+    e.n = isa::DecodeCached(w);
+    if (!e.n) return false;
+    e.f = isa::SplitFields(w);
+  }
+  d = &e;
+  const arch::InsnInfo* n = e.n;
+  const isa::Fields& f = e.f;
   const auto& R = st_.gpr;
   switch (n->cls) {
     case arch::InsnClass::kAlu:
@@ -101,7 +105,7 @@ bool Ce::PlainIssue(uint64_t c, Decoded& d) const {
 // caller takes): no results are due (no microthread is busy), no credit is owed, the dispatcher
 // has no control wavelet, the picker waits for the running task, and the issue writes at most a
 // register, the SRAM and the pipeline.
-void Ce::PlainCycle(uint64_t c, const Decoded& d) {
+void Ce::PlainCycle(uint64_t c, const Decoded* d) {
   Cyc& x = cyc_;  // what the scalar stage and CommitData read, as Cycle<false> would leave it
   x.c = c;
   x.running = true;
@@ -116,11 +120,11 @@ void Ce::PlainCycle(uint64_t c, const Decoded& d) {
   last_cycle_ = c;
   Count(arch::PerfEvent::kTaskCycles);
   ScalarFpDue();
-  ScalarStage<false>(&d);
+  ScalarStage<false>(d);
   CommitData();
 }
 
-void Ce::AheadCycle(uint64_t c, const Decoded& d) {
+void Ce::AheadCycle(uint64_t c, const Decoded* d) {
   if (PlainState()) return PlainCycle(c, d);
   fabric::RampPort none;  // busy microthreads: the whole cycle model, with nothing arriving
   Cycle<false>(c, none);
@@ -131,7 +135,7 @@ void Ce::AheadCycle(uint64_t c, const Decoded& d) {
 
 void Ce::RunAhead(uint64_t horizon) {
   if (!CanRunAhead()) return;
-  Decoded d;
+  const Decoded* d;
   for (uint64_t c = last_cycle_ + 1; c < horizon; ++c) {
     if (!PlainIssue(c, d)) return;
     if (!ahead_.open) {
@@ -178,7 +182,7 @@ void Ce::Rewind(uint64_t cycle) {
     st_.split = a.split;
   }
   last_cycle_ = a.from;
-  Decoded d;
+  const Decoded* d;
   for (uint64_t c = a.from + 1; c <= cycle; ++c) {
     PlainIssue(c, d);  // true, as when these cycles ran ahead
     AheadCycle(c, d);
