@@ -216,9 +216,8 @@ class Ce {
   bool PlainIssue(uint64_t c, const Decoded*& d) const;
   void PlainCycle(uint64_t c, const Decoded* d);  // Cycle<false> for such a cycle, in few steps
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
-  // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
-  mutable std::array<Decoded, 8> decoded_{};
   void RunAhead(uint64_t horizon);
+  void CopyAheadState(bool save);  // the state AheadLog keeps, into ahead_ (save) or back
   // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end
   // of cycle `from`, and the SRAM bytes it overwrote. The microthreads and their results only
   // when some were busy (none starts while running ahead).
@@ -245,6 +244,8 @@ class Ce {
   };
   AheadLog ahead_;
   bool run_ahead_ = true;
+  // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
+  mutable std::array<Decoded, 8> decoded_{};
 
   // Fetch of the instruction at pc into the pipe (docs/isa.md 6.8: fetched words are latched).
   void Fetch();

@@ -139,27 +139,38 @@ void Ce::RunAhead(uint64_t horizon) {
   for (uint64_t c = last_cycle_ + 1; c < horizon; ++c) {
     if (!PlainIssue(c, d)) return;
     if (!ahead_.open) {
-      AheadLog& a = ahead_;
-      a.open = true;
-      a.from = last_cycle_;
-      a.gpr = st_.gpr;
-      a.pc = st_.pc;
-      a.pipe = st_.pipe;
-      a.perf = st_.perf;
-      a.fp_flags = st_.fp_flags;
-      a.retired = retired_;
-      a.engine = st_.busy != 0;
-      if (a.engine) {
-        a.ut = st_.ut;
-        a.busy = st_.busy;
-        a.rr_ptr = st_.rr_ptr;
-        a.results = st_.results;
-        a.split = st_.split;
-      }
-      a.sram.clear();
+      ahead_.open = true;
+      ahead_.from = last_cycle_;
+      ahead_.engine = st_.busy != 0;
+      ahead_.sram.clear();
+      CopyAheadState(true);
     }
     AheadCycle(c, d);
   }
+}
+
+// One list of what a run ahead can change, copied into the log or back from it.
+void Ce::CopyAheadState(bool save) {
+  AheadLog& a = ahead_;
+  auto copy = [save](auto& logged, auto& live) {
+    if (save) {
+      logged = live;
+    } else {
+      live = logged;
+    }
+  };
+  copy(a.gpr, st_.gpr);
+  copy(a.pc, st_.pc);
+  copy(a.pipe, st_.pipe);
+  copy(a.perf, st_.perf);
+  copy(a.fp_flags, st_.fp_flags);
+  copy(a.retired, retired_);
+  if (!a.engine) return;  // no microthread was busy: none started since
+  copy(a.ut, st_.ut);
+  copy(a.busy, st_.busy);
+  copy(a.rr_ptr, st_.rr_ptr);
+  copy(a.results, st_.results);
+  copy(a.split, st_.split);
 }
 
 void Ce::Rewind(uint64_t cycle) {
@@ -168,19 +179,7 @@ void Ce::Rewind(uint64_t cycle) {
   a.open = false;
   for (auto it = a.sram.rbegin(); it != a.sram.rend(); ++it)
     std::memcpy(&st_.sram[it->addr], &it->old, it->size);
-  st_.gpr = a.gpr;
-  st_.pc = a.pc;
-  st_.pipe = a.pipe;
-  st_.perf = a.perf;
-  st_.fp_flags = a.fp_flags;
-  retired_ = a.retired;
-  if (a.engine) {
-    st_.ut = a.ut;
-    st_.busy = a.busy;
-    st_.rr_ptr = a.rr_ptr;
-    st_.results = a.results;
-    st_.split = a.split;
-  }
+  CopyAheadState(false);
   last_cycle_ = a.from;
   const Decoded* d;
   for (uint64_t c = a.from + 1; c <= cycle; ++c) {

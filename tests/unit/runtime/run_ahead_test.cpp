@@ -34,35 +34,36 @@ test::LayoutRun ExpectSameRuns(const std::string& layout_text, const std::string
   return ref;
 }
 
-TEST(RunAhead, ScalarLoopsCutByTheCycleLimit) {
-  // The run goes in steps (Device::Run): every step ends at a cycle no engine may pass.
-  ExpectSameRuns("fabric 8x8\nregion at=0,0 size=8x8 program=" + kBench + "/scalar_loop.s\n",
+// A bench program (bench/programs) on every PE of an 8x8 fabric, cut by the cycle limit: the
+// run goes in steps (Device::Run), and every step ends at a cycle no engine may pass.
+void ExpectSameLoops(const std::string& program) {
+  ExpectSameRuns("fabric 8x8\nregion at=0,0 size=8x8 program=" + kBench + "/" + program + "\n",
                  kBench, 3001);
 }
 
-TEST(RunAhead, AFaultStopsTheRunWhileOthersRanAhead) {
-  // PE(3,3) faults after 357 iterations; the other 15 PEs had run ahead of that cycle.
-  const std::string loop = " program=" + kBench + "/scalar_loop.s\n";
+// A bench program on 15 PEs of a 4x4 fabric while PE(3,3) loops `iterations` times and faults:
+// the other PEs had run ahead of that cycle and step back.
+void ExpectSameFaultAmid(const std::string& program, int iterations) {
+  const std::string loop = " program=" + kBench + "/" + program + "\n";
   const test::LayoutRun ref =
       ExpectSameRuns("fabric 4x4\nregion at=0,0 size=4x3" + loop + "region at=0,3 size=3x1" + loop +
-                         "region at=3,3 program=" + kData + "/late_fault.s param D=357\n",
+                         "region at=3,3 program=" + kData +
+                         "/late_fault.s param D=" + std::to_string(iterations) + "\n",
                      kData, 100000);
   EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
 }
+
+TEST(RunAhead, ScalarLoopsCutByTheCycleLimit) { ExpectSameLoops("scalar_loop.s"); }
+
+TEST(RunAhead, AFaultStopsTheRunWhileOthersRanAhead) { ExpectSameFaultAmid("scalar_loop.s", 357); }
 
 TEST(RunAhead, DsdOperationsOnMemory) {
   // fmacs over 256 f32 elements, synchronous: the engine runs ahead with a microthread busy.
-  ExpectSameRuns("fabric 8x8\nregion at=0,0 size=8x8 program=" + kBench + "/dsd_loop.s\n", kBench,
-                 3001);
+  ExpectSameLoops("dsd_loop.s");
 }
 
 TEST(RunAhead, AFaultStopsTheRunWhileDsdOperationsRanAhead) {
-  const std::string loop = " program=" + kBench + "/dsd_loop.s\n";
-  const test::LayoutRun ref =
-      ExpectSameRuns("fabric 4x4\nregion at=0,0 size=4x3" + loop + "region at=0,3 size=3x1" + loop +
-                         "region at=3,3 program=" + kData + "/late_fault.s param D=200\n",
-                     kData, 100000);
-  EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
+  ExpectSameFaultAmid("dsd_loop.s", 200);
 }
 
 TEST(RunAhead, WaveletsWakeIdlePesAtExactCycles) {
