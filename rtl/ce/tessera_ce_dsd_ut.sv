@@ -156,6 +156,7 @@ module tessera_ce_dsd_ut (
   logic [1:0]           lrdy_d [8];
   logic [1:0]           crdy_q [3];          // cycles until combine result k may be used
   logic [1:0]           crdy_d [3];
+  logic                 cnt_q, cnt_d;        // some lrdy or crdy counter is not zero
   logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
   logic [4:0]           wcol_q, wcol_d;
 
@@ -177,6 +178,15 @@ module tessera_ce_dsd_ut (
     iss_dsr[1] = iss_d.src0;
     iss_dsr[2] = iss_d.src1;
     iss_n0     = iss_len_i == 15'd0;
+  end
+
+  // An idle microthread (not busy, nothing in flight, its fdot counters at zero) keeps its state
+  // until an operation issues on it: `act` says its state may change in this cycle. The logic
+  // below computes only for an active one and its registers load only then (a simulator skips
+  // the idle ones; the values are the same either way).
+  logic act;
+  always_comb begin
+    act = issue_i || busy_q || due_i || infl_q != '0 || cnt_q;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -341,20 +351,25 @@ module tessera_ce_dsd_ut (
   always_comb begin
     logic [1:0] kind;
     infl_after = infl_q - 3'(due_i);
-    comp   = due_i && ended_q && infl_q == 3'd1 && (!dot_q || stage_q == stages(fmt_q));
-    c_tid  = tid_q;
-    c_unbl = unbl_q;
-    c_pc   = upc_q;
-    if (issue_i && iss_n0 && !iss_dot) begin
-      comp   = 1'b1;
-      c_tid  = iss_d.tid;
-      c_unbl = iss_d.u && iss_d.tid != 5'(NoTask);
-      c_pc   = iss_pc_i;
+    comp       = 1'b0;
+    c_tid      = tid_q;
+    c_unbl     = unbl_q;
+    c_pc       = upc_q;
+    cfault_o   = 1'b0;
+    kind       = '0;
+    if (act) begin
+      comp = due_i && ended_q && infl_q == 3'd1 && (!dot_q || stage_q == stages(fmt_q));
+      if (issue_i && iss_n0 && !iss_dot) begin
+        comp   = 1'b1;
+        c_tid  = iss_d.tid;
+        c_unbl = iss_d.u && iss_d.tid != 5'(NoTask);
+        c_pc   = iss_pc_i;
+      end
+      if (ending && !dot_q && infl_after == '0) comp = 1'b1;
+      kind     = tkind_i[32'(c_tid)*2 +: 2];
+      cfault_o = comp && c_tid != 5'(NoTask) && !c_unbl && kind != 2'(TaskKindLocal) &&
+                 kind != 2'(TaskKindControl);
     end
-    if (ending && !dot_q && infl_after == '0) comp = 1'b1;
-    kind     = tkind_i[32'(c_tid)*2 +: 2];
-    cfault_o = comp && c_tid != 5'(NoTask) && !c_unbl && kind != 2'(TaskKindLocal) &&
-               kind != 2'(TaskKindControl);
   end
   assign comp_o       = comp;
   assign comp_tid_o   = c_tid;
@@ -402,6 +417,7 @@ module tessera_ce_dsd_ut (
     stage_d = stage_q;
     wait_d  = wait_q;
     wcol_d  = wcol_q;
+    cnt_d   = cnt_q;
     for (int r = 0; r < 3; r++) begin
       okind_d[r] = okind_q[r];
       ohalf_d[r] = ohalf_q[r];
@@ -427,159 +443,165 @@ module tessera_ce_dsd_ut (
     for (int k = 0; k < 8; k++) lrdy_d[k] = lrdy_q[k];
     for (int k = 0; k < 3; k++) crdy_d[k] = crdy_q[k];
 
-    if (live_i) begin
-      for (int k = 0; k < 8; k++) if (lrdy_q[k] != 2'd0) lrdy_d[k] = lrdy_q[k] - 2'd1;
-      for (int k = 0; k < 3; k++) if (crdy_q[k] != 2'd0) crdy_d[k] = crdy_q[k] - 2'd1;
-    end
-
-    // 1. the result due: its fdot word, one fewer in flight
-    if (due_dw_we_i) dw_d[due_dw_i] = due_dw_data_i;
-    if (live_i) infl_d = infl_after;
-
-    // 3. the DSD instruction issues on this microthread (docs/isa.md 4.11)
-    if (issue_i) begin
-      busy_d  = !(iss_n0 && !iss_dot);
-      sync_d  = iss_d.u && iss_d.tid == 5'(NoTask);
-      unbl_d  = iss_d.u && iss_d.tid != 5'(NoTask);
-      tid_d   = iss_d.tid;
-      upc_d   = iss_pc_i;
-      opc_d   = iss_d.op;
-      op_d    = iss_op_i;
-      fmt_d   = iss_fmt_i;
-      form_d  = iss_form_i;
-      has_d   = iss_has_i;
-      n_d     = iss_len_i;
-      unb_d   = iss_len_i == 15'(UnboundedLength);
-      i_d     = '0;
-      ended_d = iss_n0;
-      infl_d  = '0;
-      wait_d  = 3'(UtWaitReady);
-      wcol_d  = 5'(NoColor);
-      dot_d   = iss_dot;
-      fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
-      // conversions and compares step one element at a time: the FMAC takes lane 0 only
-      pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt &&
-                iss_op_i != DsdOpCvtF2I && iss_op_i != DsdOpCvtI2F &&
-                !(iss_op_i >= DsdOpCmpEq && iss_op_i <= DsdOpCmpGe);
-      scal_d  = iss_scalar_i;
-      sreg_d  = iss_d.s;
-      stage_d = '0;
-      fabin_d = '0;
-      dctrl_d = iss_dsr_dst_i[DsdCtrlLsb];
-      didx_d  = iss_dsr_dst_i[DsdIdxLsb];
-      dbase_d = iss_dsr_dst_i[DsdBaseLsb +: 16];
-      for (int r = 0; r < 3; r++) begin
-        half       = iss_raw[r][DsdElemLsb];
-        step_bytes = half ? {iss_raw[r][DsdStrideLsb + 15], iss_raw[r][DsdStrideLsb +: 16], 1'b0}
-                          : {iss_raw[r][DsdStrideLsb +: 16], 2'b00};
-        o4_d[r]    = iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
-        okind_d[r] = o4_d[r] ? KMem : iss_raw[r][DsdKindLsb +: 2];
-        ohalf_d[r] = half;
-        ocol_d[r]  = iss_raw[r][DsdColorLsb +: 5];
-        odsr_d[r]  = iss_dsr[r];
-        oaddr_d[r] = AW'(iss_raw[r][DsdBaseLsb +: 16]);
-        oinc_d[r]  = {step_bytes[17], step_bytes};
-        l0_d[r]    = iss_raw[r][DsdLengthLsb +: 15];
-        l1_d[r]    = iss_ext[r][Dsd4xLen1Lsb +: 11];
-        l2_d[r]    = iss_ext[r][Dsd4xLen2Lsb +: 5];
-        inc1_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride1Lsb +: 16], half);
-        inc2_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride2Lsb +: 16], half);
-        inc3_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride3Lsb +: 16], half);
-        c0_d[r]    = '0;
-        c1_d[r]    = '0;
-        c2_d[r]    = '0;
-        row_d[r]   = oaddr_d[r];
-        plane_d[r] = oaddr_d[r];
-        block_d[r] = oaddr_d[r];
-        if (iss_has_i[r] && (iss_raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
-                             iss_raw[r][DsdStrideLsb +: 16] != 16'd1))
-          pairs_d = 1'b0;
-        if (r != 0 && iss_has_i[r] && iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindFabIn))
-          fabin_d[iss_raw[r][DsdColorLsb +: 5]] = 1'b1;
+    if (act) begin
+      if (live_i) begin
+        for (int k = 0; k < 8; k++) if (lrdy_q[k] != 2'd0) lrdy_d[k] = lrdy_q[k] - 2'd1;
+        for (int k = 0; k < 3; k++) if (crdy_q[k] != 2'd0) crdy_d[k] = crdy_q[k] - 2'd1;
       end
-      // reduction partials: p0 = the accumulator, the others the combine's identity: -0.0 for
-      // sums, the canonical NaN for max and min (docs/isa.md 6.5)
-      for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
-      for (int k = 0; k < 3; k++) crdy_d[k] = '0;
-      if (iss_fmt_i == DsdFmtF16) begin
-        dw_d[0] = {iss_id16, iss_scalar_i[15:0]};
-        for (int k = 1; k < 4; k++) dw_d[k] = {iss_id16, iss_id16};
-      end else begin
-        dw_d[0] = iss_scalar_i;
-        for (int k = 1; k < 4; k++) dw_d[k] = iss_id32;
-      end
-    end
 
-    // the wait the plan found (UtStatus.Wait, UtInfo.Color)
-    if (run_i && busy_q) begin
-      wait_d = turn_i ? 3'(UtWaitTurn) : why;
-      wcol_d = wc;
-    end
-    // 4. the end by a control wavelet, the completion, the step
-    if (may_end_i && ending) ended_d = 1'b1;
-    if (may_complete_i && comp) begin
-      busy_d = 1'b0;
-      wait_d = 3'(UtWaitReady);
-      wcol_d = 5'(NoColor);
-    end
-    if (step_i && !(!split_i && pl_split)) begin  // a split step's first half changes nothing here
-      if (pl_comb && !split_i) begin
-        // an fdot combine step (6.5): its result is an input of a later one, or R[S]
-        if (stage_q != stages(fmt_q) - 3'd1) crdy_d[stage_q[1:0]] = 2'(FmacLatency - 1);
-        stage_d = stage_q + 3'd1;
-        infl_d  = infl_after + 3'd1;
-      end else begin
-        // an element step: its result goes into flight, the next element
-        if (dot_q) begin
-          if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix) begin
-            lrdy_d[{1'b0, i_q[1:0]}] = 2'(FmacLatency - 1);
-          end else if (pair) begin
-            lrdy_d[{i_q[2:1], 1'b0}] = 2'(FmacLatency - 1);
-            lrdy_d[{i_q[2:1], 1'b1}] = 2'(FmacLatency - 1);
-          end else begin
-            lrdy_d[i_q[2:0]] = 2'(FmacLatency - 1);
-          end
-        end
-        infl_d = infl_after + 3'd1;
-        i_d    = i_q + (pair ? 16'd2 : 16'd1);
+      // 1. the result due: its fdot word, one fewer in flight
+      if (due_dw_we_i) dw_d[due_dw_i] = due_dw_data_i;
+      if (live_i) infl_d = infl_after;
+
+      // 3. the DSD instruction issues on this microthread (docs/isa.md 4.11)
+      if (issue_i) begin
+        busy_d  = !(iss_n0 && !iss_dot);
+        sync_d  = iss_d.u && iss_d.tid == 5'(NoTask);
+        unbl_d  = iss_d.u && iss_d.tid != 5'(NoTask);
+        tid_d   = iss_d.tid;
+        upc_d   = iss_pc_i;
+        opc_d   = iss_d.op;
+        op_d    = iss_op_i;
+        fmt_d   = iss_fmt_i;
+        form_d  = iss_form_i;
+        has_d   = iss_has_i;
+        n_d     = iss_len_i;
+        unb_d   = iss_len_i == 15'(UnboundedLength);
+        i_d     = '0;
+        ended_d = iss_n0;
+        infl_d  = '0;
+        wait_d  = 3'(UtWaitReady);
+        wcol_d  = 5'(NoColor);
+        dot_d   = iss_dot;
+        fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
+        // conversions and compares step one element at a time: the FMAC takes lane 0 only
+        pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt &&
+                  iss_op_i != DsdOpCvtF2I && iss_op_i != DsdOpCvtI2F &&
+                  !(iss_op_i >= DsdOpCmpEq && iss_op_i <= DsdOpCmpGe);
+        scal_d  = iss_scalar_i;
+        sreg_d  = iss_d.s;
+        stage_d = '0;
+        fabin_d = '0;
+        dctrl_d = iss_dsr_dst_i[DsdCtrlLsb];
+        didx_d  = iss_dsr_dst_i[DsdIdxLsb];
+        dbase_d = iss_dsr_dst_i[DsdBaseLsb +: 16];
         for (int r = 0; r < 3; r++) begin
-          inc = AW'($signed(oinc_q[r]));
-          if (pair) inc = {inc[AW-2:0], 1'b0};
-          oaddr_d[r] = oaddr_q[r] + inc;
-          // mem4d (never in pairs): dimension 0 fastest; at the end of a dimension the next
-          // one's start moves by its step and the inner ones start there. A length 0 counts as 1.
-          if (o4_q[r]) begin
-            if (16'(c0_q[r]) + 16'd1 < 16'(l0_q[r])) begin
-              c0_d[r] = c0_q[r] + 15'd1;
+          half       = iss_raw[r][DsdElemLsb];
+          step_bytes = half ? {iss_raw[r][DsdStrideLsb + 15], iss_raw[r][DsdStrideLsb +: 16], 1'b0}
+                            : {iss_raw[r][DsdStrideLsb +: 16], 2'b00};
+          o4_d[r]    = iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
+          okind_d[r] = o4_d[r] ? KMem : iss_raw[r][DsdKindLsb +: 2];
+          ohalf_d[r] = half;
+          ocol_d[r]  = iss_raw[r][DsdColorLsb +: 5];
+          odsr_d[r]  = iss_dsr[r];
+          oaddr_d[r] = AW'(iss_raw[r][DsdBaseLsb +: 16]);
+          oinc_d[r]  = {step_bytes[17], step_bytes};
+          l0_d[r]    = iss_raw[r][DsdLengthLsb +: 15];
+          l1_d[r]    = iss_ext[r][Dsd4xLen1Lsb +: 11];
+          l2_d[r]    = iss_ext[r][Dsd4xLen2Lsb +: 5];
+          inc1_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride1Lsb +: 16], half);
+          inc2_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride2Lsb +: 16], half);
+          inc3_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride3Lsb +: 16], half);
+          c0_d[r]    = '0;
+          c1_d[r]    = '0;
+          c2_d[r]    = '0;
+          row_d[r]   = oaddr_d[r];
+          plane_d[r] = oaddr_d[r];
+          block_d[r] = oaddr_d[r];
+          if (iss_has_i[r] && (iss_raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
+                               iss_raw[r][DsdStrideLsb +: 16] != 16'd1))
+            pairs_d = 1'b0;
+          if (r != 0 && iss_has_i[r] && iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindFabIn))
+            fabin_d[iss_raw[r][DsdColorLsb +: 5]] = 1'b1;
+        end
+        // reduction partials: p0 = the accumulator, the others the combine's identity: -0.0 for
+        // sums, the canonical NaN for max and min (docs/isa.md 6.5)
+        for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
+        for (int k = 0; k < 3; k++) crdy_d[k] = '0;
+        if (iss_fmt_i == DsdFmtF16) begin
+          dw_d[0] = {iss_id16, iss_scalar_i[15:0]};
+          for (int k = 1; k < 4; k++) dw_d[k] = {iss_id16, iss_id16};
+        end else begin
+          dw_d[0] = iss_scalar_i;
+          for (int k = 1; k < 4; k++) dw_d[k] = iss_id32;
+        end
+      end
+
+      // the wait the plan found (UtStatus.Wait, UtInfo.Color)
+      if (run_i && busy_q) begin
+        wait_d = turn_i ? 3'(UtWaitTurn) : why;
+        wcol_d = wc;
+      end
+      // 4. the end by a control wavelet, the completion, the step
+      if (may_end_i && ending) ended_d = 1'b1;
+      if (may_complete_i && comp) begin
+        busy_d = 1'b0;
+        wait_d = 3'(UtWaitReady);
+        wcol_d = 5'(NoColor);
+      end
+      // a split step's first half changes nothing here
+      if (step_i && !(!split_i && pl_split)) begin
+        if (pl_comb && !split_i) begin
+          // an fdot combine step (6.5): its result is an input of a later one, or R[S]
+          if (stage_q != stages(fmt_q) - 3'd1) crdy_d[stage_q[1:0]] = 2'(FmacLatency - 1);
+          stage_d = stage_q + 3'd1;
+          infl_d  = infl_after + 3'd1;
+        end else begin
+          // an element step: its result goes into flight, the next element
+          if (dot_q) begin
+            if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix) begin
+              lrdy_d[{1'b0, i_q[1:0]}] = 2'(FmacLatency - 1);
+            end else if (pair) begin
+              lrdy_d[{i_q[2:1], 1'b0}] = 2'(FmacLatency - 1);
+              lrdy_d[{i_q[2:1], 1'b1}] = 2'(FmacLatency - 1);
             end else begin
-              c0_d[r] = '0;
-              if (12'(c1_q[r]) + 12'd1 < 12'(l1_q[r])) begin
-                c1_d[r]  = c1_q[r] + 11'd1;
-                row_d[r] = row_q[r] + AW'($signed(inc1_q[r]));
-              end else begin
-                c1_d[r] = '0;
-                if (6'(c2_q[r]) + 6'd1 < 6'(l2_q[r])) begin
-                  c2_d[r]    = c2_q[r] + 5'd1;
-                  plane_d[r] = plane_q[r] + AW'($signed(inc2_q[r]));
-                end else begin
-                  c2_d[r]    = '0;
-                  block_d[r] = block_q[r] + AW'($signed(inc3_q[r]));
-                  plane_d[r] = block_d[r];
-                end
-                row_d[r] = plane_d[r];
-              end
-              oaddr_d[r] = row_d[r];
+              lrdy_d[i_q[2:0]] = 2'(FmacLatency - 1);
             end
           end
+          infl_d = infl_after + 3'd1;
+          i_d    = i_q + (pair ? 16'd2 : 16'd1);
+          for (int r = 0; r < 3; r++) begin
+            inc = AW'($signed(oinc_q[r]));
+            if (pair) inc = {inc[AW-2:0], 1'b0};
+            oaddr_d[r] = oaddr_q[r] + inc;
+            // mem4d (never in pairs): dimension 0 fastest; at the end of a dimension the next
+            // one's start moves by its step and the inner ones start there. A length 0 counts as 1.
+            if (o4_q[r]) begin
+              if (16'(c0_q[r]) + 16'd1 < 16'(l0_q[r])) begin
+                c0_d[r] = c0_q[r] + 15'd1;
+              end else begin
+                c0_d[r] = '0;
+                if (12'(c1_q[r]) + 12'd1 < 12'(l1_q[r])) begin
+                  c1_d[r]  = c1_q[r] + 11'd1;
+                  row_d[r] = row_q[r] + AW'($signed(inc1_q[r]));
+                end else begin
+                  c1_d[r] = '0;
+                  if (6'(c2_q[r]) + 6'd1 < 6'(l2_q[r])) begin
+                    c2_d[r]    = c2_q[r] + 5'd1;
+                    plane_d[r] = plane_q[r] + AW'($signed(inc2_q[r]));
+                  end else begin
+                    c2_d[r]    = '0;
+                    block_d[r] = block_q[r] + AW'($signed(inc3_q[r]));
+                    plane_d[r] = block_d[r];
+                  end
+                  row_d[r] = plane_d[r];
+                end
+                oaddr_d[r] = row_d[r];
+              end
+            end
+          end
+          if (!unb_q && 17'(i_q) + (pair ? 17'd2 : 17'd1) >= 17'(n_q)) ended_d = 1'b1;
         end
-        if (!unb_q && 17'(i_q) + (pair ? 17'd2 : 17'd1) >= 17'(n_q)) ended_d = 1'b1;
       end
+      cnt_d = 1'b0;
+      for (int k = 0; k < 8; k++) if (lrdy_d[k] != '0) cnt_d = 1'b1;
+      for (int k = 0; k < 3; k++) if (crdy_d[k] != '0) cnt_d = 1'b1;
     end
   end
 
+  // The operation as issued changes only when one issues; where it is, only while active.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q  <= 1'b0;
       sync_q  <= 1'b0;
       upc_q   <= '0;
       opc_q   <= '0;
@@ -600,19 +622,12 @@ module tessera_ce_dsd_ut (
       fmac_q  <= 1'b0;
       pairs_q <= 1'b0;
       fabin_q <= '0;
-      i_q     <= '0;
-      ended_q <= 1'b0;
-      infl_q  <= '0;
-      stage_q <= '0;
-      wait_q  <= '0;
-      wcol_q  <= '0;
       for (int r = 0; r < 3; r++) begin
         okind_q[r] <= '0;
         ohalf_q[r] <= 1'b0;
         ocol_q[r]  <= '0;
         odsr_q[r]  <= '0;
         oinc_q[r]  <= '0;
-        oaddr_q[r] <= '0;
         o4_q[r]    <= 1'b0;
         l0_q[r]    <= '0;
         l1_q[r]    <= '0;
@@ -620,18 +635,8 @@ module tessera_ce_dsd_ut (
         inc1_q[r]  <= '0;
         inc2_q[r]  <= '0;
         inc3_q[r]  <= '0;
-        c0_q[r]    <= '0;
-        c1_q[r]    <= '0;
-        c2_q[r]    <= '0;
-        row_q[r]   <= '0;
-        plane_q[r] <= '0;
-        block_q[r] <= '0;
       end
-      for (int w = 0; w < NumDw; w++) dw_q[w] <= '0;
-      for (int k = 0; k < 8; k++) lrdy_q[k] <= '0;
-      for (int k = 0; k < 3; k++) crdy_q[k] <= '0;
-    end else begin
-      busy_q  <= busy_d;
+    end else if (issue_i) begin
       sync_q  <= sync_d;
       upc_q   <= upc_d;
       opc_q   <= opc_d;
@@ -652,19 +657,12 @@ module tessera_ce_dsd_ut (
       fmac_q  <= fmac_d;
       pairs_q <= pairs_d;
       fabin_q <= fabin_d;
-      i_q     <= i_d;
-      ended_q <= ended_d;
-      infl_q  <= infl_d;
-      stage_q <= stage_d;
-      wait_q  <= wait_d;
-      wcol_q  <= wcol_d;
       for (int r = 0; r < 3; r++) begin
         okind_q[r] <= okind_d[r];
         ohalf_q[r] <= ohalf_d[r];
         ocol_q[r]  <= ocol_d[r];
         odsr_q[r]  <= odsr_d[r];
         oinc_q[r]  <= oinc_d[r];
-        oaddr_q[r] <= oaddr_d[r];
         o4_q[r]    <= o4_d[r];
         l0_q[r]    <= l0_d[r];
         l1_q[r]    <= l1_d[r];
@@ -672,6 +670,43 @@ module tessera_ce_dsd_ut (
         inc1_q[r]  <= inc1_d[r];
         inc2_q[r]  <= inc2_d[r];
         inc3_q[r]  <= inc3_d[r];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q  <= 1'b0;
+      i_q     <= '0;
+      ended_q <= 1'b0;
+      infl_q  <= '0;
+      stage_q <= '0;
+      wait_q  <= '0;
+      wcol_q  <= '0;
+      cnt_q   <= 1'b0;
+      for (int r = 0; r < 3; r++) begin
+        oaddr_q[r] <= '0;
+        c0_q[r]    <= '0;
+        c1_q[r]    <= '0;
+        c2_q[r]    <= '0;
+        row_q[r]   <= '0;
+        plane_q[r] <= '0;
+        block_q[r] <= '0;
+      end
+      for (int w = 0; w < NumDw; w++) dw_q[w] <= '0;
+      for (int k = 0; k < 8; k++) lrdy_q[k] <= '0;
+      for (int k = 0; k < 3; k++) crdy_q[k] <= '0;
+    end else if (act) begin
+      busy_q  <= busy_d;
+      i_q     <= i_d;
+      ended_q <= ended_d;
+      infl_q  <= infl_d;
+      stage_q <= stage_d;
+      wait_q  <= wait_d;
+      wcol_q  <= wcol_d;
+      cnt_q   <= cnt_d;
+      for (int r = 0; r < 3; r++) begin
+        oaddr_q[r] <= oaddr_d[r];
         c0_q[r]    <= c0_d[r];
         c1_q[r]    <= c1_d[r];
         c2_q[r]    <= c2_d[r];
@@ -688,26 +723,28 @@ module tessera_ce_dsd_ut (
   // ---------------------------------------------------------------------------------------------
   // Outputs: the view the step takes, the registers the CE reads
   always_comb begin
-    view_o        = '0;
-    view_o.op     = op_q;
-    view_o.fmt    = fmt_q;
-    view_o.form   = form_q;
-    view_o.dot    = dot_q;
-    view_o.fmac   = fmac_q;
-    view_o.has    = has_q;
-    view_o.dst    = {okind_q[0], ohalf_q[0], ocol_q[0], oaddr_q[0][15:0]};
-    view_o.ctrl   = dctrl_q;
-    view_o.idx    = didx_q;
-    view_o.base   = dbase_q;
-    view_o.src0   = {okind_q[1], ohalf_q[1], ocol_q[1], oaddr_q[1][15:0]};
-    view_o.src1   = {okind_q[2], ohalf_q[2], ocol_q[2], oaddr_q[2][15:0]};
-    view_o.scalar = scal_q;
-    view_o.sreg   = sreg_q;
-    view_o.i      = i_q;
-    view_o.stage  = stage_q;
-    view_o.comb   = pl_comb;
-    view_o.split  = pl_split;
-    view_o.pair   = pl_pair;
+    view_o = '0;
+    if (busy_q) begin
+      view_o.op     = op_q;
+      view_o.fmt    = fmt_q;
+      view_o.form   = form_q;
+      view_o.dot    = dot_q;
+      view_o.fmac   = fmac_q;
+      view_o.has    = has_q;
+      view_o.dst    = {okind_q[0], ohalf_q[0], ocol_q[0], oaddr_q[0][15:0]};
+      view_o.ctrl   = dctrl_q;
+      view_o.idx    = didx_q;
+      view_o.base   = dbase_q;
+      view_o.src0   = {okind_q[1], ohalf_q[1], ocol_q[1], oaddr_q[1][15:0]};
+      view_o.src1   = {okind_q[2], ohalf_q[2], ocol_q[2], oaddr_q[2][15:0]};
+      view_o.scalar = scal_q;
+      view_o.sreg   = sreg_q;
+      view_o.i      = i_q;
+      view_o.stage  = stage_q;
+      view_o.comb   = pl_comb;
+      view_o.split  = pl_split;
+      view_o.pair   = pl_pair;
+    end
   end
 
   always_comb begin
@@ -740,11 +777,13 @@ module tessera_ce_dsd_ut (
 `ifndef SYNTHESIS
   logic plan_ok;
   always_comb begin
-    plan_ok = (!has_q[0] || okind_q[0] == KMem || okind_q[0] == KOut) &&
-              (!has_q[1] || okind_q[1] == KMem || okind_q[1] == KIn) &&
-              (!has_q[2] || okind_q[2] == KMem || okind_q[2] == KIn) &&
-              (unb_q || {1'b0, i_q} <= 17'(n_q)) &&
-              (!dot_q || stage_q <= stages(fmt_q));
+    plan_ok = 1'b1;
+    if (busy_q)
+      plan_ok = (!has_q[0] || okind_q[0] == KMem || okind_q[0] == KOut) &&
+                (!has_q[1] || okind_q[1] == KMem || okind_q[1] == KIn) &&
+                (!has_q[2] || okind_q[2] == KMem || okind_q[2] == KIn) &&
+                (unb_q || {1'b0, i_q} <= 17'(n_q)) &&
+                (!dot_q || stage_q <= stages(fmt_q));
   end
   `ASSERT(BusyUtHasValidPlan, !busy_q || plan_ok)
 `endif

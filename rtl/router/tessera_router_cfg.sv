@@ -57,95 +57,111 @@ module tessera_router_cfg (
     if (is_sw)   cfg_rdata_o = 32'(sw_q[idx]);
   end
 
+  // The colors whose registers change in this cycle: an advance, a register write (which wins).
+  logic [NumColors-1:0] upd;
+  always_comb begin
+    upd = adv_i;
+    if (cfg_we_i && cfg_hit_o && 32'(idx) < NumColors) upd[idx] = 1'b1;
+  end
+
+  // What a color's configuration implies, kept in registers beside it and updated with it, so
+  // that a cycle without a change costs a simulator nothing here: the effective route of the
+  // current switch position (tx, rx), and the directions some position sends to (tx_any) or
+  // accepts from (rx_any): the base masks and each position that replaces that side by a port
+  // (codes 1..NumDirs; 0 keeps the base route, 6 and 7 name no port). The RAMP bits of the *_any
+  // masks say whether the CE may send or receive the color at all (BadColor).
+  logic [NumDirs-1:0] tx_q [NumColors];
+  logic [NumDirs-1:0] rx_q [NumColors];
+  logic [NumDirs-1:0] tx_any_q [NumColors];
+  logic [NumDirs-1:0] rx_any_q [NumColors];
+
   for (genvar c = 0; c < NumColors; c++) begin : g_color
     logic [BaseW-1:0]   base_d;
     logic [SwW-1:0]     sw_d;
-    logic [1:0]         pos;
-    logic [2:0]         dir;
-    logic               out_side;
-    logic [NumDirs-1:0] dir_mask, tx, rx;
+    logic [NumDirs-1:0] tx_d, rx_d, tx_any_d, rx_any_d;
 
     always_comb begin
-      pos      = sw_q[c][SwitchCfgPosLsb +: 2];
+      logic [1:0]         pos;
+      logic [2:0]         code, dir;
+      logic               out_side;
+      logic [8:0]         codes;  // position p's direction code at [3*p +: 3]
+      logic [2:0]         outs;   // position p replaces the output side
+      logic [NumDirs-1:0] mask;
+      base_d   = base_q[c];
+      sw_d     = sw_q[c];
+      tx_d     = tx_q[c];
+      rx_d     = rx_q[c];
+      tx_any_d = tx_any_q[c];
+      rx_any_d = rx_any_q[c];
+      pos      = '0;
+      code     = '0;
       dir      = '0;
       out_side = 1'b0;
-      unique case (pos)
-        2'd1: begin
-          dir      = sw_q[c][SwitchCfgPos1DirLsb +: 3];
-          out_side = sw_q[c][SwitchCfgPos1OutLsb];
+      codes    = '0;
+      outs     = '0;
+      mask     = '0;
+      if (upd[c]) begin
+        pos = sw_q[c][SwitchCfgPosLsb +: 2];
+        if (adv_i[c]) begin
+          // Advance after forwarding: 3 wraps to 0 in ring mode, else stays at 3.
+          if (pos != 2'd3)                    sw_d[SwitchCfgPosLsb +: 2] = pos + 2'd1;
+          else if (sw_q[c][SwitchCfgRingLsb]) sw_d[SwitchCfgPosLsb +: 2] = 2'd0;
         end
-        2'd2: begin
-          dir      = sw_q[c][SwitchCfgPos2DirLsb +: 3];
-          out_side = sw_q[c][SwitchCfgPos2OutLsb];
+        if (cfg_we_i && is_base && 32'(idx) == c) base_d = cfg_wdata_i[BaseW-1:0];
+        if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d   = cfg_wdata_i[SwW-1:0];
+        // the route of the new registers
+        pos            = sw_d[SwitchCfgPosLsb +: 2];
+        codes          = {sw_d[SwitchCfgPos3DirLsb +: 3], sw_d[SwitchCfgPos2DirLsb +: 3],
+                          sw_d[SwitchCfgPos1DirLsb +: 3]};
+        outs           = {sw_d[SwitchCfgPos3OutLsb], sw_d[SwitchCfgPos2OutLsb],
+                          sw_d[SwitchCfgPos1OutLsb]};
+        tx_d           = base_d[ColorCfgTxLsb +: NumDirs];
+        rx_d           = base_d[ColorCfgRxLsb +: NumDirs];
+        tx_any_d       = tx_d;
+        rx_any_d       = rx_d;
+        for (int p = 0; p < 3; p++) begin
+          code = codes[3*p +: 3];
+          mask = (code != 3'd0 && 32'(code) <= NumDirs) ? (NumDirs'(1) << (code - 3'd1)) : '0;
+          if (outs[p]) tx_any_d = tx_any_d | mask;
+          else         rx_any_d = rx_any_d | mask;
+          if (32'(pos) == p + 1) begin
+            dir      = code;
+            out_side = outs[p];
+          end
         end
-        2'd3: begin
-          dir      = sw_q[c][SwitchCfgPos3DirLsb +: 3];
-          out_side = sw_q[c][SwitchCfgPos3OutLsb];
-        end
-        default: ;
-      endcase
-      // Direction code: 0 keeps the base route, 1..5 name W..RAMP, 6 and 7 name no port.
-      dir_mask  = (dir != 3'd0 && 32'(dir) <= NumDirs) ? (NumDirs'(1) << (dir - 3'd1)) : '0;
-      tx = base_q[c][ColorCfgTxLsb +: NumDirs];
-      rx = base_q[c][ColorCfgRxLsb +: NumDirs];
-      if (pos != 2'd0 && dir != 3'd0 && out_side)  tx = dir_mask;
-      if (pos != 2'd0 && dir != 3'd0 && !out_side) rx = dir_mask;
-    end
-
-    always_comb begin
-      base_d = base_q[c];
-      sw_d   = sw_q[c];
-      if (adv_i[c]) begin
-        // Advance after forwarding: 3 wraps to 0 in ring mode, else stays at 3.
-        if (pos != 2'd3)                    sw_d[SwitchCfgPosLsb +: 2] = pos + 2'd1;
-        else if (sw_q[c][SwitchCfgRingLsb]) sw_d[SwitchCfgPosLsb +: 2] = 2'd0;
+        mask = (dir != 3'd0 && 32'(dir) <= NumDirs) ? (NumDirs'(1) << (dir - 3'd1)) : '0;
+        if (dir != 3'd0 && out_side)  tx_d = mask;
+        if (dir != 3'd0 && !out_side) rx_d = mask;
       end
-      if (cfg_we_i && is_base && 32'(idx) == c) base_d = cfg_wdata_i[BaseW-1:0];
-      if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d   = cfg_wdata_i[SwW-1:0];
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        base_q[c] <= '0;
-        sw_q[c]   <= '0;
-      end else begin
-        base_q[c] <= base_d;
-        sw_q[c]   <= sw_d;
+        base_q[c]   <= '0;
+        sw_q[c]     <= '0;
+        tx_q[c]     <= '0;  // what the reset registers imply
+        rx_q[c]     <= '0;
+        tx_any_q[c] <= '0;
+        rx_any_q[c] <= '0;
+      end else if (upd[c]) begin
+        base_q[c]   <= base_d;
+        sw_q[c]     <= sw_d;
+        tx_q[c]     <= tx_d;
+        rx_q[c]     <= rx_d;
+        tx_any_q[c] <= tx_any_d;
+        rx_any_q[c] <= rx_any_d;
       end
     end
 
-    // Directions some position accepts from (rx_any) or sends to (tx_any): the base masks, and
-    // each position that replaces that side by a port (codes 1..NumDirs). The RAMP bits say
-    // whether the CE may receive or send the color at all (BadColor).
-    logic [NumDirs-1:0] rx_any, tx_any;
-    logic [8:0]         codes;  // position p's direction code at [3*p +: 3]
-    logic [2:0]         outs;   // position p replaces the output side
-    always_comb begin
-      logic [2:0] code;
-      codes  = {sw_q[c][SwitchCfgPos3DirLsb +: 3], sw_q[c][SwitchCfgPos2DirLsb +: 3],
-                sw_q[c][SwitchCfgPos1DirLsb +: 3]};
-      outs   = {sw_q[c][SwitchCfgPos3OutLsb], sw_q[c][SwitchCfgPos2OutLsb],
-                sw_q[c][SwitchCfgPos1OutLsb]};
-      rx_any = base_q[c][ColorCfgRxLsb +: NumDirs];
-      tx_any = base_q[c][ColorCfgTxLsb +: NumDirs];
-      for (int p = 0; p < 3; p++) begin
-        code = codes[3*p +: 3];
-        if (code != 3'd0 && 32'(code) <= NumDirs) begin
-          if (outs[p]) tx_any = tx_any | (NumDirs'(1) << (code - 3'd1));
-          else         rx_any = rx_any | (NumDirs'(1) << (code - 3'd1));
-        end
-      end
-    end
-    assign ramp_rx_any_o[c] = rx_any[DirRamp];
-    assign ramp_tx_any_o[c] = tx_any[DirRamp];
-
-    assign eff_tx[c] = tx;
-    assign eff_rx[c] = rx;
+    assign eff_tx[c]        = tx_q[c];
+    assign eff_rx[c]        = rx_q[c];
+    assign ramp_rx_any_o[c] = rx_any_q[c][DirRamp];
+    assign ramp_tx_any_o[c] = tx_any_q[c][DirRamp];
     assign tx_of_o[c*NumDirs +: NumDirs] = eff_tx[c];
     for (genvar d = 0; d < NumDirs; d++) begin : g_dir
       assign tx_has_o[d*NumColors + c] = eff_tx[c][d];
       assign rx_has_o[d*NumColors + c] = eff_rx[c][d];
-      assign rx_any_o[d*NumColors + c] = rx_any[d];
+      assign rx_any_o[d*NumColors + c] = rx_any_q[c][d];
     end
   end
 endmodule
