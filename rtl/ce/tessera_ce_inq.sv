@@ -31,46 +31,73 @@ module tessera_ce_inq (
   logic [PtrW:0]   owed_q [NumColors];
   logic [PtrW:0]   owed_d [NumColors];
   logic [4:0]      rptr_q, rptr_d;
+  // per color, kept beside the counts: a wavelet is queued, a credit is owed
+  logic [NumColors-1:0] valid_q, valid_d, owed_mask_q, owed_mask_d;
 
-  logic [NumColors-1:0] push;
-  logic [NumColors-1:0] owed_mask;
-  logic                 ret_valid;
+  logic [NumColors-1:0] push, pop;
+  logic                 ret_valid, ret;
   logic [4:0]           ret_color;
 
   always_comb begin
     push = '0;
     if (ramp_i.valid && 32'(ramp_i.color) < NumColors) push[ramp_i.color] = en_i;
+    pop = pop_i & valid_q & {NumColors{en_i}};
   end
 
   for (genvar c = 0; c < NumColors; c++) begin : g_color
     logic [32:0] head_word;
-    assign head_word        = mem_q[c*Depth + 32'(head_q[c])];
-    assign head_valid_o[c]  = cnt_q[c] != '0;
-    assign head_ctrl_o[c]   = head_word[32];
+    assign head_word               = mem_q[c*Depth + 32'(head_q[c])];
+    assign head_ctrl_o[c]          = head_word[32];
     assign head_data_o[c*32 +: 32] = head_word[31:0];
-    assign count_o[c*5 +: 5] = 5'(cnt_q[c]);
-    assign owed_mask[c]     = owed_q[c] != '0;
+    assign count_o[c*5 +: 5]       = 5'(cnt_q[c]);
+  end
+  assign head_valid_o = valid_q;
 
-    logic pop;
-    assign pop = pop_i[c] && en_i && cnt_q[c] != '0;
-
-    always_comb begin
-      head_d[c] = pop ? head_q[c] + PtrW'(1) : head_q[c];
-      cnt_d[c]  = cnt_q[c] + (PtrW+1)'(push[c]) - (PtrW+1)'(pop);
-      owed_d[c] = owed_q[c] + (PtrW+1)'(pop)
-                  - (PtrW+1)'(ret_valid && ret_en_i && ret_color == 5'(c));
+  // A push, a pop and a returned credit change only their colors; a cycle without them changes
+  // nothing (the registers load only when one happens).
+  logic upd;
+  always_comb begin
+    logic rc;
+    upd         = push != '0 || pop != '0 || ret;
+    valid_d     = valid_q;
+    owed_mask_d = owed_mask_q;
+    rc          = 1'b0;
+    for (int c = 0; c < NumColors; c++) begin
+      head_d[c] = head_q[c];
+      cnt_d[c]  = cnt_q[c];
+      owed_d[c] = owed_q[c];
     end
+    if (upd) begin
+      for (int c = 0; c < NumColors; c++) begin
+        rc = ret && ret_color == 5'(c);
+        if (push[c] || pop[c] || rc) begin
+          head_d[c]      = pop[c] ? head_q[c] + PtrW'(1) : head_q[c];
+          cnt_d[c]       = cnt_q[c] + (PtrW+1)'(push[c]) - (PtrW+1)'(pop[c]);
+          owed_d[c]      = owed_q[c] + (PtrW+1)'(pop[c]) - (PtrW+1)'(rc);
+          valid_d[c]     = cnt_d[c] != '0;
+          owed_mask_d[c] = owed_d[c] != '0;
+        end
+      end
+    end
+  end
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int c = 0; c < NumColors; c++) begin
         head_q[c] <= '0;
         cnt_q[c]  <= '0;
         owed_q[c] <= '0;
-      end else begin
+      end
+      valid_q     <= '0;
+      owed_mask_q <= '0;
+    end else if (upd) begin
+      for (int c = 0; c < NumColors; c++) begin
         head_q[c] <= head_d[c];
         cnt_q[c]  <= cnt_d[c];
         owed_q[c] <= owed_d[c];
       end
+      valid_q     <= valid_d;
+      owed_mask_q <= owed_mask_d;
     end
   end
 
@@ -78,8 +105,7 @@ module tessera_ce_inq (
   logic [PtrW-1:0] tail;
   always_comb begin
     tail = '0;
-    for (int c = 0; c < NumColors; c++)
-      if (push[c]) tail = head_q[c] + PtrW'(cnt_q[c]);
+    if (push != '0) tail = head_q[ramp_i.color] + PtrW'(cnt_q[ramp_i.color]);
   end
   always_ff @(posedge clk_i) begin
     if (|push) mem_q[32'(ramp_i.color)*Depth + 32'(tail)] <= {ramp_i.ctrl, ramp_i.data};
@@ -87,24 +113,28 @@ module tessera_ce_inq (
 
   // Credit return: the first owed color at or after the pointer.
   always_comb begin
+    logic [5:0] c;
     ret_valid = 1'b0;
     ret_color = '0;
-    for (int k = NumColors - 1; k >= 0; k--) begin
-      logic [5:0] c;
-      c = 6'(rptr_q) + 6'(k);
-      if (c >= 6'(NumColors)) c = c - 6'(NumColors);
-      if (owed_mask[c[4:0]]) begin
-        ret_valid = 1'b1;
-        ret_color = c[4:0];
+    c         = '0;
+    if (owed_mask_q != '0) begin
+      for (int k = NumColors - 1; k >= 0; k--) begin
+        c = 6'(rptr_q) + 6'(k);
+        if (c >= 6'(NumColors)) c = c - 6'(NumColors);
+        if (owed_mask_q[c[4:0]]) begin
+          ret_valid = 1'b1;
+          ret_color = c[4:0];
+        end
       end
     end
+    ret    = ret_valid && ret_en_i;
     rptr_d = rptr_q;
-    if (ret_valid && ret_en_i) rptr_d = (ret_color == 5'(NumColors - 1)) ? 5'd0 : ret_color + 5'd1;
+    if (ret) rptr_d = (ret_color == 5'(NumColors - 1)) ? 5'd0 : ret_color + 5'd1;
     credit_o       = '0;
-    credit_o.valid = ret_valid && ret_en_i;
+    credit_o.valid = ret;
     credit_o.color = ret_color;
   end
-  assign owed_o = |owed_mask;
+  assign owed_o = owed_mask_q != '0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) rptr_q <= '0;
@@ -115,8 +145,7 @@ module tessera_ce_inq (
   logic push_full;
   always_comb begin
     push_full = 1'b0;
-    for (int c = 0; c < NumColors; c++)
-      if (push[c] && cnt_q[c] == (PtrW+1)'(Depth)) push_full = 1'b1;
+    if (push != '0) push_full = cnt_q[ramp_i.color] == (PtrW+1)'(Depth);
   end
 
   `include "tessera_assert.svh"

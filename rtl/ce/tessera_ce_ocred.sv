@@ -15,33 +15,51 @@ module tessera_ce_ocred (
 );
   `include "tessera_pkg_use.svh"
 
-  logic [NumColors-1:0] over, under;  // a credit beyond RampInDepth, or below zero
-
-  for (genvar c = 0; c < NumColors; c++) begin : g_color
-    logic [3:0] ocred_q, ocred_d;
-    logic       ret, send, take;
-    logic [5:0] next;  // signed, for the assertions
-    // (apart: the engine's take depends on the credits the scalar stage's send leaves)
-    assign ret  = en_i && credit_i.valid && credit_i.color == 5'(c);
-    assign send = send_i.valid && send_i.color == 5'(c);
-    assign take = dsd_take_i && dsd_color_i == 5'(c);
-    always_comb begin
-      ocred_d = ocred_q + 4'(ret) - 4'(send) - 4'(take);
-      next    = 6'(ocred_q) + 6'(ret) - 6'(send) - 6'(take);
-      over[c]  = !next[5] && next > 6'(RampInDepth);
-      under[c] = next[5];
+  // A credit returned, a send and a fabout take each touch one color; a cycle without them
+  // changes nothing (the registers load only when one happens).
+  logic [NumColors*4-1:0] ocred_q, ocred_d, after;
+  logic                   ret, send, take;
+  logic                   bad;  // a credit beyond RampInDepth, or below zero
+  // (apart: the engine's take depends on the credits the scalar stage's send leaves)
+  always_comb begin
+    send  = send_i.valid && 32'(send_i.color) < NumColors;
+    after = ocred_q;
+    if (send) after[4*send_i.color +: 4] = ocred_q[4*send_i.color +: 4] - 4'd1;
+  end
+  always_comb begin
+    logic [4:0] col [3];  // the colors of the return, the send and the take
+    logic       hit [3];
+    logic [5:0] next;     // signed
+    ret     = en_i && credit_i.valid && 32'(credit_i.color) < NumColors;
+    take    = dsd_take_i && 32'(dsd_color_i) < NumColors;
+    col[0]  = credit_i.color;
+    col[1]  = send_i.color;
+    col[2]  = dsd_color_i;
+    hit[0]  = ret;
+    hit[1]  = send;
+    hit[2]  = take;
+    ocred_d = ocred_q;
+    bad     = 1'b0;
+    next    = '0;
+    for (int k = 0; k < 3; k++) begin
+      if (hit[k]) begin
+        next = 6'(ocred_q[4*col[k] +: 4]) + 6'(ret && credit_i.color == col[k]) -
+               6'(send && send_i.color == col[k]) - 6'(take && dsd_color_i == col[k]);
+        ocred_d[4*col[k] +: 4] = next[3:0];
+        if (next[5] || next > 6'(RampInDepth)) bad = 1'b1;
+      end
     end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) ocred_q <= 4'(RampInDepth);
-      else         ocred_q <= ocred_d;
-    end
-    assign ocred_o[4*c +: 4]       = ocred_q;
-    assign ocred_after_o[4*c +: 4] = ocred_q - 4'(send);
   end
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                   ocred_q <= {NumColors{4'(RampInDepth)}};
+    else if (ret || send || take) ocred_q <= ocred_d;
+  end
+  assign ocred_o       = ocred_q;
+  assign ocred_after_o = after;
+
   `include "tessera_assert.svh"
-  `ASSERT(CreditsWithinRampInDepth, over == '0)
-  `ASSERT(CreditsNeverNegative, under == '0)
+  `ASSERT(CreditsWithinRampInDepthAndNotNegative, !bad)
 
   logic unused;
   assign unused = ^{send_i.ctrl, send_i.data};

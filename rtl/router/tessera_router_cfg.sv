@@ -34,10 +34,10 @@ module tessera_router_cfg (
   localparam logic [15:0] BaseEnd = ColorCfgAddr + 16'(ColorCfgCount * ColorCfgStride);
   localparam logic [15:0] SwEnd   = SwitchCfgAddr + 16'(SwitchCfgCount * SwitchCfgStride);
 
-  logic [BaseW-1:0]   base_q [NumColors];
-  logic [SwW-1:0]     sw_q [NumColors];
-  logic [NumDirs-1:0] eff_tx [NumColors];
-  logic [NumDirs-1:0] eff_rx [NumColors];
+  logic [BaseW-1:0] base_q [NumColors];
+  logic [BaseW-1:0] base_d [NumColors];
+  logic [SwW-1:0]   sw_q [NumColors];
+  logic [SwW-1:0]   sw_d [NumColors];
 
   logic       is_base, is_sw;
   logic [4:0] idx;
@@ -64,104 +64,124 @@ module tessera_router_cfg (
     if (cfg_we_i && cfg_hit_o && 32'(idx) < NumColors) upd[idx] = 1'b1;
   end
 
-  // What a color's configuration implies, kept in registers beside it and updated with it, so
-  // that a cycle without a change costs a simulator nothing here: the effective route of the
-  // current switch position (tx, rx), and the directions some position sends to (tx_any) or
+  // What the configuration implies is kept in registers beside it, updated with it, so that a
+  // cycle without a change costs a simulator nothing here. Per color: the effective route of
+  // the current switch position (tx, rx), and the directions some position sends to (tx_any) or
   // accepts from (rx_any): the base masks and each position that replaces that side by a port
   // (codes 1..NumDirs; 0 keeps the base route, 6 and 7 name no port). The RAMP bits of the *_any
   // masks say whether the CE may send or receive the color at all (BadColor).
-  logic [NumDirs-1:0] tx_q [NumColors];
-  logic [NumDirs-1:0] rx_q [NumColors];
-  logic [NumDirs-1:0] tx_any_q [NumColors];
-  logic [NumDirs-1:0] rx_any_q [NumColors];
+  localparam int unsigned MaskW = NumColors * NumDirs;
+  logic [MaskW-1:0]     tx_of_q, tx_of_d, tx_has_q, tx_has_d, rx_has_q, rx_has_d;
+  logic [MaskW-1:0]     rx_any_q, rx_any_d;
+  logic [NumColors-1:0] ramp_rx_q, ramp_rx_d, ramp_tx_q, ramp_tx_d;
 
-  for (genvar c = 0; c < NumColors; c++) begin : g_color
-    logic [BaseW-1:0]   base_d;
-    logic [SwW-1:0]     sw_d;
-    logic [NumDirs-1:0] tx_d, rx_d, tx_any_d, rx_any_d;
-
-    always_comb begin
-      logic [1:0]         pos;
-      logic [2:0]         code, dir;
-      logic               out_side;
-      logic [8:0]         codes;  // position p's direction code at [3*p +: 3]
-      logic [2:0]         outs;   // position p replaces the output side
-      logic [NumDirs-1:0] mask;
-      base_d   = base_q[c];
-      sw_d     = sw_q[c];
-      tx_d     = tx_q[c];
-      rx_d     = rx_q[c];
-      tx_any_d = tx_any_q[c];
-      rx_any_d = rx_any_q[c];
-      pos      = '0;
-      code     = '0;
-      dir      = '0;
-      out_side = 1'b0;
-      codes    = '0;
-      outs     = '0;
-      mask     = '0;
-      if (upd[c]) begin
-        pos = sw_q[c][SwitchCfgPosLsb +: 2];
-        if (adv_i[c]) begin
-          // Advance after forwarding: 3 wraps to 0 in ring mode, else stays at 3.
-          if (pos != 2'd3)                    sw_d[SwitchCfgPosLsb +: 2] = pos + 2'd1;
-          else if (sw_q[c][SwitchCfgRingLsb]) sw_d[SwitchCfgPosLsb +: 2] = 2'd0;
-        end
-        if (cfg_we_i && is_base && 32'(idx) == c) base_d = cfg_wdata_i[BaseW-1:0];
-        if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d   = cfg_wdata_i[SwW-1:0];
-        // the route of the new registers
-        pos            = sw_d[SwitchCfgPosLsb +: 2];
-        codes          = {sw_d[SwitchCfgPos3DirLsb +: 3], sw_d[SwitchCfgPos2DirLsb +: 3],
-                          sw_d[SwitchCfgPos1DirLsb +: 3]};
-        outs           = {sw_d[SwitchCfgPos3OutLsb], sw_d[SwitchCfgPos2OutLsb],
-                          sw_d[SwitchCfgPos1OutLsb]};
-        tx_d           = base_d[ColorCfgTxLsb +: NumDirs];
-        rx_d           = base_d[ColorCfgRxLsb +: NumDirs];
-        tx_any_d       = tx_d;
-        rx_any_d       = rx_d;
-        for (int p = 0; p < 3; p++) begin
-          code = codes[3*p +: 3];
-          mask = (code != 3'd0 && 32'(code) <= NumDirs) ? (NumDirs'(1) << (code - 3'd1)) : '0;
-          if (outs[p]) tx_any_d = tx_any_d | mask;
-          else         rx_any_d = rx_any_d | mask;
-          if (32'(pos) == p + 1) begin
-            dir      = code;
-            out_side = outs[p];
+  always_comb begin
+    logic [1:0]         pos;
+    logic [2:0]         code, dir;
+    logic               out_side;
+    logic [8:0]         codes;  // position p's direction code at [3*p +: 3]
+    logic [2:0]         outs;   // position p replaces the output side
+    logic [NumDirs-1:0] mask, tx, rx, tx_any, rx_any;
+    for (int c = 0; c < NumColors; c++) begin
+      base_d[c] = base_q[c];
+      sw_d[c]   = sw_q[c];
+    end
+    tx_of_d   = tx_of_q;
+    tx_has_d  = tx_has_q;
+    rx_has_d  = rx_has_q;
+    rx_any_d  = rx_any_q;
+    ramp_rx_d = ramp_rx_q;
+    ramp_tx_d = ramp_tx_q;
+    pos       = '0;
+    code      = '0;
+    dir       = '0;
+    out_side  = 1'b0;
+    codes     = '0;
+    outs      = '0;
+    mask      = '0;
+    tx        = '0;
+    rx        = '0;
+    tx_any    = '0;
+    rx_any    = '0;
+    if (upd != '0) begin
+      for (int c = 0; c < NumColors; c++) begin
+        if (upd[c]) begin
+          pos = sw_q[c][SwitchCfgPosLsb +: 2];
+          if (adv_i[c]) begin
+            // Advance after forwarding: 3 wraps to 0 in ring mode, else stays at 3.
+            if (pos != 2'd3)                    sw_d[c][SwitchCfgPosLsb +: 2] = pos + 2'd1;
+            else if (sw_q[c][SwitchCfgRingLsb]) sw_d[c][SwitchCfgPosLsb +: 2] = 2'd0;
           end
+          if (cfg_we_i && is_base && 32'(idx) == c) base_d[c] = cfg_wdata_i[BaseW-1:0];
+          if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d[c]   = cfg_wdata_i[SwW-1:0];
+          // what the new registers imply
+          pos      = sw_d[c][SwitchCfgPosLsb +: 2];
+          codes    = {sw_d[c][SwitchCfgPos3DirLsb +: 3], sw_d[c][SwitchCfgPos2DirLsb +: 3],
+                      sw_d[c][SwitchCfgPos1DirLsb +: 3]};
+          outs     = {sw_d[c][SwitchCfgPos3OutLsb], sw_d[c][SwitchCfgPos2OutLsb],
+                      sw_d[c][SwitchCfgPos1OutLsb]};
+          tx       = base_d[c][ColorCfgTxLsb +: NumDirs];
+          rx       = base_d[c][ColorCfgRxLsb +: NumDirs];
+          tx_any   = tx;
+          rx_any   = rx;
+          dir      = '0;
+          out_side = 1'b0;
+          for (int p = 0; p < 3; p++) begin
+            code = codes[3*p +: 3];
+            mask = (code != 3'd0 && 32'(code) <= NumDirs) ? (NumDirs'(1) << (code - 3'd1)) : '0;
+            if (outs[p]) tx_any = tx_any | mask;
+            else         rx_any = rx_any | mask;
+            if (32'(pos) == p + 1) begin
+              dir      = code;
+              out_side = outs[p];
+            end
+          end
+          mask = (dir != 3'd0 && 32'(dir) <= NumDirs) ? (NumDirs'(1) << (dir - 3'd1)) : '0;
+          if (dir != 3'd0 && out_side)  tx = mask;
+          if (dir != 3'd0 && !out_side) rx = mask;
+          tx_of_d[c*NumDirs +: NumDirs] = tx;
+          for (int d = 0; d < NumDirs; d++) begin
+            tx_has_d[d*NumColors + c] = tx[d];
+            rx_has_d[d*NumColors + c] = rx[d];
+            rx_any_d[d*NumColors + c] = rx_any[d];
+          end
+          ramp_rx_d[c] = rx_any[DirRamp];
+          ramp_tx_d[c] = tx_any[DirRamp];
         end
-        mask = (dir != 3'd0 && 32'(dir) <= NumDirs) ? (NumDirs'(1) << (dir - 3'd1)) : '0;
-        if (dir != 3'd0 && out_side)  tx_d = mask;
-        if (dir != 3'd0 && !out_side) rx_d = mask;
       end
-    end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        base_q[c]   <= '0;
-        sw_q[c]     <= '0;
-        tx_q[c]     <= '0;  // what the reset registers imply
-        rx_q[c]     <= '0;
-        tx_any_q[c] <= '0;
-        rx_any_q[c] <= '0;
-      end else if (upd[c]) begin
-        base_q[c]   <= base_d;
-        sw_q[c]     <= sw_d;
-        tx_q[c]     <= tx_d;
-        rx_q[c]     <= rx_d;
-        tx_any_q[c] <= tx_any_d;
-        rx_any_q[c] <= rx_any_d;
-      end
-    end
-
-    assign eff_tx[c]        = tx_q[c];
-    assign eff_rx[c]        = rx_q[c];
-    assign ramp_rx_any_o[c] = rx_any_q[c][DirRamp];
-    assign ramp_tx_any_o[c] = tx_any_q[c][DirRamp];
-    assign tx_of_o[c*NumDirs +: NumDirs] = eff_tx[c];
-    for (genvar d = 0; d < NumDirs; d++) begin : g_dir
-      assign tx_has_o[d*NumColors + c] = eff_tx[c][d];
-      assign rx_has_o[d*NumColors + c] = eff_rx[c][d];
-      assign rx_any_o[d*NumColors + c] = rx_any_q[c][d];
     end
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int c = 0; c < NumColors; c++) begin
+        base_q[c] <= '0;
+        sw_q[c]   <= '0;
+      end
+      tx_of_q   <= '0;  // what the reset registers imply
+      tx_has_q  <= '0;
+      rx_has_q  <= '0;
+      rx_any_q  <= '0;
+      ramp_rx_q <= '0;
+      ramp_tx_q <= '0;
+    end else if (upd != '0) begin
+      for (int c = 0; c < NumColors; c++) begin
+        base_q[c] <= base_d[c];
+        sw_q[c]   <= sw_d[c];
+      end
+      tx_of_q   <= tx_of_d;
+      tx_has_q  <= tx_has_d;
+      rx_has_q  <= rx_has_d;
+      rx_any_q  <= rx_any_d;
+      ramp_rx_q <= ramp_rx_d;
+      ramp_tx_q <= ramp_tx_d;
+    end
+  end
+
+  assign tx_of_o       = tx_of_q;
+  assign tx_has_o      = tx_has_q;
+  assign rx_has_o      = rx_has_q;
+  assign rx_any_o      = rx_any_q;
+  assign ramp_rx_any_o = ramp_rx_q;
+  assign ramp_tx_any_o = ramp_tx_q;
 endmodule
