@@ -32,15 +32,6 @@ void TileIo::Resize(int tw, int th) {
   settled = false;
 }
 
-namespace {
-template <typename T>
-bool AllZero(const std::vector<T>& v) {
-  T any = 0;
-  for (T x : v) any |= x;
-  return any == 0;
-}
-}  // namespace
-
 bool TileIo::Idle() const {
   if (!settled) return false;
   for (int s = 0; s < kNumSides; ++s)

@@ -19,6 +19,14 @@ enum Side : int { kWest = 0, kEast = 1, kSouth = 2, kNorth = 3 };
 inline constexpr int kNumSides = 4;
 inline Side Opposite(Side s) { return static_cast<Side>(s ^ 1); }
 
+// Whether every word of a port vector is zero (carries nothing).
+template <typename T>
+bool AllZero(const std::vector<T>& v) {
+  T any = 0;
+  for (T x : v) any |= x;
+  return any == 0;
+}
+
 // Every port of a tile as words: links as arch::Link (64-bit), credits as arch::Credit.
 struct TileIo {
   std::vector<uint64_t> in[kNumSides], out[kNumSides];
@@ -81,6 +89,10 @@ class TileModel {
   // One evaluation of the model where Verilator allows (OneEvalPerCycle). An idle tile
   // (TileIo::Idle) is not evaluated unless SetSkipIdle(false); returns whether it was.
   virtual bool Step(TileIo& io, uint64_t cycle) = 0;
+  // Step's skip alone, for a caller that knows io's inputs are zero and were zero when last
+  // applied (so TileIo::Idle need not look at them): skips the cycle if the tile is settled and
+  // skipping is allowed, and returns whether it did; if not, the caller calls Step.
+  virtual bool SkipIdle(TileIo& io, uint64_t cycle) = 0;
   // The same cycle in two halves, so a fabric can dump waves between them: Low applies io's
   // inputs with the clock low; High raises the clock (the edge) and reads io's outputs. Never
   // skipped.

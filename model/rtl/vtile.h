@@ -124,14 +124,17 @@ class VTile final : public TileModel {
   bool OneEvalPerCycle() const override { return kOneEval; }
 
   bool Step(TileIo& io, uint64_t cycle) override {
-    if (skip_idle_ && !must_clock_ && io.Idle()) {
-      io.ClearObservers();
-      m_.cycle_i = cycle + 1;  // what a back-door read sees
-      return false;
-    }
+    if (io.Idle() && SkipIdle(io, cycle)) return false;
     ApplyInputs(io, cycle);
     Edge();
     AfterEdge(io, cycle);
+    return true;
+  }
+
+  bool SkipIdle(TileIo& io, uint64_t cycle) override {
+    if (!skip_idle_ || must_clock_ || !io.settled) return false;
+    io.ClearObservers();
+    m_.cycle_i = cycle + 1;  // what a back-door read sees
     return true;
   }
 
