@@ -67,9 +67,10 @@ SC_MODULE(TileSc) {
   const uint64_t* cycle = nullptr;  // the fabric's: the cycle this edge ends
 
   void OnPosedge() {
-    // Inputs that carry nothing, as in the last cycle, need no copy, and a settled tile with
-    // them is skipped without more tests (the common case of an idle tile).
-    const bool zero = InputsZero();
+    // A settled tile whose inputs carry nothing, as in the last cycle, is skipped without
+    // copying them or testing them again (the common case of an idle tile). A tile that is not
+    // settled is stepped whatever arrives: its inputs are not tested.
+    const bool zero = io->settled && InputsZero();
     const bool wave_cycle = two_phase && *wave_now;
     if (zero && in_zero_ && !wave_cycle && model->SkipIdle(*io, *cycle)) {
       on_edge(io->fault);  // idle, not evaluated: its outputs stay as they are (zero)
@@ -124,7 +125,7 @@ SC_MODULE(TileSc) {
   }
 
   LinkBundle out_[kNumSides], ramp_;
-  bool in_zero_ = false;  // io's inputs were all zero when last copied
+  bool in_zero_ = false;  // io's inputs were all zero when last copied (false: not known)
 
   SC_HAS_PROCESS(TileSc);
   // `high` is the fabric's event for the second step of a cycle when waves are on, else null.

@@ -185,9 +185,7 @@ module tessera_ce_dsd_ut (
   // below computes only for an active one and its registers load only then (a simulator skips
   // the idle ones; the values are the same either way).
   logic act;
-  always_comb begin
-    act = issue_i || busy_q || due_i || infl_q != '0 || cnt_q;
-  end
+  assign act = issue_i || busy_q || due_i || infl_q != '0 || cnt_q;
 
   // ---------------------------------------------------------------------------------------------
   // The plan of the next step (docs/isa.md 6.8 item 4). It reads no SRAM data.

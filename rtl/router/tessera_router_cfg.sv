@@ -69,11 +69,14 @@ module tessera_router_cfg (
   // the current switch position (tx, rx), and the directions some position sends to (tx_any) or
   // accepts from (rx_any): the base masks and each position that replaces that side by a port
   // (codes 1..NumDirs; 0 keeps the base route, 6 and 7 name no port). The RAMP bits of the *_any
-  // masks say whether the CE may send or receive the color at all (BadColor).
+  // masks say whether the CE may send or receive the color at all (BadColor). The effective
+  // transmit masks are kept both per color (tx_of) and per direction (tx_has), the two layouts
+  // the router reads, so that neither is a transposition evaluated every cycle; synthesis
+  // merges the copies.
   localparam int unsigned MaskW = NumColors * NumDirs;
   logic [MaskW-1:0]     tx_of_q, tx_of_d, tx_has_q, tx_has_d, rx_has_q, rx_has_d;
   logic [MaskW-1:0]     rx_any_q, rx_any_d;
-  logic [NumColors-1:0] ramp_rx_q, ramp_rx_d, ramp_tx_q, ramp_tx_d;
+  logic [NumColors-1:0] ramp_tx_q, ramp_tx_d;
 
   always_comb begin
     logic [1:0]         pos;
@@ -90,7 +93,6 @@ module tessera_router_cfg (
     tx_has_d  = tx_has_q;
     rx_has_d  = rx_has_q;
     rx_any_d  = rx_any_q;
-    ramp_rx_d = ramp_rx_q;
     ramp_tx_d = ramp_tx_q;
     pos       = '0;
     code      = '0;
@@ -145,7 +147,6 @@ module tessera_router_cfg (
             rx_has_d[d*NumColors + c] = rx[d];
             rx_any_d[d*NumColors + c] = rx_any[d];
           end
-          ramp_rx_d[c] = rx_any[DirRamp];
           ramp_tx_d[c] = tx_any[DirRamp];
         end
       end
@@ -162,7 +163,6 @@ module tessera_router_cfg (
       tx_has_q  <= '0;
       rx_has_q  <= '0;
       rx_any_q  <= '0;
-      ramp_rx_q <= '0;
       ramp_tx_q <= '0;
     end else if (upd != '0) begin
       for (int c = 0; c < NumColors; c++) begin
@@ -173,7 +173,6 @@ module tessera_router_cfg (
       tx_has_q  <= tx_has_d;
       rx_has_q  <= rx_has_d;
       rx_any_q  <= rx_any_d;
-      ramp_rx_q <= ramp_rx_d;
       ramp_tx_q <= ramp_tx_d;
     end
   end
@@ -182,6 +181,6 @@ module tessera_router_cfg (
   assign tx_has_o      = tx_has_q;
   assign rx_has_o      = rx_has_q;
   assign rx_any_o      = rx_any_q;
-  assign ramp_rx_any_o = ramp_rx_q;
+  assign ramp_rx_any_o = rx_any_q[32'(DirRamp)*NumColors +: NumColors];
   assign ramp_tx_any_o = ramp_tx_q;
 endmodule
