@@ -207,6 +207,10 @@ void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
     ticked_ = true;
     PlainCycle(cycle, d);
     if (port.from_router | port.credit_from_router) Arrivals(port);
+  } else if (st_.busy && BulkState(cycle) && BulkSteps(cycle, cycle + 1) > cycle) {
+    port.to_router = 0;  // the cycle of a DSD element step in bulk (dsd_bulk.cpp)
+    port.credit_to_router = 0;
+    if (port.from_router | port.credit_from_router) Arrivals(port);
   } else {  // an engine with more to do than its scalar pipeline: the whole cycle model
     Cycle<false>(cycle, port);
   }
@@ -458,14 +462,7 @@ void Ce::Commit() {
 
 void Ce::CommitData() {
   const Cyc& x = cyc_;
-  if (x.sram_w) {
-    if (ahead_.open) {  // running ahead: keep what the write covers, to go back (run_ahead.cpp)
-      uint32_t old = 0;
-      std::memcpy(&old, &st_.sram[x.sram_addr], x.sram_size);
-      ahead_.sram.push_back({x.sram_addr, x.sram_size, old});
-    }
-    std::memcpy(&st_.sram[x.sram_addr], &x.sram_value, x.sram_size);  // little endian
-  }
+  if (x.sram_w) WriteSram(x.sram_addr, x.sram_size, x.sram_value);
   if (x.dot_w) st_.gpr[x.dot_reg] = x.dot_value;  // the microthread's value wins
   if (x.flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | x.flags) & 0x1F);
 }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -149,7 +150,28 @@ class Ce {
   template <bool kT>
   void Complete(int u);
   void Commit();
-  void CommitData();   // Commit's SRAM, microthread-result and flag writes
+  void CommitData();  // Commit's SRAM, microthread-result and flag writes
+  // A copy of 1, 2 or 4 bytes (each a fixed-size copy).
+  static void Bytes(void* to, const void* from, uint8_t size) {
+    if (size == 4) {
+      std::memcpy(to, from, 4);
+    } else if (size == 2) {
+      std::memcpy(to, from, 2);
+    } else {
+      std::memcpy(to, from, 1);
+    }
+  }
+  // An SRAM write at the end of a cycle (little endian); running ahead, the bytes it covers are
+  // kept to go back (run_ahead.cpp).
+  void WriteSram(uint16_t addr, uint8_t size, uint32_t value) {
+    uint8_t* p = &st_.sram[addr];
+    if (ahead_.open) {
+      uint32_t old = 0;
+      Bytes(&old, p, size);
+      ahead_.sram.push_back({addr, size, old});
+    }
+    Bytes(p, &value, size);
+  }
   void ScalarFpDue();  // a scalar FP result due this cycle (ResultsDue's first part)
   void Arrivals(const fabric::RampPort& port);
   uint32_t Pop(int color);  // the head's payload; its credit becomes owed
@@ -178,8 +200,24 @@ class Ce {
   template <bool kT>
   void FinishSplit();
   void Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken);
+  PendingResult DotStep(Microthread& m, bool pair, uint32_t x0, uint32_t x1, uint64_t taken);
+  // An element step's result put in flight, its counters, and the microthread's next element.
+  void Advance(int u, bool pair, uint64_t taken, const PendingResult& r) {
+    Microthread& m = st_.ut[u];
+    Schedule(u, taken, r);
+    if (m.dot || m.fmac) Count(arch::PerfEvent::kFmacBusy);  // the FMAC slot of the next cycle
+    Count(arch::PerfEvent::kDsdElems, pair ? 2 : 1);
+    m.i += pair ? 2 : 1;
+    if (m.i >= m.n) m.ended = true;
+  }
   void Combine(int u, uint64_t taken);
-  void Schedule(int u, uint64_t taken, PendingResult r);
+  // Puts a step's result in flight, due DsdLatency cycles after the cycle it counts as taken.
+  void Schedule(int u, uint64_t taken, PendingResult r) {
+    r.due = taken + arch::kDsdLatency;
+    r.ut = static_cast<uint8_t>(u);
+    st_.results[r.due % kResultRing] = r;
+    ++st_.ut[u].in_flight;
+  }
   uint32_t ReadOperand(int u, int role, bool pair);
   bool ColorUsable(uint32_t color, bool out);
 
@@ -194,10 +232,13 @@ class Ce {
   // Performance counters (docs/profiling.md): one event, and a scalar stall of reason `s`, which
   // also becomes CeStatus.Stall.
   void Count(arch::PerfEvent e, uint32_t n = 1) { st_.perf[static_cast<int>(e)] += n; }
+  static arch::PerfEvent StallEvent(arch::CeStall s) {
+    return static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kStallUt) +
+                                        static_cast<int>(s) - static_cast<int>(arch::CeStall::kUt));
+  }
   void StallOn(arch::CeStall s) {
     st_.pipe.stall = static_cast<uint8_t>(s);
-    Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kStallUt) +
-                                       static_cast<int>(s) - static_cast<int>(arch::CeStall::kUt)));
+    Count(StallEvent(s));
   }
 
   // run_ahead.cpp: cycles of a running task that only compute, run before the fabric reaches them.
@@ -217,6 +258,11 @@ class Ce {
   void PlainCycle(uint64_t c, const Decoded* d);  // Cycle<false> for such a cycle, in few steps
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
   void RunAhead(uint64_t horizon);
+  // dsd_bulk.cpp: cycles in which the engine only waits for one synchronous microthread that
+  // works on memory, run in one loop. BulkState: cycle c is such a cycle (or the loop would stop
+  // at once). BulkSteps: runs cycles c..end-1 while they are; returns the first it did not run.
+  bool BulkState(uint64_t c) const;
+  uint64_t BulkSteps(uint64_t c, uint64_t end);
   void CopyAheadState(bool save);  // the state AheadLog keeps, into ahead_ (save) or back
   // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end
   // of cycle `from`, and the SRAM bytes it overwrote. The microthreads and their results only

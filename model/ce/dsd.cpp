@@ -20,10 +20,6 @@ inline uint8_t Wait(arch::UtWait w) { return static_cast<uint8_t>(w); }
 inline bool Is(const DsdOperand& o, DsdKind k) { return o.kind == static_cast<uint8_t>(k); }
 inline arch::DsdRole RoleOf(int r) { return static_cast<arch::DsdRole>(r + 1); }
 
-inline bool Half(arch::DsdFmt fmt) {
-  return fmt == arch::DsdFmt::kF16 || fmt == arch::DsdFmt::kW16;
-}
-
 // What the engine found about a microthread's next step in this cycle.
 struct StepPlan {  // set for each busy microthread (EngineStage), left unset for the others
   bool combine;
@@ -34,6 +30,75 @@ struct StepPlan {  // set for each busy microthread (EngineStage), left unset fo
 };
 
 }  // namespace
+
+StepValue GenericStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm form, uint32_t x0,
+                      uint32_t x1, uint32_t s, unsigned lanes) {
+  using arch::DsdFmt;
+  using arch::DsdOp;
+  using arch::FpFmt;
+  StepValue r;
+  if (op == DsdOp::kIMov) {
+    r.value = form == arch::DsdForm::kFill ? s : x0;
+    return r;
+  }
+  if (fmt == DsdFmt::kW32) {
+    switch (op) {
+      case DsdOp::kIAdd:
+        r.value = x0 + x1;
+        break;
+      case DsdOp::kISub:
+        r.value = x0 - x1;
+        break;
+      case DsdOp::kIAnd:
+        r.value = x0 & x1;
+        break;
+      case DsdOp::kIOr:
+        r.value = x0 | x1;
+        break;
+      case DsdOp::kIXor:
+        r.value = x0 ^ x1;
+        break;
+      case DsdOp::kIShl:
+        r.value = x0 << (x1 & 31);
+        break;
+      case DsdOp::kIShr:
+        r.value = x0 >> (x1 & 31);
+        break;
+      case DsdOp::kSel:
+        r.value = x0 ? x1 : s;
+        break;
+      default:
+        break;
+    }
+    return r;
+  }
+  if (fmt == DsdFmt::kW16 && op == DsdOp::kCvtF2I) {  // fh2i: no FMAC, one element a step
+    r.value = fp::F16ToI16TowardZero(static_cast<uint16_t>(x0), r.flags);
+    return r;
+  }
+  if (fmt == DsdFmt::kW16) {
+    r.value = Int16Lanes(op, x0, x1, s);
+    return r;
+  }
+  if (fmt == DsdFmt::kMix) {  // fmachs: dst = src0 + f32(src1) * f32(s), one rounding
+    const uint32_t b = FmacLanes(arch::FpOp::kCvtF2F, FpFmt::kF16, x1 & 0xFFFF, 0, 0, 1, r.flags);
+    const uint32_t c = FmacLanes(arch::FpOp::kCvtF2F, FpFmt::kF16, s & 0xFFFF, 0, 0, 1, r.flags);
+    r.value = FmacLanes(arch::FpOp::kMulAdd, FpFmt::kF32, b, c, x0, 1, r.flags);
+    return r;
+  }
+  const FpFmt ff = fmt == DsdFmt::kF16 ? FpFmt::kF16 : FpFmt::kF32;
+  const arch::FpOp fop = FpOpOf(op);
+  if (IsCompare(op)) {  // gt and ge swap the operands of lt and le; ne inverts eq
+    const bool swap = op == DsdOp::kCmpGt || op == DsdOp::kCmpGe;
+    uint32_t bit = FmacLanes(fop, ff, swap ? x1 : x0, swap ? x0 : x1, 0, 1, r.flags) & 1;
+    if (op == DsdOp::kCmpNe) bit ^= 1;
+    r.value = bit ? (ff == FpFmt::kF16 ? 0xFFFFu : 0xFFFFFFFFu) : 0;
+    return r;
+  }
+  // What ResolveStep leaves: f16 from i16, the source sign-extended.
+  r.value = FmacLanes(fop, ff, uint32_t(int32_t(int16_t(x0))), 0, 0, lanes, r.flags);
+  return r;
+}
 
 bool Ce::ColorUsable(uint32_t color, bool out) {
   if (!router_) return false;
@@ -120,7 +185,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.sync = f.u && f.tid == kNoTask;
   m.fmac = IsFmacFmt(m.fmt);
   m.dot = IsReduction(m.op);
-  m.pairs = Half(m.fmt) && !IsConversion(m.op) && !IsCompare(m.op);
+  m.pairs = IsHalfFmt(m.fmt) && !IsConversion(m.op) && !IsCompare(m.op);
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
     if (!Is(o[r], DsdKind::kMem1d) || o[r].stride != 1) m.pairs = false;
@@ -330,14 +395,6 @@ void Ce::EngineStage() {
   }
 }
 
-// Puts a step's result in flight, due DsdLatency cycles after the cycle it counts as taken.
-void Ce::Schedule(int u, uint64_t taken, PendingResult r) {
-  r.due = taken + arch::kDsdLatency;
-  r.ut = static_cast<uint8_t>(u);
-  st_.results[r.due % kResultRing] = r;
-  ++st_.ut[u].in_flight;
-}
-
 uint32_t Ce::ReadOperand(int u, int r, bool pair) {
   Microthread& m = st_.ut[u];
   const DsdOperand& o = m.opnd[r];
@@ -345,16 +402,7 @@ uint32_t Ce::ReadOperand(int u, int r, bool pair) {
     const uint32_t data = Pop(o.color);
     return o.size == 2 ? data & 0xFFFF : data;
   }
-  const auto a = static_cast<uint32_t>(ElemAddr(o, m.i));
-  const uint8_t* p = &st_.sram[a];  // little endian, as the host
-  if (pair || o.size == 4) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  uint16_t h;  // elements are 4 or 2 bytes (ElemBytes)
-  std::memcpy(&h, p, 2);
-  return h;
+  return ReadElem(st_.sram, static_cast<uint32_t>(ElemAddr(o, m.i)), pair ? 4 : o.size);
 }
 
 template <bool kT>
@@ -394,65 +442,47 @@ void Ce::FinishSplit() {
 // The computation of an element step taken at `taken`, its result put in flight.
 void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
   Microthread& m = st_.ut[u];
+  Advance(u, pair, taken,
+          m.dot ? DotStep(m, pair, x0, x1, taken)
+                : ElementResult(m, ResolveStep(m.op, m.fmt), StepScalar(m), pair, x0, x1, m.i));
+}
+
+// An fdot element step: into a partial (docs/isa.md 6.5); the result carries its flags only.
+PendingResult Ce::DotStep(Microthread& m, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
   const uint64_t i = m.i;
   PendingResult r;
-  if (m.dot) {
-    DotState& d = m.dotst;
-    const uint64_t ready = taken + arch::kFmacLatency;
-    // A sum is a dot product with ones: x + p rounds as x * 1 + p (docs/isa.md 6.5).
-    if (m.op == arch::DsdOp::kSum) x1 = m.fmt == arch::DsdFmt::kF16 ? 0x3C003C00u : 0x3F800000u;
-    // Into partial p: MulAdd(x0, x1, p) for dot products and sums, Max/Min(x0, p) otherwise.
-    const arch::FpOp cop = CombineOp(m.op);
-    const bool mac = cop == arch::FpOp::kAdd;
-    auto step = [&](arch::FpFmt ff, uint32_t a, uint32_t b, uint32_t p, unsigned lanes) {
-      return mac ? FmacLanes(arch::FpOp::kMulAdd, ff, a, b, p, lanes, r.flags)
-                 : FmacLanes(cop, ff, a, p, 0, lanes, r.flags);
-    };
-    if (m.fmt == arch::DsdFmt::kMix) {  // fdothms: f16 elements widened, exactly, to f32
-      x0 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x0 & 0xFFFF, 0, 0, 1, r.flags);
-      x1 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x1 & 0xFFFF, 0, 0, 1, r.flags);
-    }
-    if (m.fmt == arch::DsdFmt::kF32 || m.fmt == arch::DsdFmt::kMix) {
-      const unsigned j = i % 4;
-      d.part[j] = step(arch::FpFmt::kF32, x0, x1, d.part[j], 1);
-      d.ready[j] = ready;
-    } else if (pair) {
-      const unsigned k = (i % 8) / 2;
-      d.part[k] = step(arch::FpFmt::kF16, x0, x1, d.part[k], 3);
-      d.ready[2 * k] = d.ready[2 * k + 1] = ready;
-    } else {
-      const unsigned j = i % 8, k = j / 2, lane = j % 2, sh = 16 * lane;
-      const uint32_t v =
-          step(arch::FpFmt::kF16, (x0 & 0xFFFF) << sh, (x1 & 0xFFFF) << sh, d.part[k], 1u << lane);
-      const uint32_t mask = 0xFFFFu << sh;
-      d.part[k] = (d.part[k] & ~mask) | (v & mask);
-      d.ready[j] = ready;
-    }
-  } else {
-    const bool half = ElemBytes(m.opnd[kDst].elem) == 2;
-    const bool half_s = Half(m.fmt) || m.fmt == arch::DsdFmt::kMix;
-    const uint32_t s = half_s ? (m.scalar & 0xFFFF) * 0x10001u : m.scalar;
-    if (m.form == arch::DsdForm::kVS) x1 = s;
-    const StepValue v = ComputeStep(m.op, m.fmt, m.form, x0, x1, s, pair ? 3 : 1);
-    r.flags = v.flags;
-    const DsdOperand& dst = m.opnd[kDst];
-    if (IsMem(dst)) {
-      r.kind = PendingResult::kSram;
-      r.addr = static_cast<uint16_t>(ElemAddr(dst, i));
-      r.size = static_cast<uint8_t>(pair ? 4 : dst.size);
-      r.value = r.size == 2 ? v.value & 0xFFFF : v.value;
-    } else {
-      uint32_t data = v.value;
-      if (half) data = (dst.idx ? ((dst.base + i) & 0xFFFF) << 16 : 0) | (v.value & 0xFFFF);
-      r.kind = PendingResult::kWavelet;
-      r.link = fabric::MakeLink(dst.ctrl, dst.color, data);
-    }
+  DotState& d = m.dotst;
+  const uint64_t ready = taken + arch::kFmacLatency;
+  // A sum is a dot product with ones: x + p rounds as x * 1 + p (docs/isa.md 6.5).
+  if (m.op == arch::DsdOp::kSum) x1 = m.fmt == arch::DsdFmt::kF16 ? 0x3C003C00u : 0x3F800000u;
+  // Into partial p: MulAdd(x0, x1, p) for dot products and sums, Max/Min(x0, p) otherwise.
+  const arch::FpOp cop = CombineOp(m.op);
+  const bool mac = cop == arch::FpOp::kAdd;
+  auto step = [&](arch::FpFmt ff, uint32_t a, uint32_t b, uint32_t p, unsigned lanes) {
+    return mac ? FmacLanes(arch::FpOp::kMulAdd, ff, a, b, p, lanes, r.flags)
+               : FmacLanes(cop, ff, a, p, 0, lanes, r.flags);
+  };
+  if (m.fmt == arch::DsdFmt::kMix) {  // fdothms: f16 elements widened, exactly, to f32
+    x0 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x0 & 0xFFFF, 0, 0, 1, r.flags);
+    x1 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x1 & 0xFFFF, 0, 0, 1, r.flags);
   }
-  Schedule(u, taken, r);
-  if (m.dot || m.fmac) Count(arch::PerfEvent::kFmacBusy);  // the FMAC slot of the next cycle
-  Count(arch::PerfEvent::kDsdElems, pair ? 2 : 1);
-  m.i += pair ? 2 : 1;
-  if (m.i >= m.n) m.ended = true;
+  if (m.fmt == arch::DsdFmt::kF32 || m.fmt == arch::DsdFmt::kMix) {
+    const unsigned j = i % 4;
+    d.part[j] = step(arch::FpFmt::kF32, x0, x1, d.part[j], 1);
+    d.ready[j] = ready;
+  } else if (pair) {
+    const unsigned k = (i % 8) / 2;
+    d.part[k] = step(arch::FpFmt::kF16, x0, x1, d.part[k], 3);
+    d.ready[2 * k] = d.ready[2 * k + 1] = ready;
+  } else {
+    const unsigned j = i % 8, k = j / 2, lane = j % 2, sh = 16 * lane;
+    const uint32_t v =
+        step(arch::FpFmt::kF16, (x0 & 0xFFFF) << sh, (x1 & 0xFFFF) << sh, d.part[k], 1u << lane);
+    const uint32_t mask = 0xFFFFu << sh;
+    d.part[k] = (d.part[k] & ~mask) | (v & mask);
+    d.ready[j] = ready;
+  }
+  return r;
 }
 
 // One fdot combine step (docs/isa.md 6.5), taken at `taken`.

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "arch/arch.h"
 #include "arch/isa_table.h"
 #include "ce/ce_state.h"
 #include "ce/fault_text.h"
+#include "fabric/ramp_port.h"
 #include "fp/convert.h"
 #include "fp/execute.h"
 
@@ -164,6 +166,11 @@ inline bool IsCompare(arch::DsdOp op) {
   return op >= arch::DsdOp::kCmpEq && op <= arch::DsdOp::kCmpGe;
 }
 
+// 16-bit elements in both lanes of a word (f16, w16).
+inline bool IsHalfFmt(arch::DsdFmt fmt) {
+  return fmt == arch::DsdFmt::kF16 || fmt == arch::DsdFmt::kW16;
+}
+
 inline bool IsFmacFmt(arch::DsdFmt fmt) {
   return fmt == arch::DsdFmt::kF32 || fmt == arch::DsdFmt::kF16 || fmt == arch::DsdFmt::kMix;
 }
@@ -221,93 +228,124 @@ inline uint32_t Int16Lanes(arch::DsdOp op, uint32_t a, uint32_t b, uint32_t s) {
   return r;
 }
 
-// One element step of every operation except fdot (docs/isa.md 4.11, 6.6). x0 and x1 hold the
-// operands (16-bit elements in their lanes; x1 is the scalar in VS forms), s the scalar of Fill
-// and V4 forms (16-bit: in both lanes). lanes: active f16 lanes (bit l = lane l).
-inline StepValue ComputeStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm form, uint32_t x0,
-                             uint32_t x1, uint32_t s, unsigned lanes) {
-  using arch::DsdFmt;
+// How an FP element step feeds the FMAC, for the operations whose step is one FMAC operation on
+// lanes that are all active or pair steps (docs/isa.md 6.6): resolved once per DSD operation, so
+// that a run of element steps calls the FMAC operation directly.
+struct StepKernel {
+  enum Shape : uint8_t {
+    kGeneric,  // anything else: ComputeStep works it out
+    kBinary,   // op(x0, x1)
+    kMulAdd,   // x0 + x1 * s
+    kUnary,    // op(x0)
+  };
+  Shape shape = kGeneric;
+  fp::ExecuteFn fn = nullptr;
+};
+
+inline StepKernel ResolveStep(arch::DsdOp op, arch::DsdFmt fmt) {
   using arch::DsdOp;
-  using arch::FpFmt;
-  StepValue r;
-  if (op == DsdOp::kIMov) {
-    r.value = form == arch::DsdForm::kFill ? s : x0;
-    return r;
-  }
-  if (fmt == DsdFmt::kW32) {
-    switch (op) {
-      case DsdOp::kIAdd:
-        r.value = x0 + x1;
-        break;
-      case DsdOp::kISub:
-        r.value = x0 - x1;
-        break;
-      case DsdOp::kIAnd:
-        r.value = x0 & x1;
-        break;
-      case DsdOp::kIOr:
-        r.value = x0 | x1;
-        break;
-      case DsdOp::kIXor:
-        r.value = x0 ^ x1;
-        break;
-      case DsdOp::kIShl:
-        r.value = x0 << (x1 & 31);
-        break;
-      case DsdOp::kIShr:
-        r.value = x0 >> (x1 & 31);
-        break;
-      case DsdOp::kSel:
-        r.value = x0 ? x1 : s;
-        break;
-      default:
-        break;
-    }
-    return r;
-  }
-  if (fmt == DsdFmt::kW16 && op == DsdOp::kCvtF2I) {  // fh2i: no FMAC, one element a step
-    r.value = fp::F16ToI16TowardZero(static_cast<uint16_t>(x0), r.flags);
-    return r;
-  }
-  if (fmt == DsdFmt::kW16) {
-    r.value = Int16Lanes(op, x0, x1, s);
-    return r;
-  }
-  if (fmt == DsdFmt::kMix) {  // fmachs: dst = src0 + f32(src1) * f32(s), one rounding
-    const uint32_t b = FmacLanes(arch::FpOp::kCvtF2F, FpFmt::kF16, x1 & 0xFFFF, 0, 0, 1, r.flags);
-    const uint32_t c = FmacLanes(arch::FpOp::kCvtF2F, FpFmt::kF16, s & 0xFFFF, 0, 0, 1, r.flags);
-    r.value = FmacLanes(arch::FpOp::kMulAdd, FpFmt::kF32, b, c, x0, 1, r.flags);
-    return r;
-  }
-  const FpFmt ff = fmt == DsdFmt::kF16 ? FpFmt::kF16 : FpFmt::kF32;
-  const arch::FpOp fop = FpOpOf(op);
-  if (IsCompare(op)) {  // gt and ge swap the operands of lt and le; ne inverts eq
-    const bool swap = op == DsdOp::kCmpGt || op == DsdOp::kCmpGe;
-    uint32_t bit = FmacLanes(fop, ff, swap ? x1 : x0, swap ? x0 : x1, 0, 1, r.flags) & 1;
-    if (op == DsdOp::kCmpNe) bit ^= 1;
-    r.value = bit ? (ff == FpFmt::kF16 ? 0xFFFFu : 0xFFFFFFFFu) : 0;
-    return r;
-  }
+  StepKernel k;
+  if ((fmt != arch::DsdFmt::kF32 && fmt != arch::DsdFmt::kF16) || op == DsdOp::kIMov ||
+      IsCompare(op))
+    return k;
+  const arch::FpFmt ff = fmt == arch::DsdFmt::kF16 ? arch::FpFmt::kF16 : arch::FpFmt::kF32;
   switch (op) {
-    case DsdOp::kMulAdd:  // x0 + x1 * s
-      r.value = FmacLanes(fop, ff, x1, s, x0, lanes, r.flags);
+    case DsdOp::kMulAdd:
+      k.shape = StepKernel::kMulAdd;
       break;
     case DsdOp::kNeg:
     case DsdOp::kAbs:
     case DsdOp::kCvt:
     case DsdOp::kSqrt:
     case DsdOp::kCvtF2I:
-      r.value = FmacLanes(fop, ff, x0, 0, 0, lanes, r.flags);
+      k.shape = StepKernel::kUnary;
       break;
-    case DsdOp::kCvtI2F:  // an i16 source is sign-extended
-      r.value = FmacLanes(fop, ff, fmt == DsdFmt::kF16 ? uint32_t(int32_t(int16_t(x0))) : x0, 0, 0,
-                          lanes, r.flags);
+    case DsdOp::kCvtI2F:  // an i16 source is sign-extended first (ComputeStep)
+      if (ff == arch::FpFmt::kF16) return k;
+      k.shape = StepKernel::kUnary;
       break;
     default:
-      r.value = FmacLanes(fop, ff, x0, x1, 0, lanes, r.flags);
+      k.shape = StepKernel::kBinary;
       break;
   }
+  k.fn = fp::Resolve(FpOpOf(op), ff);
+  return k;
+}
+
+// The step of a resolved kernel (shape != kGeneric); flags from the active lanes only.
+inline StepValue RunKernel(const StepKernel& k, uint32_t x0, uint32_t x1, uint32_t s,
+                           unsigned lanes) {
+  uint8_t fl[arch::kF16Lanes];
+  StepValue r;
+  switch (k.shape) {
+    case StepKernel::kMulAdd:
+      r.value = k.fn(x1, s, x0, fl);
+      break;
+    case StepKernel::kUnary:
+      r.value = k.fn(x0, 0, 0, fl);
+      break;
+    default:
+      r.value = k.fn(x0, x1, 0, fl);
+      break;
+  }
+  r.flags = static_cast<uint8_t>(((lanes & 1) ? fl[0] : 0) | ((lanes & 2) ? fl[1] : 0));
   return r;
+}
+
+// One element step of every operation except fdot (docs/isa.md 4.11, 6.6). x0 and x1 hold the
+// operands (16-bit elements in their lanes; x1 is the scalar in VS forms), s the scalar of Fill
+// and V4 forms (16-bit: in both lanes). lanes: active f16 lanes (bit l = lane l). k: the
+// operation's ResolveStep; GenericStep (dsd.cpp) computes what it does not resolve.
+StepValue GenericStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm form, uint32_t x0,
+                      uint32_t x1, uint32_t s, unsigned lanes);
+inline StepValue ComputeStep(const StepKernel& k, arch::DsdOp op, arch::DsdFmt fmt,
+                             arch::DsdForm form, uint32_t x0, uint32_t x1, uint32_t s,
+                             unsigned lanes) {
+  if (k.shape != StepKernel::kGeneric) return RunKernel(k, x0, x1, s, lanes);
+  return GenericStep(op, fmt, form, x0, x1, s, lanes);
+}
+
+// The scalar s of an operation's element steps (ComputeStep): R[S] as issued, a 16-bit one in
+// both lanes.
+inline uint32_t StepScalar(const Microthread& m) {
+  const bool half_s = IsHalfFmt(m.fmt) || m.fmt == arch::DsdFmt::kMix;
+  return half_s ? (m.scalar & 0xFFFF) * 0x10001u : m.scalar;
+}
+
+// The result of element step i of an operation that is not a reduction (k: its ResolveStep; s:
+// its StepScalar).
+inline PendingResult ElementResult(const Microthread& m, const StepKernel& k, uint32_t s, bool pair,
+                                   uint32_t x0, uint32_t x1, uint64_t i) {
+  PendingResult r;
+  if (m.form == arch::DsdForm::kVS) x1 = s;
+  const StepValue v = ComputeStep(k, m.op, m.fmt, m.form, x0, x1, s, pair ? 3 : 1);
+  r.flags = v.flags;
+  const DsdOperand& dst = m.opnd[kDst];
+  if (IsMem(dst)) {
+    r.kind = PendingResult::kSram;
+    r.addr = static_cast<uint16_t>(ElemAddr(dst, i));
+    r.size = static_cast<uint8_t>(pair ? 4 : dst.size);
+    r.value = r.size == 2 ? v.value & 0xFFFF : v.value;
+  } else {
+    uint32_t data = v.value;
+    if (ElemBytes(dst.elem) == 2)
+      data = (dst.idx ? ((dst.base + i) & 0xFFFF) << 16 : 0) | (v.value & 0xFFFF);
+    r.kind = PendingResult::kWavelet;
+    r.link = fabric::MakeLink(dst.ctrl, dst.color, data);
+  }
+  return r;
+}
+
+// An element of `bytes` (2 or 4) at SRAM address a, little endian as the host.
+inline uint32_t ReadElem(const uint8_t* sram, uint32_t a, unsigned bytes) {
+  if (bytes == 4) {
+    uint32_t v;
+    std::memcpy(&v, sram + a, 4);
+    return v;
+  }
+  uint16_t h;
+  std::memcpy(&h, sram + a, 2);
+  return h;
 }
 
 // The number of combine steps of an fdot (docs/isa.md 6.5): 3 for f32, 4 for f16.

@@ -23,9 +23,12 @@
 namespace tessera::ce {
 
 bool Ce::CreditsHome() const {
-  for (uint8_t c : st_.out_credits)
-    if (c != arch::kRampInDepth) return false;
-  return true;
+  static constexpr auto kHome = [] {
+    std::array<uint8_t, kColors> h{};
+    for (uint8_t& c : h) c = static_cast<uint8_t>(arch::kRampInDepth);
+    return h;
+  }();
+  return std::memcmp(st_.out_credits.data(), kHome.data(), kColors) == 0;
 }
 
 bool Ce::CanRunAhead() const {
@@ -136,7 +139,7 @@ void Ce::AheadCycle(uint64_t c, const Decoded* d) {
 void Ce::RunAhead(uint64_t horizon) {
   if (!CanRunAhead()) return;
   const Decoded* d;
-  for (uint64_t c = last_cycle_ + 1; c < horizon; ++c) {
+  for (uint64_t c = last_cycle_ + 1; c < horizon;) {
     if (!PlainIssue(c, d)) return;
     if (!ahead_.open) {
       ahead_.open = true;
@@ -145,7 +148,15 @@ void Ce::RunAhead(uint64_t horizon) {
       ahead_.sram.clear();
       CopyAheadState(true);
     }
+    if (st_.busy && BulkState(c)) {  // a run of DSD element steps (dsd_bulk.cpp)
+      const uint64_t next = BulkSteps(c, horizon);
+      if (next != c) {
+        c = next;
+        continue;
+      }
+    }
     AheadCycle(c, d);
+    ++c;
   }
 }
 
@@ -166,8 +177,13 @@ void Ce::CopyAheadState(bool save) {
   copy(a.fp_flags, st_.fp_flags);
   copy(a.retired, retired_);
   if (!a.engine) return;  // no microthread was busy: none started since
-  copy(a.ut, st_.ut);
   copy(a.busy, st_.busy);
+  // Only busy microthreads change while running ahead (none issues): a.busy is the same mask
+  // saving and restoring.
+  for (uint8_t b = a.busy; b; b &= b - 1) {
+    const int u = __builtin_ctz(b);
+    copy(a.ut[u], st_.ut[u]);
+  }
   copy(a.rr_ptr, st_.rr_ptr);
   copy(a.results, st_.results);
   copy(a.split, st_.split);

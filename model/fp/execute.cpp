@@ -92,7 +92,6 @@ uint32_t RunOne(uint32_t a, uint32_t b, uint32_t c, uint8_t flags[arch::kF16Lane
 }
 
 using RunFn = void (*)(const FpCase*, FpOut*, size_t);
-using OneFn = uint32_t (*)(uint32_t, uint32_t, uint32_t, uint8_t*);
 
 template <size_t... kI>
 constexpr auto MakeTable(std::index_sequence<kI...>) {
@@ -101,7 +100,7 @@ constexpr auto MakeTable(std::index_sequence<kI...>) {
 }
 template <size_t... kI>
 constexpr auto MakeOneTable(std::index_sequence<kI...>) {
-  return std::array<OneFn, sizeof...(kI)>{
+  return std::array<ExecuteFn, sizeof...(kI)>{
       &RunOne<static_cast<FpFmt>(kI / kNumOps), static_cast<FpOp>(kI % kNumOps)>...};
 }
 
@@ -130,6 +129,8 @@ uint32_t Execute(FpOp op, FpFmt fmt, uint32_t a, uint32_t b, uint32_t c,
                  uint8_t flags[arch::kF16Lanes]) {
   return kOne[Index(op, fmt)](a, b, c, flags);
 }
+
+ExecuteFn Resolve(FpOp op, FpFmt fmt) { return kOne[Index(op, fmt)]; }
 
 void ExecuteBatch(const FpCase* in, FpOut* out, size_t n) {
   // Runs of cases with the same operation go through that operation's own loop.

@@ -25,6 +25,10 @@ constexpr bool IsTwoLane(arch::FpOp op, arch::FpFmt fmt) {
 uint32_t Execute(arch::FpOp op, arch::FpFmt fmt, uint32_t a, uint32_t b, uint32_t c,
                  uint8_t flags[arch::kF16Lanes]);
 
+// Execute for one (op, fmt), looked up once: for callers that run one operation many times.
+using ExecuteFn = uint32_t (*)(uint32_t a, uint32_t b, uint32_t c, uint8_t flags[arch::kF16Lanes]);
+ExecuteFn Resolve(arch::FpOp op, arch::FpFmt fmt);
+
 // out[i] = Execute(in[i]) for i < n.
 void ExecuteBatch(const FpCase* in, FpOut* out, size_t n);
 

@@ -4,7 +4,7 @@
 // register, all SRAM), with the same link log and back pressure. The programs cover a run cut by
 // the cycle limit, a run stopped by a fault while the other PEs ran ahead (they step back), both
 // with scalar code and with DSD operations on memory, wavelets that wake idle PEs at exact
-// cycles, and host streams at the fabric's edge.
+// cycles, host streams at the fabric's edge, and DSD operations the engine runs in bulk.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -64,6 +64,19 @@ TEST(RunAhead, DsdOperationsOnMemory) {
 
 TEST(RunAhead, AFaultStopsTheRunWhileDsdOperationsRanAhead) {
   ExpectSameFaultAmid("dsd_loop.s", 200);
+}
+
+// DSD operations the engine runs in bulk (model/ce/dsd_bulk.cpp) on random words: results read
+// while in flight, split steps amid a run, f16 pairs, a scalar source; cut by the cycle limit,
+// and stopped by a fault while the other PEs ran ahead in the middle of those operations.
+TEST(RunAhead, DsdStepsInBulk) {
+  const std::string bulk = " program=" + kData + "/bulk_dsd.s param D=12345+x*7919+y*104729\n";
+  ExpectSameRuns("fabric 3x3\nregion at=0,0 size=3x3" + bulk, kData, 3001);
+  const test::LayoutRun ref =
+      ExpectSameRuns("fabric 3x3\nregion at=0,0 size=3x2" + bulk + "region at=0,2 size=2x1" + bulk +
+                         "region at=2,2 program=" + kData + "/late_fault.s param D=170\n",
+                     kData, 100000);
+  EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
 }
 
 TEST(RunAhead, WaveletsWakeIdlePesAtExactCycles) {
