@@ -55,6 +55,9 @@ class Ce {
   // Also runs ahead through port.horizon - 1 while the running task only computes (run_ahead.cpp).
   void Tick(uint64_t cycle, fabric::RampPort& port);
   uint64_t NextWake() const;
+  // The first cycle from `cycle` on at which the engine could send or return a credit: later than
+  // `cycle` only while it waits for a synchronous microthread it runs in bulk (dsd_bulk.cpp).
+  uint64_t QuietUntil(uint64_t cycle) const;
   // Back to the state at the end of `cycle` if the engine ran ahead of it (the run stopped early).
   void Rewind(uint64_t cycle);
   // Off: every cycle through the whole cycle model, no running ahead (the same results; to

@@ -41,6 +41,15 @@ bool Ce::BulkState(uint64_t c) const {
   return true;
 }
 
+uint64_t Ce::QuietUntil(uint64_t cycle) const {
+  if (!st_.busy || !BulkState(cycle)) return cycle;
+  // The task waits for the microthread, which takes a cycle per element step (two elements in
+  // a pair step) before it can complete.
+  const Microthread& m = st_.ut[__builtin_ctz(st_.busy)];
+  const uint64_t left = m.ended ? 0 : m.n - m.i;
+  return cycle + (m.pairs ? (left + 1) / 2 : left);
+}
+
 uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
   const uint64_t first = c;
   const int u = __builtin_ctz(st_.busy);
@@ -59,8 +68,13 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
   int64_t a0 = h0 ? ElemAddr(o0, m.i) : 0;
   int64_t a1 = h1 ? ElemAddr(o1, m.i) : 0;
   int64_t ad = ElemAddr(od, m.i);
+  // Two reads can conflict only if they may share a bank: not when both move by the same bytes
+  // per element and lie 4 to 12 bytes apart in the 16 bytes of a row (reads of at most 4 bytes).
+  const int64_t apart = ((a1 - a0) % 16 + 16) % 16;
+  const bool check = h0 && h1 && !(d0 == d1 && apart >= 4 && apart <= 12);
   uint8_t flags = 0;
   uint32_t elems = 0;  // element steps taken
+  uint32_t ready = 0;  // cycles that started with the microthread ready
   for (; c < end; ++c) {
     PendingResult& due = st_.results[c % kResultRing];
     const bool has_due = due.due == c;
@@ -73,7 +87,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
       const bool pair = m.pairs && m.i + 1 < m.n && ((a0 | a1 | ad) & 3) == 0;
       const unsigned b0 = pair ? 4 : o0.size, b1 = pair ? 4 : o1.size;
       const auto u0 = static_cast<uint32_t>(a0), u1 = static_cast<uint32_t>(a1);
-      if (h0 && h1 && Conflict(BankMask(u0, b0), Row(u0), BankMask(u1, b1), Row(u1))) break;
+      if (check && Conflict(BankMask(u0, b0), Row(u0), BankMask(u1, b1), Row(u1))) break;
       const uint32_t x0 = h0 ? ReadElem(st_.sram, u0, b0) : 0;
       const uint32_t x1 = h1 ? ReadElem(st_.sram, u1, b1) : 0;
       Advance(u, pair, c, ElementResult(m, k, s, pair, x0, x1, m.i));
@@ -86,7 +100,11 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
     }
     m.wait_color = arch::kNoColor;
     // The microthread's state at the start of the cycle (the other counters: after the loop).
-    Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kUtReady) + wait));
+    if (wait == static_cast<int>(arch::UtWait::kReady)) {
+      ++ready;
+    } else {
+      Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kUtReady) + wait));
+    }
     // The result due, written at the end of the cycle: after the step read.
     if (has_due) {
       due.due = kNoCycle;
@@ -99,6 +117,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
   if (n == 0) return c;
   // What every cycle run did alike: Cycle<false>'s counters of a running task with a busy
   // microthread, the scalar pipeline's sync stall, the round robin past the stepper, the flags.
+  Count(arch::PerfEvent::kUtReady, ready);
   Count(arch::PerfEvent::kTaskCycles, n);
   Count(arch::PerfEvent::kUtBusy, n);
   st_.pipe.stall = static_cast<uint8_t>(arch::CeStall::kSync);

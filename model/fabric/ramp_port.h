@@ -37,6 +37,10 @@ class RampEndpoint {
   // event-driven backends may skip Tick calls before it while nothing reaches this PE and the
   // previous Tick sent nothing. kNever when it only reacts.
   virtual uint64_t NextWake() const = 0;
+  // Called before Tick(cycle): the first cycle, from `cycle` on, at which the endpoint could put
+  // a wavelet or a credit on its ramp, whatever reaches it; `cycle` when it cannot tell. A
+  // backend may give other endpoints a later horizon on that promise.
+  virtual uint64_t QuietUntil(uint64_t cycle) const { return cycle; }
   // Nothing left to do unless something arrives (a compute engine's CeStatus.Quiet; a host
   // stream with nothing to send or consume): part of the fabric's quiescence (Fabric::Quiescent).
   virtual bool Quiet() const { return true; }

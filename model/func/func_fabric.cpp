@@ -59,6 +59,7 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   ep_stamp_.assign(ids, 0);
   inbound_.assign(ids, 0);
   next_wake_.assign(ids, fabric::kNever);
+  quiet_until_.assign(static_cast<size_t>(NumPes()), fabric::kNever);
   pe_regs_.reserve(NumPes());
   for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
 }
@@ -220,6 +221,11 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
     if (endpoints_[pe]) Wake(pe, std::max(endpoints_[pe]->NextWake(), cycle_));
   }
   for (int id : edge_ids_) Wake(id, std::max(endpoints_[id]->NextWake(), cycle_));
+  for (int pe = 0; pe < NumPes(); ++pe) {
+    quiet_until_[pe] =
+        endpoints_[pe] ? std::max(endpoints_[pe]->NextWake(), cycle_) : fabric::kNever;
+  }
+  quiet_min_stale_ = true;
   run_end_ = cycle_ + std::min(cycles, fabric::kNever - cycle_);
   uint64_t done = 0;
   while (done < cycles) {
@@ -232,6 +238,15 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
       if (endpoints_[pe]) endpoints_[pe]->Rewind(cycle_ - 1);
   }
   return done;
+}
+
+uint64_t FuncFabric::QuietMin() {
+  if (quiet_min_stale_) {
+    quiet_min_ = fabric::kNever;
+    for (uint64_t q : quiet_until_) quiet_min_ = std::min(quiet_min_, q);
+    quiet_min_stale_ = false;
+  }
+  return quiet_min_;
 }
 
 bool FuncFabric::Quiescent() {
@@ -284,6 +299,28 @@ void FuncFabric::TickEndpoints(Slot& now) {
       due(pe);
     }
   }
+  // Before any tick, what the due engines promise (QuietUntil); with no wavelet anywhere and no
+  // host stream, the horizon is the least promise plus two ramps (ramp up, ramp down).
+  const int n = NumPes();
+  if (run_ahead_) {
+    for (int pe : ep_due_)
+      if (pe < n && endpoints_[pe]) SetQuietUntil(pe, endpoints_[pe]->QuietUntil(t));
+    constexpr uint64_t kTwoRamps = 2 * arch::kRampLatency;
+    if (quiet_span_ == kTwoRamps) {
+      const uint64_t q = std::max(QuietMin(), t);
+      quiet_span_ = q >= fabric::kNever - kTwoRamps ? fabric::kNever - t : q + kTwoRamps - t;
+    }
+  }
+  TickDue(now);
+  // After the ticks: an engine sends nothing before it next acts on its own (NextWake).
+  if (run_ahead_) {
+    for (int pe : ep_due_)
+      if (pe < n) SetQuietUntil(pe, std::max(quiet_until_[pe], next_wake_[pe]));
+  }
+}
+
+void FuncFabric::TickDue(Slot& now) {
+  const uint64_t t = cycle_;
   // Ticks in two phases with workers: each one's share of ep_due_ (an endpoint touches only its
   // own state; its register writes go to its worker's list), then, in the order of ep_due_, what
   // the ticks did to the fabric. Alone, in one pass. The result does not depend on the threads.

@@ -110,6 +110,7 @@ class FuncFabric final : public fabric::Fabric {
 
   void StepCycle();
   void TickEndpoints(Slot& now);
+  void TickDue(Slot& now);  // Tick every endpoint in ep_due_ (TickEndpoints)
   struct TickOut;
   template <bool kDirect>
   void TickRange(size_t begin, size_t end, int worker, Slot& now);
@@ -152,6 +153,23 @@ class FuncFabric final : public fabric::Fabric {
   // This cycle: how many cycles pass at least before a wavelet not yet in the wheel reaches a
   // compute engine (StepCycle).
   uint64_t quiet_span_ = 0;
+  // Per PE: no wavelet or credit enters its ramp before this cycle unless something reaches it
+  // first (RampEndpoint::QuietUntil before a tick, NextWake after it), and the least of them.
+  // With no wavelet anywhere and no host stream, nothing reaches an engine before the least plus
+  // two ramps (the horizon of "Running ahead").
+  std::vector<uint64_t> quiet_until_;
+  uint64_t quiet_min_ = 0;
+  bool quiet_min_stale_ = true;
+  void SetQuietUntil(int pe, uint64_t cycle) {
+    const uint64_t old = quiet_until_[static_cast<size_t>(pe)];
+    quiet_until_[static_cast<size_t>(pe)] = cycle;
+    if (cycle < quiet_min_) {
+      quiet_min_ = cycle;
+    } else if (old == quiet_min_ && cycle != old) {
+      quiet_min_stale_ = true;
+    }
+  }
+  uint64_t QuietMin();
   bool run_ahead_ = true;
   std::vector<int> ep_due_;
   using WakeAt = std::pair<uint64_t, int>;

@@ -84,6 +84,11 @@ TEST(RunAhead, WaveletsWakeIdlePesAtExactCycles) {
   ExpectSameRuns("include wake.tlayout\n", kData, 20000);
 }
 
+TEST(RunAhead, NoFurtherThanADsdOperationInBulkAllows) {
+  // bulk_wake.tlayout: PE(0,0) runs an fmacs, then broadcasts to PEs in longer ones meanwhile.
+  ExpectSameRuns("include bulk_wake.tlayout\n", kData, 20000);
+}
+
 TEST(RunAhead, HostStreamsAndBackPressure) {
   ExpectSameRuns("include gather.tlayout\n", kData, 5000);
   ExpectSameRuns("include backup.tlayout\n", kData, 5000);
