@@ -460,13 +460,6 @@ void Ce::Commit() {
   CommitData();
 }
 
-void Ce::CommitData() {
-  const Cyc& x = cyc_;
-  if (x.sram_w) WriteSram(x.sram_addr, x.sram_size, x.sram_value);
-  if (x.dot_w) st_.gpr[x.dot_reg] = x.dot_value;  // the microthread's value wins
-  if (x.flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | x.flags) & 0x1F);
-}
-
 template void Ce::Cycle<true>(uint64_t, fabric::RampPort&);
 template void Ce::Cycle<false>(uint64_t, fabric::RampPort&);
 template void Ce::RaiseFault<true>(arch::CeFault, uint16_t, uint32_t, uint32_t);

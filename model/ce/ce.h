@@ -153,7 +153,13 @@ class Ce {
   template <bool kT>
   void Complete(int u);
   void Commit();
-  void CommitData();  // Commit's SRAM, microthread-result and flag writes
+  // Commit's SRAM, microthread-result and flag writes.
+  void CommitData() {
+    const Cyc& x = cyc_;
+    if (x.sram_w) WriteSram(x.sram_addr, x.sram_size, x.sram_value);
+    if (x.dot_w) st_.gpr[x.dot_reg] = x.dot_value;  // the microthread's value wins
+    if (x.flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | x.flags) & 0x1F);
+  }
   // A copy of 1, 2 or 4 bytes (each a fixed-size copy).
   static void Bytes(void* to, const void* from, uint8_t size) {
     if (size == 4) {

@@ -148,7 +148,12 @@ void Ce::RunAhead(uint64_t horizon) {
       ahead_.sram.clear();
       CopyAheadState(true);
     }
-    if (st_.busy && BulkState(c)) {  // a run of DSD element steps (dsd_bulk.cpp)
+    if (!st_.busy) {  // PlainState holds, as when the run ahead began
+      PlainCycle(c, d);
+      ++c;
+      continue;
+    }
+    if (BulkState(c)) {  // a run of DSD element steps (dsd_bulk.cpp)
       const uint64_t next = BulkSteps(c, horizon);
       if (next != c) {
         c = next;
