@@ -299,15 +299,6 @@ void Ce::ResultsDue(fabric::RampPort& port) {
     x.complete |= static_cast<uint8_t>(1u << r.ut);
 }
 
-void Ce::ScalarFpDue() {
-  ScalarPipe& p = st_.pipe;
-  if (p.fp_pending && p.fp_due == cyc_.c) {
-    st_.gpr[p.fp_reg] = p.fp_value;
-    cyc_.flags |= p.fp_flags;
-    p.fp_pending = false;
-  }
-}
-
 template <bool kT>
 void Ce::RaiseFault(arch::CeFault cause, uint16_t pc, uint32_t addr, uint32_t info) {
   cyc_.fault = true;
@@ -427,17 +418,6 @@ void Ce::Picker() {
     rec.AddWrite(TraceWrite::Kind::kGpr, 0, r0);
     sink_->Record(rec);
   }
-}
-
-void Ce::Fetch() {
-  ScalarPipe& p = st_.pipe;
-  const uint16_t pc = st_.pc;
-  if (pc >= kSram) {
-    p.ir_valid = false;
-    return;
-  }
-  std::memcpy(&p.ir, &st_.sram[pc], 4);  // little endian, as the host
-  p.ir_valid = true;
 }
 
 void Ce::Commit() {

@@ -181,7 +181,15 @@ class Ce {
     }
     Bytes(p, &value, size);
   }
-  void ScalarFpDue();  // a scalar FP result due this cycle (ResultsDue's first part)
+  // A scalar FP result due this cycle (ResultsDue's first part).
+  void ScalarFpDue() {
+    ScalarPipe& p = st_.pipe;
+    if (p.fp_pending && p.fp_due == cyc_.c) {
+      st_.gpr[p.fp_reg] = p.fp_value;
+      cyc_.flags |= p.fp_flags;
+      p.fp_pending = false;
+    }
+  }
   void Arrivals(const fabric::RampPort& port);
   uint32_t Pop(int color);  // the head's payload; its credit becomes owed
   uint32_t Readers() const;
@@ -264,7 +272,11 @@ class Ce {
   // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues
   // (nullptr if none), in decoded_.
   bool PlainIssue(uint64_t c, const Decoded*& d) const;
-  void PlainCycle(uint64_t c, const Decoded* d);  // Cycle<false> for such a cycle, in few steps
+  // Cycle<false> of a cycle that PlainState and PlainIssue allow, up to the arrivals (which the
+  // caller takes): no results are due (no microthread is busy), no credit is owed, the dispatcher
+  // has no control wavelet, the picker waits for the running task, and the issue writes at most a
+  // register, the SRAM and the pipeline.
+  void PlainCycle(uint64_t c, const Decoded* d);
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
   void RunAhead(uint64_t horizon);
   // dsd_bulk.cpp: cycles in which the engine only waits for one synchronous microthread that
@@ -303,7 +315,16 @@ class Ce {
   mutable std::array<Decoded, 8> decoded_{};
 
   // Fetch of the instruction at pc into the pipe (docs/isa.md 6.8: fetched words are latched).
-  void Fetch();
+  void Fetch() {
+    ScalarPipe& p = st_.pipe;
+    const uint16_t pc = st_.pc;
+    if (pc >= kSram) {
+      p.ir_valid = false;
+      return;
+    }
+    std::memcpy(&p.ir, &st_.sram[pc], 4);  // little endian, as the host
+    p.ir_valid = true;
+  }
 
   CeState st_;
   std::unique_ptr<uint8_t[]> own_sram_;  // when no SRAM was given

@@ -104,10 +104,6 @@ bool Ce::PlainIssue(uint64_t c, const Decoded*& d) const {
   }
 }
 
-// Cycle<false> of a cycle that PlainState and PlainIssue allow, up to the arrivals (which the
-// caller takes): no results are due (no microthread is busy), no credit is owed, the dispatcher
-// has no control wavelet, the picker waits for the running task, and the issue writes at most a
-// register, the SRAM and the pipeline.
 void Ce::PlainCycle(uint64_t c, const Decoded* d) {
   Cyc& x = cyc_;  // what the scalar stage and CommitData read, as Cycle<false> would leave it
   x.c = c;
