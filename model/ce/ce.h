@@ -5,7 +5,8 @@
 //
 // The engine is split by concept: ce.cpp (the cycle, results, dispatcher, picker, queues and
 // credits), exec_scalar.cpp (the scalar pipeline and the instructions), dsd.cpp (DSD issue and the
-// DSD engine), mmio.cpp (register access by the CE and the host).
+// DSD engine), dsd_bulk.cpp (DSD element steps in bulk), run_ahead.cpp (cycles run before the
+// fabric reaches them), mmio.cpp (register access by the CE and the host).
 #pragma once
 
 #include <array>
