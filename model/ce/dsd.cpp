@@ -444,7 +444,8 @@ void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
   Microthread& m = st_.ut[u];
   Advance(u, pair, taken,
           m.dot ? DotStep(m, pair, x0, x1, taken)
-                : ElementResult(m, ResolveStep(m.op, m.fmt), StepScalar(m), pair, x0, x1, m.i));
+                : ElementResult(m, ResolveStep(m.op, m.fmt), StepScalar(m), pair, x0, x1, m.i,
+                                IsMem(m.opnd[kDst]) ? ElemAddr(m.opnd[kDst], m.i) : 0));
 }
 
 // An fdot element step: into a partial (docs/isa.md 6.5); the result carries its flags only.

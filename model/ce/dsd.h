@@ -313,9 +313,9 @@ inline uint32_t StepScalar(const Microthread& m) {
 }
 
 // The result of element step i of an operation that is not a reduction (k: its ResolveStep; s:
-// its StepScalar).
+// its StepScalar; addr: ElemAddr of the destination's element i if it is in memory).
 inline PendingResult ElementResult(const Microthread& m, const StepKernel& k, uint32_t s, bool pair,
-                                   uint32_t x0, uint32_t x1, uint64_t i) {
+                                   uint32_t x0, uint32_t x1, uint64_t i, int64_t addr) {
   PendingResult r;
   if (m.form == arch::DsdForm::kVS) x1 = s;
   const StepValue v = ComputeStep(k, m.op, m.fmt, m.form, x0, x1, s, pair ? 3 : 1);
@@ -323,7 +323,7 @@ inline PendingResult ElementResult(const Microthread& m, const StepKernel& k, ui
   const DsdOperand& dst = m.opnd[kDst];
   if (IsMem(dst)) {
     r.kind = PendingResult::kSram;
-    r.addr = static_cast<uint16_t>(ElemAddr(dst, i));
+    r.addr = static_cast<uint16_t>(addr);
     r.size = static_cast<uint8_t>(pair ? 4 : dst.size);
     r.value = r.size == 2 ? v.value & 0xFFFF : v.value;
   } else {
