@@ -278,6 +278,9 @@ class Ce {
   // has no control wavelet, the picker waits for the running task, and the issue writes at most a
   // register, the SRAM and the pipeline.
   void PlainCycle(uint64_t c, const Decoded* d);
+  // PlainCycle for cycles c..stop-1, in which nothing issues (stop <= issue_at): the task's
+  // cycles, a scalar FP result due, the fetch of a taken jump's target. Returns stop.
+  uint64_t PlainWait(uint64_t c, uint64_t stop);
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
   void RunAhead(uint64_t horizon);
   // dsd_bulk.cpp: cycles in which the engine only waits for one synchronous microthread that
@@ -315,6 +318,14 @@ class Ce {
   // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
   mutable std::array<Decoded, 8> decoded_{};
 
+  // The fetch of a taken jump's target, in the cycle after the jump (ScalarStage).
+  void FetchDue() {
+    ScalarPipe& p = st_.pipe;
+    if (p.fetch_at == cyc_.c) {
+      Fetch();
+      p.fetch_at = kNoCycle;
+    }
+  }
   // Fetch of the instruction at pc into the pipe (docs/isa.md 6.8: fetched words are latched).
   void Fetch() {
     ScalarPipe& p = st_.pipe;

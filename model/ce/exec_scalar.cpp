@@ -26,10 +26,7 @@ void Ce::ScalarStage(const Decoded* pre) {
   Cyc& x = cyc_;
   ScalarPipe& p = st_.pipe;
   if (!x.running) return;
-  if (p.fetch_at == x.c) {  // the target of a taken jump
-    Fetch();
-    p.fetch_at = kNoCycle;
-  }
+  FetchDue();
   if (x.c < p.issue_at) return;
   if (p.std_pending) {  // the second word of an std: the next cycle with a free write port
     if (x.write_port) {

@@ -13,6 +13,7 @@
 // the run ended, which gives the same state, since those cycles depend on nothing else.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -123,6 +124,22 @@ void Ce::PlainCycle(uint64_t c, const Decoded* d) {
   CommitData();
 }
 
+uint64_t Ce::PlainWait(uint64_t c, uint64_t stop) {
+  Cyc& x = cyc_;  // what ScalarFpDue, FetchDue and CommitData read
+  x.sram_w = false;
+  x.dot_w = false;
+  Count(arch::PerfEvent::kTaskCycles, static_cast<uint32_t>(stop - c));
+  for (; c < stop; ++c) {
+    x.c = c;
+    x.flags = 0;
+    ScalarFpDue();
+    FetchDue();
+    CommitData();
+  }
+  last_cycle_ = stop - 1;
+  return stop;
+}
+
 void Ce::AheadCycle(uint64_t c, const Decoded* d) {
   if (PlainState()) return PlainCycle(c, d);
   fabric::RampPort none;  // busy microthreads: the whole cycle model, with nothing arriving
@@ -145,8 +162,12 @@ void Ce::RunAhead(uint64_t horizon) {
       CopyAheadState(true);
     }
     if (!st_.busy) {  // PlainState holds, as when the run ahead began
-      PlainCycle(c, d);
-      ++c;
+      if (c < st_.pipe.issue_at) {
+        c = PlainWait(c, std::min(st_.pipe.issue_at, horizon));
+      } else {
+        PlainCycle(c, d);
+        ++c;
+      }
       continue;
     }
     if (BulkState(c)) {  // a run of DSD element steps (dsd_bulk.cpp)
