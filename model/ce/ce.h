@@ -204,7 +204,7 @@ class Ce {
     isa::Fields f;
   };
   template <bool kT>
-  void ScalarStage(const Decoded* pre = nullptr);
+  void ScalarStage();
   template <bool kT>
   void Execute(const arch::InsnInfo& n, const isa::Fields& f);
 
@@ -318,6 +318,39 @@ class Ce {
   // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
   mutable std::array<Decoded, 8> decoded_{};
 
+  // ScalarStage up to the issue: whether an instruction issues in this cycle. Not when the task
+  // is not running, before issue_at, in the cycle of an std's second word (written here), or
+  // while the task waits for a synchronous microthread (a stall).
+  bool ScalarIssues() {
+    Cyc& x = cyc_;
+    ScalarPipe& p = st_.pipe;
+    if (!x.running) return false;
+    FetchDue();
+    if (x.c < p.issue_at) return false;
+    if (p.std_pending) {  // the second word of an std: the next cycle with a free write port
+      if (x.write_port) {
+        StallOn(arch::CeStall::kPort);
+        return false;
+      }
+      x.write_port = true;
+      x.sram_w = true;
+      x.sram_addr = p.std_addr;
+      x.sram_size = 4;
+      x.sram_value = p.std_value;
+      p.std_pending = false;
+      p.issue_at = x.c + 1;
+      p.stall = 0;
+      return false;
+    }
+    if (p.sync_ut >= 0) {
+      if (st_.busy >> p.sync_ut & 1) {
+        StallOn(arch::CeStall::kSync);
+        return false;
+      }
+      p.sync_ut = -1;
+    }
+    return true;
+  }
   // The fetch of a taken jump's target, in the cycle after the jump (ScalarStage).
   void FetchDue() {
     ScalarPipe& p = st_.pipe;

@@ -22,35 +22,9 @@ inline uint32_t PlainInfo() {
 }  // namespace
 
 template <bool kT>
-void Ce::ScalarStage(const Decoded* pre) {
-  Cyc& x = cyc_;
+void Ce::ScalarStage() {
   ScalarPipe& p = st_.pipe;
-  if (!x.running) return;
-  FetchDue();
-  if (x.c < p.issue_at) return;
-  if (p.std_pending) {  // the second word of an std: the next cycle with a free write port
-    if (x.write_port) {
-      StallOn(CeStall::kPort);
-      return;
-    }
-    x.write_port = true;
-    x.sram_w = true;
-    x.sram_addr = p.std_addr;
-    x.sram_size = 4;
-    x.sram_value = p.std_value;
-    p.std_pending = false;
-    p.issue_at = x.c + 1;
-    p.stall = 0;
-    return;
-  }
-  if (p.sync_ut >= 0) {
-    if (st_.busy >> p.sync_ut & 1) {
-      StallOn(CeStall::kSync);
-      return;
-    }
-    p.sync_ut = -1;
-  }
-  if (pre && pre->n) return Execute<kT>(*pre->n, pre->f);
+  if (!ScalarIssues()) return;
   if (!p.ir_valid) {  // sequential execution ran past 0xBFFC
     RaiseFault<kT>(CeFault::kPcRange, st_.pc, st_.pc, PlainInfo());
     return;
@@ -405,7 +379,8 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
   if constexpr (kT) sink_->Record(rec);
 }
 
-template void Ce::ScalarStage<true>(const Decoded*);
-template void Ce::ScalarStage<false>(const Decoded*);
+template void Ce::Execute<false>(const arch::InsnInfo&, const isa::Fields&);
+template void Ce::ScalarStage<true>();
+template void Ce::ScalarStage<false>();
 
 }  // namespace tessera::ce

@@ -120,7 +120,10 @@ void Ce::PlainCycle(uint64_t c, const Decoded* d) {
   last_cycle_ = c;
   Count(arch::PerfEvent::kTaskCycles);
   ScalarFpDue();
-  ScalarStage<false>(d);
+  if (ScalarIssues()) {  // ScalarStage<false>, with the instruction PlainIssue decoded
+    if (!d) throw std::logic_error("Ce::PlainCycle: an issue PlainIssue did not decode");
+    Execute<false>(*d->n, d->f);
+  }
   CommitData();
 }
 
