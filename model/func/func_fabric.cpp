@@ -60,6 +60,7 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   inbound_.assign(ids, 0);
   next_wake_.assign(ids, fabric::kNever);
   quiet_until_.assign(static_cast<size_t>(NumPes()), fabric::kNever);
+  awake_at_.assign(static_cast<size_t>(NumPes()), -1);
   pe_regs_.reserve(NumPes());
   for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
 }
@@ -217,14 +218,14 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
   fault_pending_ = false;
   // Endpoints may have been changed from outside between runs (a color unblocked, a wavelet
   // queued): take their wishes again.
+  // An engine sends nothing before it next acts on its own (quiet_until_).
   for (int pe = 0; pe < NumPes(); ++pe) {
-    if (endpoints_[pe]) Wake(pe, std::max(endpoints_[pe]->NextWake(), cycle_));
+    const uint64_t wake =
+        endpoints_[pe] ? std::max(endpoints_[pe]->NextWake(), cycle_) : fabric::kNever;
+    if (wake != fabric::kNever) Wake(pe, wake);
+    SetQuietUntil(pe, wake);
   }
   for (int id : edge_ids_) Wake(id, std::max(endpoints_[id]->NextWake(), cycle_));
-  for (int pe = 0; pe < NumPes(); ++pe) {
-    quiet_until_[pe] =
-        endpoints_[pe] ? std::max(endpoints_[pe]->NextWake(), cycle_) : fabric::kNever;
-  }
   quiet_min_stale_ = true;
   run_end_ = cycle_ + std::min(cycles, fabric::kNever - cycle_);
   uint64_t done = 0;
@@ -243,7 +244,7 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
 uint64_t FuncFabric::QuietMin() {
   if (quiet_min_stale_) {
     quiet_min_ = fabric::kNever;
-    for (uint64_t q : quiet_until_) quiet_min_ = std::min(quiet_min_, q);
+    for (int pe : awake_) quiet_min_ = std::min(quiet_min_, quiet_until_[static_cast<size_t>(pe)]);
     quiet_min_stale_ = false;
   }
   return quiet_min_;
@@ -251,8 +252,17 @@ uint64_t FuncFabric::QuietMin() {
 
 bool FuncFabric::Quiescent() {
   if (WaveletsInFlight()) return false;
-  for (const fabric::RampEndpoint* ep : endpoints_)
-    if (ep && !ep->Quiet()) return false;
+  // The endpoint found busy last time most likely still is: the search starts there, so that a
+  // few busy PEs among many idle ones cost no scan of the idle ones every cycle.
+  const size_t n = endpoints_.size();
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = busy_hint_ + k < n ? busy_hint_ + k : busy_hint_ + k - n;
+    const fabric::RampEndpoint* ep = endpoints_[i];
+    if (ep && !ep->Quiet()) {
+      busy_hint_ = i;
+      return false;
+    }
+  }
   return true;
 }
 

@@ -157,15 +157,31 @@ class FuncFabric final : public fabric::Fabric {
   // first (RampEndpoint::QuietUntil before a tick, NextWake after it), and the least of them.
   // With no wavelet anywhere and no host stream, nothing reaches an engine before the least plus
   // two ramps (the horizon of "Running ahead").
+  size_t busy_hint_ = 0;  // the endpoint Quiescent last found busy
   std::vector<uint64_t> quiet_until_;
+  // The PEs whose promise is not kNever (sleeping engines are not), where the least is looked
+  // for, and each one's place in that list (-1: not there).
+  std::vector<int> awake_, awake_at_;
   uint64_t quiet_min_ = 0;
   bool quiet_min_stale_ = true;
   void SetQuietUntil(int pe, uint64_t cycle) {
-    const uint64_t old = quiet_until_[static_cast<size_t>(pe)];
-    quiet_until_[static_cast<size_t>(pe)] = cycle;
+    const auto i = static_cast<size_t>(pe);
+    const uint64_t old = quiet_until_[i];
+    if (cycle == old) return;
+    quiet_until_[i] = cycle;
+    if (old == fabric::kNever) {
+      awake_at_[i] = static_cast<int>(awake_.size());
+      awake_.push_back(pe);
+    } else if (cycle == fabric::kNever) {
+      const int at = awake_at_[i];
+      awake_[static_cast<size_t>(at)] = awake_.back();
+      awake_at_[static_cast<size_t>(awake_.back())] = at;
+      awake_.pop_back();
+      awake_at_[i] = -1;
+    }
     if (cycle < quiet_min_) {
       quiet_min_ = cycle;
-    } else if (old == quiet_min_ && cycle != old) {
+    } else if (old == quiet_min_) {
       quiet_min_stale_ = true;
     }
   }
