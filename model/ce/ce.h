@@ -287,6 +287,13 @@ class Ce {
   // works on memory, run in one loop. BulkState: cycle c is such a cycle (or the loop would stop
   // at once). BulkSteps: runs cycles c..end-1 while they are; returns the first it did not run.
   bool BulkState(uint64_t c) const;
+  // BulkState as QuietUntil found it, for the Tick of the same cycle (the state cannot change
+  // between the two).
+  struct BulkMemo {
+    uint64_t cycle = kNoCycle;
+    bool bulk = false;
+  };
+  mutable BulkMemo bulk_memo_;
   uint64_t BulkSteps(uint64_t c, uint64_t end);
   void CopyAheadState(bool save);  // the state AheadLog keeps, into ahead_ (save) or back
   // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end

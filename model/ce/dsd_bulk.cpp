@@ -18,24 +18,22 @@
 namespace tessera::ce {
 
 bool Ce::BulkState(uint64_t c) const {
-  if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
-    return false;
   const uint8_t b = st_.busy;
   if (b == 0 || (b & (b - 1))) return false;  // exactly one busy microthread
   const int u = __builtin_ctz(b);
-  const ScalarPipe& p = st_.pipe;
-  if (p.sync_ut != u || p.std_pending || p.fp_pending || p.fetch_at != kNoCycle || c < p.issue_at)
-    return false;
   const Microthread& m = st_.ut[u];
-  if (m.dot || !m.has[kDst]) return false;
+  const ScalarPipe& p = st_.pipe;
+  if (!m.mem1d || m.dot || p.sync_ut != u) return false;
+  if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
+    return false;
+  if (p.std_pending || p.fp_pending || p.fetch_at != kNoCycle || c < p.issue_at) return false;
+  if (m.ended) return true;
+  if (m.n == kUnbounded) return false;
+  // Every element left lies in SRAM: mem1d addresses are monotonic in the index.
   const int64_t lim = static_cast<int64_t>(kSram);
   for (int r = 0; r < 3; ++r) {
     if (!m.has[r]) continue;
     const DsdOperand& o = m.opnd[r];
-    if (o.kind != static_cast<uint8_t>(arch::DsdKind::kMem1d)) return false;
-    if (m.ended) continue;
-    if (m.n == kUnbounded) return false;
-    // Every element left lies in SRAM: mem1d addresses are monotonic in the index.
     for (const uint64_t e : {m.i, m.n - 1}) {
       const int64_t a = ElemAddr(o, e);
       if (a < 0 || a > lim - o.size) return false;
@@ -45,7 +43,8 @@ bool Ce::BulkState(uint64_t c) const {
 }
 
 uint64_t Ce::QuietUntil(uint64_t cycle) const {
-  if (!st_.busy || !BulkState(cycle)) return cycle;
+  bulk_memo_ = {cycle, st_.busy && BulkState(cycle)};  // for the Tick of this cycle
+  if (!bulk_memo_.bulk) return cycle;
   // The task waits for the microthread, which takes a cycle per element step (two elements in
   // a pair step) before it can complete.
   const Microthread& m = st_.ut[__builtin_ctz(st_.busy)];

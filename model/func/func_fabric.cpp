@@ -313,10 +313,18 @@ void FuncFabric::TickEndpoints(Slot& now) {
   // host stream, the horizon is the least promise plus two ramps (ramp up, ramp down).
   const int n = NumPes();
   if (run_ahead_) {
-    for (int pe : ep_due_)
-      if (pe < n && endpoints_[pe]) SetQuietUntil(pe, endpoints_[pe]->QuietUntil(t));
+    // Only with no wavelet anywhere and no host stream can the promises lengthen this cycle's
+    // horizon, and only if every due engine promises more than "now". Once one does not (or
+    // without asking), the others are taken to promise "now", which is always true.
     constexpr uint64_t kTwoRamps = 2 * arch::kRampLatency;
-    if (quiet_span_ == kTwoRamps) {
+    bool ask = quiet_span_ == kTwoRamps;
+    for (int pe : ep_due_) {
+      if (pe >= n || !endpoints_[pe]) continue;
+      const uint64_t q = ask ? endpoints_[pe]->QuietUntil(t) : t;
+      ask = ask && q > t;
+      SetQuietUntil(pe, q);
+    }
+    if (ask) {
       const uint64_t q = std::max(QuietMin(), t);
       quiet_span_ = q >= fabric::kNever - kTwoRamps ? fabric::kNever - t : q + kTwoRamps - t;
     }
