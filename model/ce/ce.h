@@ -283,9 +283,13 @@ class Ce {
   uint64_t PlainWait(uint64_t c, uint64_t stop);
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
   void RunAhead(uint64_t horizon);
-  // dsd_bulk.cpp: cycles in which the engine only waits for one synchronous microthread that
-  // works on memory, run in one loop. BulkState: cycle c is such a cycle (or the loop would stop
-  // at once). BulkSteps: runs cycles c..end-1 while they are; returns the first it did not run.
+  // dsd_bulk.cpp: cycles in which the task only waits for its microthreads, which work on
+  // memory, run in one loop. BulkState: cycle c is such a cycle (or the loop would stop at once).
+  // BulkSteps: runs cycles c..end-1 while they are; returns the first it did not run.
+  // WaitedMicrothreads: the busy microthreads the task waits for in cycle c (its synchronous one,
+  // those of the utwait it stalls in, or the one of the DSD operation it cannot issue yet), and
+  // how it stalls; 0 if it does not wait or something else happens.
+  uint8_t WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const;
   bool BulkState(uint64_t c) const;
   // BulkState as QuietUntil found it, for the Tick of the same cycle (the state cannot change
   // between the two).

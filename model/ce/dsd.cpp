@@ -195,6 +195,18 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   }
   if (m.dot) DotInit(m.dotst, m.op, m.fmt, m.scalar);
   m.ended = m.n == 0;
+  if (m.mem1d && m.n != kUnbounded) {  // mem1d addresses are monotonic in the index
+    const int64_t lim = static_cast<int64_t>(kSram);
+    for (int r = 0; r < 3 && m.mem1d; ++r) {
+      if (!has[r] || m.n == 0) continue;
+      for (const uint64_t e : {uint64_t{0}, m.n - 1}) {
+        const int64_t a = ElemAddr(o[r], e);
+        if (a < 0 || a > lim - o[r].size) m.mem1d = false;
+      }
+    }
+  } else {
+    m.mem1d = false;
+  }
   const uint8_t bit = static_cast<uint8_t>(1u << u);
   if (m.n == 0 && !m.dot) {
     x.complete |= bit;  // no step: it completes in its issue cycle

@@ -1,14 +1,17 @@
 // DSD element steps in bulk (docs/performance.md, "DSD steps in bulk"). While the running task
-// waits for one synchronous microthread whose operands are all mem1d with every element left in
-// SRAM, and nothing else in the engine acts (no credit owed, no control wavelet, no split step,
-// no scalar FP result pending, no fetch pending), every cycle of Cycle<false> does the same few
-// things: the counters of the state and the sync stall, the result due (an SRAM write at the end
-// of the cycle), and one element step whose two reads go through the two free read ports. Then
-// the microthread drains. BulkSteps runs such cycles in one loop, with the element step of dsd.h
-// (ElementResult), Advance's progress and the commit's SRAM write (WriteSram), and stops before
-// the first cycle that would do anything else: an element step whose reads conflict in a bank (a
-// split step), or the cycle whose result completes the operation. Those, and everything after,
-// take Cycle<false>.
+// waits for its microthreads (stalled on a synchronous one, in a utwait on busy ones, or issuing
+// a DSD operation whose microthread is busy), every busy microthread's operands are mem1d with
+// every element in SRAM (Microthread::mem1d), and nothing else in the
+// engine acts (no credit owed, no control wavelet, no split step, no scalar FP result pending,
+// no fetch pending), every cycle of Cycle<false> does the same few things: the counters of the
+// state and the stall, the result due (an SRAM write at the end of the cycle), and one element
+// step, of the first microthread at or after the round robin's pointer that has elements left,
+// whose two reads go through the two free read ports (the others wait their turn). BulkSteps runs
+// such cycles in one loop, with the element step of dsd.h (ElementResult), Advance's progress
+// and the commit's SRAM write (WriteSram), and stops before the first cycle that would do
+// anything else: a step whose reads conflict in a bank (a split step), or a cycle whose result
+// completes an operation. Those, and everything after, take Cycle<false>.
+#include <algorithm>
 #include <array>
 
 #include "ce/ce.h"
@@ -17,50 +20,101 @@
 
 namespace tessera::ce {
 
-bool Ce::BulkState(uint64_t c) const {
-  const uint8_t b = st_.busy;
-  if (b == 0 || (b & (b - 1))) return false;  // exactly one busy microthread
-  const int u = __builtin_ctz(b);
-  const Microthread& m = st_.ut[u];
+uint8_t Ce::WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const {
   const ScalarPipe& p = st_.pipe;
-  if (!m.mem1d || m.dot || p.sync_ut != u) return false;
+  if (p.std_pending || p.fp_pending || p.fetch_at != kNoCycle || c < p.issue_at) return 0;
+  if (p.sync_ut >= 0) {
+    stall = arch::CeStall::kSync;
+    return static_cast<uint8_t>(st_.busy & (1u << p.sync_ut));
+  }
+  // Else the instruction stalls as it issues again, every cycle: a utwait, or a DSD operation
+  // whose microthread is busy.
+  if (!p.ir_valid) return 0;
+  const Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
+  const bool cached = e.n && e.f.word == p.ir;
+  const arch::InsnInfo* n = cached ? e.n : isa::DecodeCached(p.ir);
+  if (!n) return 0;
+  const isa::Fields f = cached ? e.f : isa::SplitFields(p.ir);
+  if (n->cls == arch::InsnClass::kSys && n->subop == static_cast<uint8_t>(arch::SysOp::kUtWait)) {
+    stall = arch::CeStall::kUtWait;
+    return static_cast<uint8_t>(st_.busy & f.imm);
+  }
+  if (n->cls == arch::InsnClass::kDsd) {
+    stall = arch::CeStall::kUt;
+    return static_cast<uint8_t>(st_.busy & (1u << f.ut));
+  }
+  return 0;
+}
+
+bool Ce::BulkState(uint64_t c) const {
+  const uint8_t busy = st_.busy;
+  if (!busy) return false;
+  for (uint8_t b = busy; b; b &= b - 1) {
+    const Microthread& m = st_.ut[__builtin_ctz(b)];
+    if (!m.mem1d || m.dot) return false;
+  }
   if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
     return false;
-  if (p.std_pending || p.fp_pending || p.fetch_at != kNoCycle || c < p.issue_at) return false;
-  if (m.ended) return true;
-  if (m.n == kUnbounded) return false;
-  // Every element left lies in SRAM: mem1d addresses are monotonic in the index.
-  const int64_t lim = static_cast<int64_t>(kSram);
-  for (int r = 0; r < 3; ++r) {
-    if (!m.has[r]) continue;
-    const DsdOperand& o = m.opnd[r];
-    for (const uint64_t e : {m.i, m.n - 1}) {
-      const int64_t a = ElemAddr(o, e);
-      if (a < 0 || a > lim - o.size) return false;
-    }
-  }
-  return true;
+  arch::CeStall stall;
+  return WaitedMicrothreads(c, stall) != 0;
 }
 
 uint64_t Ce::QuietUntil(uint64_t cycle) const {
-  bulk_memo_ = {cycle, st_.busy && BulkState(cycle)};  // for the Tick of this cycle
+  bulk_memo_ = {cycle, BulkState(cycle)};  // for the Tick of this cycle
   if (!bulk_memo_.bulk) return cycle;
-  // The task waits for the microthread, which takes a cycle per element step (two elements in
-  // a pair step) before it can complete.
-  const Microthread& m = st_.ut[__builtin_ctz(st_.busy)];
-  const uint64_t left = m.ended ? 0 : m.n - m.i;
-  return cycle + (m.pairs ? (left + 1) / 2 : left);
+  // The task goes on only when every microthread it waits for is done, each after a cycle per
+  // element step left (two elements in a pair step); the others send nothing.
+  uint64_t steps = 0;
+  arch::CeStall stall;
+  for (uint8_t b = WaitedMicrothreads(cycle, stall); b; b &= b - 1) {
+    const Microthread& m = st_.ut[__builtin_ctz(b)];
+    const uint64_t left = m.ended ? 0 : m.n - m.i;
+    steps = std::max(steps, m.pairs ? (left + 1) / 2 : left);
+  }
+  return cycle + steps;
 }
 
 uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
   const uint64_t first = c;
-  const int u = __builtin_ctz(st_.busy);
+  const uint8_t busy = st_.busy;
+  arch::CeStall stall = arch::CeStall::kSync;  // how the task waits (BulkState found it does)
+  WaitedMicrothreads(c, stall);
   // The loop works on copies in locals, which the SRAM writes cannot alias, and writes them back:
-  // the operation (mc), its progress, and the results in flight (by due cycle modulo the ring).
-  const Microthread mc = st_.ut[u];
+  // each busy microthread (its operation, progress and element addresses), and the results in
+  // flight (by due cycle modulo the ring).
+  struct Lane {
+    Microthread m;
+    StepKernel k;
+    uint32_t s;
+    int64_t a0, a1, ad, d0, d1, dd;
+    bool check;  // its two reads may conflict in a bank
+  };
+  std::array<Lane, kUts> lanes;
+  for (uint8_t b = busy; b; b &= b - 1) {
+    Lane& l = lanes[__builtin_ctz(b)];
+    l.m = st_.ut[__builtin_ctz(b)];
+    const Microthread& m = l.m;
+    l.k = ResolveStep(m.op, m.fmt);
+    l.s = StepScalar(m);
+    // mem1d: base + i * stride * size (ElemAddr).
+    const bool h0 = m.has[kSrc0], h1 = m.has[kSrc1];
+    const DsdOperand& o0 = m.opnd[kSrc0];
+    const DsdOperand& o1 = m.opnd[kSrc1];
+    const DsdOperand& od = m.opnd[kDst];
+    l.d0 = h0 ? int64_t{o0.stride} * o0.size : 0;
+    l.d1 = h1 ? int64_t{o1.stride} * o1.size : 0;
+    l.dd = int64_t{od.stride} * od.size;
+    l.a0 = h0 ? ElemAddr(o0, m.i) : 0;
+    l.a1 = h1 ? ElemAddr(o1, m.i) : 0;
+    l.ad = ElemAddr(od, m.i);
+    // Two reads can conflict only if they may share a bank: not when both move by the same bytes
+    // per element and lie 4 to 12 bytes apart in the 16 bytes of a row (reads of at most 4 bytes).
+    const int64_t apart = ((l.a1 - l.a0) % 16 + 16) % 16;
+    l.check = h0 && h1 && !(l.d0 == l.d1 && apart >= 4 && apart <= 12);
+  }
   struct Flight {
     bool live;
-    uint8_t size, flags;
+    uint8_t ut, size, flags;
     uint16_t addr;
     uint32_t value;
   };
@@ -68,109 +122,116 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
   for (int j = 0; j < kResultRing; ++j) {
     const PendingResult& r = st_.results[j];
     if (r.due == kNoCycle) continue;
-    if (r.kind != PendingResult::kSram || r.ut != u) return c;  // not this operation's: no bulk
-    ring[j] = {true, r.size, r.flags, r.addr, r.value};
+    if (r.kind != PendingResult::kSram) return c;  // not a memory operation's: no bulk
+    ring[j] = {true, r.ut, r.size, r.flags, r.addr, r.value};
   }
-  const StepKernel k = ResolveStep(mc.op, mc.fmt);
-  const uint32_t s = StepScalar(mc);
-  // The element addresses of src0, src1 and dst for element i, and their steps per element
-  // (mem1d: base + i * stride * size, ElemAddr).
-  const bool h0 = mc.has[kSrc0], h1 = mc.has[kSrc1];
-  const DsdOperand& o0 = mc.opnd[kSrc0];
-  const DsdOperand& o1 = mc.opnd[kSrc1];
-  const DsdOperand& od = mc.opnd[kDst];
-  const int64_t d0 = h0 ? int64_t{o0.stride} * o0.size : 0;
-  const int64_t d1 = h1 ? int64_t{o1.stride} * o1.size : 0;
-  const int64_t dd = int64_t{od.stride} * od.size;
-  uint64_t i = mc.i;
-  int64_t a0 = h0 ? ElemAddr(o0, i) : 0;
-  int64_t a1 = h1 ? ElemAddr(o1, i) : 0;
-  int64_t ad = ElemAddr(od, i);
-  // Two reads can conflict only if they may share a bank: not when both move by the same bytes
-  // per element and lie 4 to 12 bytes apart in the 16 bytes of a row (reads of at most 4 bytes).
-  const int64_t apart = ((a1 - a0) % 16 + 16) % 16;
-  const bool check = h0 && h1 && !(d0 == d1 && apart >= 4 && apart <= 12);
-  bool ended = mc.ended;
-  uint32_t in_flight = mc.in_flight;
-  uint8_t wait = mc.wait;
+  uint8_t stepping = 0;  // busy microthreads with elements left
+  for (uint8_t b = busy; b; b &= b - 1)
+    if (!lanes[__builtin_ctz(b)].m.ended) stepping |= static_cast<uint8_t>(1u << __builtin_ctz(b));
+  uint8_t rr = st_.rr_ptr;
   uint8_t flags = 0;
-  uint32_t steps = 0, elems = 0;  // element steps taken, elements they covered
-  uint32_t ready = 0;             // cycles that started with the microthread ready
+  constexpr int kWaits = static_cast<int>(arch::UtWait::kDrain) + 1;
+  std::array<uint32_t, kWaits> waits{};  // cycles that began with a microthread in each state
+  uint32_t steps = 0, elems = 0, fmac_steps = 0;
   for (; c < end; ++c) {
     Flight& due = ring[c % kResultRing];
-    if (due.live && ended && in_flight == 1) break;  // it completes in this cycle
-    const uint8_t at_start = wait;
-    if (ended) {
-      wait = static_cast<uint8_t>(arch::UtWait::kDrain);
-    } else {
-      // The step's reads: in one cycle unless they conflict in a bank (then a split step).
-      bool pair = false;
-      if (mc.pairs) pair = i + 1 < mc.n && ((a0 | a1 | ad) & 3) == 0;
-      const unsigned b0 = pair ? 4 : o0.size, b1 = pair ? 4 : o1.size;
-      const auto u0 = static_cast<uint32_t>(a0), u1 = static_cast<uint32_t>(a1);
-      if (check && Conflict(BankMask(u0, b0), Row(u0), BankMask(u1, b1), Row(u1))) break;
-      const uint32_t x0 = h0 ? ReadElem(st_.sram, u0, b0) : 0;
-      const uint32_t x1 = h1 ? ReadElem(st_.sram, u1, b1) : 0;
-      const PendingResult r = ElementResult(mc, k, s, pair, x0, x1, i, ad);
+    if (due.live) {
+      const Microthread& m = lanes[due.ut].m;
+      if (m.ended && m.in_flight == 1) break;  // it completes in this cycle
+    }
+    // The stepper: the first microthread with elements left at or after the round robin's.
+    int u = -1;
+    bool pair = false;
+    uint32_t a0 = 0, a1 = 0;
+    unsigned b0 = 0, b1 = 0;
+    if (stepping) {
+      const uint32_t upper = stepping & ~((1u << rr) - 1);
+      u = __builtin_ctz(upper ? upper : stepping);
+      Lane& l = lanes[u];
+      const Microthread& m = l.m;
+      if (m.pairs) pair = m.i + 1 < m.n && ((l.a0 | l.a1 | l.ad) & 3) == 0;
+      b0 = pair ? 4 : m.opnd[kSrc0].size;
+      b1 = pair ? 4 : m.opnd[kSrc1].size;
+      a0 = static_cast<uint32_t>(l.a0);
+      a1 = static_cast<uint32_t>(l.a1);
+      if (l.check && Conflict(BankMask(a0, b0), Row(a0), BankMask(a1, b1), Row(a1))) break;
+    }
+    // The microthreads' states at the start of the cycle, and in this one.
+    for (uint8_t b = busy; b; b &= b - 1) {
+      Microthread& m = lanes[__builtin_ctz(b)].m;
+      ++waits[m.wait];
+      m.wait = static_cast<uint8_t>(m.ended ? arch::UtWait::kDrain : arch::UtWait::kTurn);
+    }
+    if (u >= 0) {  // the step
+      Lane& l = lanes[u];
+      Microthread& m = l.m;
+      const uint32_t x0 = m.has[kSrc0] ? ReadElem(st_.sram, a0, b0) : 0;
+      const uint32_t x1 = m.has[kSrc1] ? ReadElem(st_.sram, a1, b1) : 0;
+      const PendingResult r = ElementResult(m, l.k, l.s, pair, x0, x1, m.i, l.ad);
       // Advance, on the locals: the result due DsdLatency cycles on, the next element.
-      ring[(c + arch::kDsdLatency) % kResultRing] = {true, r.size, r.flags, r.addr, r.value};
-      ++in_flight;
+      ring[(c + arch::kDsdLatency) % kResultRing] = {
+          true, static_cast<uint8_t>(u), r.size, r.flags, r.addr, r.value};
+      ++m.in_flight;
       const unsigned e = pair ? 2 : 1;
       ++steps;
+      fmac_steps += m.fmac;
       elems += e;
-      i += e;
-      if (i >= mc.n) ended = true;
-      a0 += e * d0;
-      a1 += e * d1;
-      ad += e * dd;
-      wait = static_cast<uint8_t>(arch::UtWait::kReady);
-    }
-    // The microthread's state at the start of the cycle (the other counters: after the loop).
-    if (at_start == static_cast<uint8_t>(arch::UtWait::kReady)) {
-      ++ready;
-    } else {
-      Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kUtReady) + at_start));
+      m.i += e;
+      l.a0 += e * l.d0;
+      l.a1 += e * l.d1;
+      l.ad += e * l.dd;
+      m.wait = static_cast<uint8_t>(arch::UtWait::kReady);
+      if (m.i >= m.n) {
+        m.ended = true;
+        stepping &= static_cast<uint8_t>(~(1u << u));
+      }
+      rr = static_cast<uint8_t>((u + 1) % kUts);
     }
     // The result due, written at the end of the cycle: after the step read.
     if (due.live) {
       due.live = false;
       flags |= due.flags;
-      --in_flight;
+      --lanes[due.ut].m.in_flight;
       WriteSram(due.addr, due.size, due.value);
     }
   }
   const auto n = static_cast<uint32_t>(c - first);
   if (n == 0) return c;
-  // Back: the microthread's progress, the results still in flight, and what every cycle run did
-  // alike: Cycle<false>'s counters of a running task with a busy microthread, the scalar
-  // pipeline's sync stall, the step counters (Advance), the round robin past the stepper, flags.
-  Microthread& m = st_.ut[u];
-  m.i = i;
-  m.ended = ended;
-  m.in_flight = static_cast<uint8_t>(in_flight);
-  m.wait = wait;
-  m.wait_color = arch::kNoColor;
+  // Back: the microthreads, the results still in flight, and what every cycle run did alike:
+  // Cycle<false>'s counters of a running task with busy microthreads, the task's stall, the step
+  // counters (Advance), the round robin, the flags.
+  for (uint8_t b = busy; b; b &= b - 1) {
+    const int u = __builtin_ctz(b);
+    Microthread& m = st_.ut[u];
+    const Microthread& l = lanes[u].m;
+    m.i = l.i;
+    m.ended = l.ended;
+    m.in_flight = l.in_flight;
+    m.wait = l.wait;
+    m.wait_color = arch::kNoColor;
+  }
   for (int j = 0; j < kResultRing; ++j) {
     PendingResult& r = st_.results[j];
     r.due = kNoCycle;
     if (!ring[j].live) continue;
     r = PendingResult{};
     r.due = c + ((static_cast<uint64_t>(j) - c) % kResultRing);
-    r.ut = static_cast<uint8_t>(u);
+    r.ut = ring[j].ut;
     r.kind = PendingResult::kSram;
     r.size = ring[j].size;
     r.addr = ring[j].addr;
     r.value = ring[j].value;
     r.flags = ring[j].flags;
   }
-  Count(arch::PerfEvent::kUtReady, ready);
+  for (int w = 0; w < kWaits; ++w)
+    Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kUtReady) + w), waits[w]);
   Count(arch::PerfEvent::kTaskCycles, n);
   Count(arch::PerfEvent::kUtBusy, n);
-  st_.pipe.stall = static_cast<uint8_t>(arch::CeStall::kSync);
-  Count(StallEvent(arch::CeStall::kSync), n);
-  if (mc.fmac) Count(arch::PerfEvent::kFmacBusy, steps);
+  st_.pipe.stall = static_cast<uint8_t>(stall);
+  Count(StallEvent(stall), n);
+  Count(arch::PerfEvent::kFmacBusy, fmac_steps);
   Count(arch::PerfEvent::kDsdElems, elems);
-  if (steps) st_.rr_ptr = static_cast<uint8_t>((u + 1) % kUts);
+  st_.rr_ptr = rr;
   if (flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | flags) & 0x1F);
   last_cycle_ = c - 1;
   ticked_ = true;

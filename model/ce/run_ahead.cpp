@@ -100,7 +100,9 @@ bool Ce::PlainIssue(uint64_t c, const Decoded*& d) const {
     case arch::InsnClass::kSys:  // nop; utwait issues or stalls
       return n->subop == static_cast<uint8_t>(arch::SysOp::kNop) ||
              n->subop == static_cast<uint8_t>(arch::SysOp::kUtWait);
-    default:  // task instructions, sends, descriptors, DSD operations
+    case arch::InsnClass::kDsd:  // only a stall: its microthread is busy
+      return st_.busy >> f.ut & 1;
+    default:  // task instructions, sends, descriptors
       return false;
   }
 }

@@ -6,7 +6,9 @@
 ;   split steps in the middle of a run;
 ; - faddh with src1 two bytes past dst (one element a step), then fmulh in place on f16 pairs
 ;   of an odd length (the last step is one element);
-; - fmaxs with a scalar (VS form).
+; - fmaxs with a scalar (VS form);
+; - operations on two and three microthreads at once, in turn, while the task waits to issue on
+;   a busy one, for a synchronous one, and in a utwait.
 ; r1 counts rounds; PARAM D seeds the random words.
         .param  D
         .equ    LEN, 48
@@ -48,5 +50,10 @@ again:  fmacs   d1, d0, d2, r6          ; x[i+1] = x[i] + y[3i] * 0.75
         faddh   d4, d4, d5              ; h[i] = h[i] + h[i+1]
         fmulh   d4, d4, d4              ; h[i] = h[i] * h[i]: pair steps
         fmaxs   d2, d2, r6              ; y[3i] = max(y[3i], 0.75)
+        fmuls   d0, d0, d2, ut1 async   ; two microthreads at once, in turn: x[i] *= y[3i]
+        fmaxs   d2, d2, r6, ut2 async   ; y[3i] = max(y[3i], 0.75)
+        fadds   d1, d1, d0, ut1         ; waits for ut1 (busy), then runs synchronously
+        fmulh   d4, d4, d4, ut3 async
+        utwait  0x0C                    ; waits for ut2 and ut3
         addi    r1, r1, 1
         j       again
