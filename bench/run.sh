@@ -30,7 +30,10 @@ echo
 echo "== speed per PE-cycle: host instructions (bench/pe_cycle_cost.sh) =="
 with_valgrind bench/pe_cycle_cost.sh "$build"
 echo
-echo "== idle tiles on the RTL (bench/idle_tiles.sh) =="
+echo "== the library's kernels on the functional model (bench/kernel_cost.sh) =="
+with_valgrind bench/kernel_cost.sh "$build"
+echo
+echo "== idle tiles on the RTL, idle PEs on the functional model (bench/idle_tiles.sh) =="
 with_valgrind bench/idle_tiles.sh "$build"
 echo
 echo "== co-simulation over the RTL alone (bench/cosim_overhead.sh) =="

@@ -33,6 +33,7 @@ struct KernelCliArgs {
   std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
   int threads = 1;
+  bool no_run_ahead = false;
   InstrumentArgs watch;  // traces, timeline, heatmaps, profile
 };
 
@@ -68,6 +69,7 @@ int RunKernel(const KernelCliArgs& a) {
     args.seed = a.seed;
     args.max_cycles = a.max_cycles;
     args.threads = a.threads;
+    args.run_ahead = !a.no_run_ahead;
     args.firmware_dir = a.firmware;
     args.backend = runtime::ParseBackend(a.backend);
     if (!a.fabric.empty()) {
@@ -180,6 +182,9 @@ void AddKernelCommand(CLI::App& app) {
       ->check(CLI::Range(1, 64));
   cmd->add_option("--max-cycles", a->max_cycles, "Stop with a deadlock diagnosis after this many")
       ->capture_default_str();
+  cmd->add_flag("--no-run-ahead", a->no_run_ahead,
+                "func: step every compute engine every cycle it acts, also those that could run "
+                "ahead of the fabric or step DSD operations in bulk (results do not depend on it)");
   cmd->add_option("--firmware", a->firmware,
                   "The folder holding kernels/NAME (default: the source tree's firmware)");
   a->watch.AddTo(cmd);

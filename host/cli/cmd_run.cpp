@@ -491,7 +491,7 @@ void AddRunCommand(CLI::App& app) {
                 "(results do not depend on it)");
   cmd->add_flag("--no-run-ahead", a->no_run_ahead,
                 "func: step every compute engine every cycle it acts, also those that could run "
-                "ahead of the fabric (results do not depend on it)");
+                "ahead of the fabric or step DSD operations in bulk (results do not depend on it)");
   cmd->add_flag("--host-port", a->host_port,
                 "memcpy through the host ports, costing cycles (default: the zero-time back door)");
   cmd->add_flag("--col-major", a->col_major, "Raw files are column-major (npy says its own order)");

@@ -30,7 +30,8 @@ struct KernelArgs {
   runtime::Backend backend = runtime::Backend::kFunc;
   std::pair<int, int> tile{0, 0};  // RTL tile shape; {0, 0}: 1x1 (rtl::DefaultCeTile)
   uint64_t max_cycles = 50'000'000;
-  int threads = 1;  // host threads of the functional model (runtime::DeviceOptions::threads)
+  int threads = 1;        // host threads of the functional model (runtime::DeviceOptions::threads)
+  bool run_ahead = true;  // runtime::DeviceOptions::run_ahead
   std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's
   // Called when the kernel's device has loaded its image and when it closes (traces, profile).
   std::function<void(runtime::Device&)> on_load, on_close;

@@ -40,6 +40,7 @@ runtime::DeviceOptions DeviceFor(const KernelArgs& args, int w, int h) {
   o.height = h;
   o.tile = args.tile;
   o.threads = args.threads;
+  o.run_ahead = args.run_ahead;
   o.on_load = args.on_load;
   o.on_close = args.on_close;
   return o;

@@ -83,7 +83,7 @@ struct Microthread {
   bool dot = false;    // fdot: combine steps, result in R[S]
   bool pairs = false;  // 16-bit pair steps possible (all operands mem1d, stride 1)
   uint32_t fabin = 0;  // colors of its fabin operands
-  // Every operand mem1d with every element in SRAM, a destination among them (DSD steps in bulk).
+  // Every operand mem1d with every element in SRAM (running ahead, DSD steps in bulk).
   bool mem1d = false;
   // Progress.
   bool ended = false;     // takes no more element steps (count reached, or a control wavelet)

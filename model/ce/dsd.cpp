@@ -186,7 +186,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.fmac = IsFmacFmt(m.fmt);
   m.dot = IsReduction(m.op);
   m.pairs = IsHalfFmt(m.fmt) && !IsConversion(m.op) && !IsCompare(m.op);
-  m.mem1d = has[kDst];
+  m.mem1d = true;
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
     if (!Is(o[r], DsdKind::kMem1d)) m.mem1d = false;

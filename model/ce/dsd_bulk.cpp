@@ -51,7 +51,7 @@ bool Ce::BulkState(uint64_t c) const {
   if (!busy) return false;
   for (uint8_t b = busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
-    if (!m.mem1d || m.dot) return false;
+    if (!m.mem1d || m.dot || !m.has[kDst]) return false;
   }
   if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
     return false;

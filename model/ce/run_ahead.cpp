@@ -38,20 +38,9 @@ bool Ce::CanRunAhead() const {
   for (uint8_t b = st_.busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
     if (m.tid != kNoTask) return false;  // its completion would change the task masks
-    for (int r = 0; r < 3; ++r) {
-      if (!m.has[r]) continue;
-      const DsdOperand& o = m.opnd[r];
-      if (o.kind != static_cast<uint8_t>(arch::DsdKind::kMem1d)) return false;  // fabric, mem4d
-      if (m.ended) continue;  // no element step left
-      if (m.n == kUnbounded) return false;
-      // Every element left lies in SRAM (an element step cannot fault): mem1d addresses are
-      // monotonic in the index, so the first and the last tell.
-      const int64_t lim = static_cast<int64_t>(kSram) - o.size;
-      for (const uint64_t e : {m.i, m.n - 1}) {
-        const int64_t a = ElemAddr(o, e);
-        if (a < 0 || a > lim) return false;
-      }
-    }
+    // Only mem1d operands (no fabric, no mem4d), every element in SRAM (an element step cannot
+    // fault): Microthread::mem1d, found at issue.
+    if (!m.mem1d) return false;
   }
   return true;
 }
