@@ -198,7 +198,7 @@ class Ce {
   template <bool kT>
   void RaiseFault(arch::CeFault cause, uint16_t pc, uint32_t addr, uint32_t info);
 
-  // exec_scalar.cpp. `pre`: the instruction at pc, decoded by the caller (PlainIssue).
+  // exec_scalar.cpp. Decoded: an instruction PlainIssue decoded (run_ahead.cpp).
   struct Decoded {
     const arch::InsnInfo* n = nullptr;
     isa::Fields f;
@@ -273,6 +273,7 @@ class Ce {
   // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues
   // (nullptr if none), in decoded_.
   bool PlainIssue(uint64_t c, const Decoded*& d) const;
+  inline bool PlainIssueInline(uint64_t c, const Decoded*& d) const;  // run_ahead.cpp only
   // Cycle<false> of a cycle that PlainState and PlainIssue allow, up to the arrivals (which the
   // caller takes): no results are due (no microthread is busy), no credit is owed, the dispatcher
   // has no control wavelet, the picker waits for the running task, and the issue writes at most a

@@ -133,11 +133,98 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
   constexpr int kWaits = static_cast<int>(arch::UtWait::kDrain) + 1;
   std::array<uint32_t, kWaits> waits{};  // cycles that began with a microthread in each state
   uint32_t steps = 0, elems = 0, fmac_steps = 0;
-  for (; c < end; ++c) {
+  const auto drain = static_cast<uint8_t>(arch::UtWait::kDrain);
+  bool stop = false;
+  while (c < end && !stop) {
+    // One microthread with elements left, the others (if any) draining since the last cycle: it
+    // steps in every cycle until that changes, in a tighter loop on its copies.
+    bool solo = stepping && !(stepping & (stepping - 1));
+    for (uint8_t b = busy & ~stepping; b && solo; b &= b - 1)
+      solo = lanes[__builtin_ctz(b)].m.wait == drain;
+    if (solo) {
+      const int u = __builtin_ctz(stepping);
+      Lane& l = lanes[u];
+      Microthread& m = l.m;
+      uint64_t i = m.i;
+      uint32_t in_flight = m.in_flight;
+      int64_t a0 = l.a0, a1 = l.a1, ad = l.ad;
+      const unsigned s0 = m.opnd[kSrc0].size, s1 = m.opnd[kSrc1].size;
+      const bool h0 = m.has[kSrc0], h1 = m.has[kSrc1];
+      uint32_t run = 0, ready = 0;
+      for (; c < end; ++c) {
+        Flight& due = ring[c % kResultRing];
+        if (due.live && due.ut != u) {
+          const Microthread& o = lanes[due.ut].m;
+          if (o.ended && o.in_flight == 1) {  // that one completes in this cycle
+            stop = true;
+            break;
+          }
+        }
+        bool pair = false;
+        if (m.pairs) pair = i + 1 < m.n && ((a0 | a1 | ad) & 3) == 0;
+        const unsigned b0 = pair ? 4 : s0, b1 = pair ? 4 : s1;
+        const auto u0 = static_cast<uint32_t>(a0), u1 = static_cast<uint32_t>(a1);
+        if (l.check && Conflict(BankMask(u0, b0), Row(u0), BankMask(u1, b1), Row(u1))) {
+          stop = true;  // a split step
+          break;
+        }
+        if (m.wait == static_cast<uint8_t>(arch::UtWait::kReady)) {
+          ++ready;
+        } else {
+          ++waits[m.wait];
+          m.wait = static_cast<uint8_t>(arch::UtWait::kReady);
+        }
+        ++run;
+        const uint32_t x0 = h0 ? ReadElem(st_.sram, u0, b0) : 0;
+        const uint32_t x1 = h1 ? ReadElem(st_.sram, u1, b1) : 0;
+        const PendingResult r = ElementResult(m, l.k, l.s, pair, x0, x1, i, ad);
+        ring[(c + arch::kDsdLatency) % kResultRing] = {
+            true, static_cast<uint8_t>(u), r.size, r.flags, r.addr, r.value};
+        ++in_flight;
+        const unsigned e = pair ? 2 : 1;
+        ++steps;
+        elems += e;
+        i += e;
+        a0 += e * l.d0;
+        a1 += e * l.d1;
+        ad += e * l.dd;
+        if (due.live) {
+          due.live = false;
+          flags |= due.flags;
+          if (due.ut == u) {
+            --in_flight;
+          } else {
+            --lanes[due.ut].m.in_flight;
+          }
+          WriteSram(due.addr, due.size, due.value);
+        }
+        if (i >= m.n) {  // its last step: the loop below drains
+          ++c;
+          break;
+        }
+      }
+      waits[0] += ready;
+      waits[drain] += run * static_cast<uint32_t>(__builtin_popcount(busy) - 1);
+      fmac_steps += m.fmac ? run : 0;
+      if (run) rr = static_cast<uint8_t>((u + 1) % kUts);
+      m.i = i;
+      m.in_flight = static_cast<uint8_t>(in_flight);
+      l.a0 = a0;
+      l.a1 = a1;
+      l.ad = ad;
+      if (i >= m.n) {
+        m.ended = true;
+        stepping &= static_cast<uint8_t>(~(1u << u));
+      }
+      continue;
+    }
     Flight& due = ring[c % kResultRing];
     if (due.live) {
       const Microthread& m = lanes[due.ut].m;
-      if (m.ended && m.in_flight == 1) break;  // it completes in this cycle
+      if (m.ended && m.in_flight == 1) {
+        stop = true;
+        break;
+      }  // it completes in this cycle
     }
     // The stepper: the first microthread with elements left at or after the round robin's.
     int u = -1;
@@ -154,7 +241,10 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
       b1 = pair ? 4 : m.opnd[kSrc1].size;
       a0 = static_cast<uint32_t>(l.a0);
       a1 = static_cast<uint32_t>(l.a1);
-      if (l.check && Conflict(BankMask(a0, b0), Row(a0), BankMask(a1, b1), Row(a1))) break;
+      if (l.check && Conflict(BankMask(a0, b0), Row(a0), BankMask(a1, b1), Row(a1))) {
+        stop = true;
+        break;
+      }
     }
     // The microthreads' states at the start of the cycle, and in this one.
     for (uint8_t b = busy; b; b &= b - 1) {
@@ -194,6 +284,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
       --lanes[due.ut].m.in_flight;
       WriteSram(due.addr, due.size, due.value);
     }
+    ++c;
   }
   const auto n = static_cast<uint32_t>(c - first);
   if (n == 0) return c;

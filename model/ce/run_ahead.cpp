@@ -47,7 +47,11 @@ bool Ce::CanRunAhead() const {
 
 // The checks of Ce::ScalarStage and Ce::Execute that decide whether cycle c's issue faults,
 // touches a register or the fabric, or ends the task, read without changing anything.
-bool Ce::PlainIssue(uint64_t c, const Decoded*& d) const {
+bool Ce::PlainIssue(uint64_t c, const Decoded*& d) const { return PlainIssueInline(c, d); }
+
+// The body of PlainIssue, inlined into the loop that runs ahead.
+__attribute__((always_inline)) inline bool Ce::PlainIssueInline(uint64_t c,
+                                                                const Decoded*& d) const {
   const ScalarPipe& p = st_.pipe;
   d = nullptr;
   if (c < p.issue_at || p.std_pending) return true;  // nothing issues, or an std's second word
@@ -147,7 +151,7 @@ void Ce::RunAhead(uint64_t horizon) {
   if (!CanRunAhead()) return;
   const Decoded* d;
   for (uint64_t c = last_cycle_ + 1; c < horizon;) {
-    if (!PlainIssue(c, d)) return;
+    if (!PlainIssueInline(c, d)) return;
     if (!ahead_.open) {
       ahead_.open = true;
       ahead_.from = last_cycle_;
