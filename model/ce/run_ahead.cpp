@@ -33,16 +33,14 @@ bool Ce::CreditsHome() const {
 }
 
 bool Ce::CanRunAhead() const {
-  if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || !CreditsHome())
-    return false;
   for (uint8_t b = st_.busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
-    if (m.tid != kNoTask) return false;  // its completion would change the task masks
     // Only mem1d operands (no fabric, no mem4d), every element in SRAM (an element step cannot
     // fault): Microthread::mem1d, found at issue.
     if (!m.mem1d) return false;
+    if (m.tid != kNoTask) return false;  // its completion would change the task masks
   }
-  return true;
+  return !st_.fault_status && st_.running && !st_.owed_mask && !st_.head_ctrl && CreditsHome();
 }
 
 // The checks of Ce::ScalarStage and Ce::Execute that decide whether cycle c's issue faults,

@@ -60,6 +60,7 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
   inbound_.assign(ids, 0);
   next_wake_.assign(ids, fabric::kNever);
   quiet_until_.assign(static_cast<size_t>(NumPes()), fabric::kNever);
+  unpromised_at_.assign(static_cast<size_t>(NumPes()), 0);
   awake_at_.assign(static_cast<size_t>(NumPes()), -1);
   pe_regs_.reserve(NumPes());
   for (int r = 0; r < NumPes(); ++r) pe_regs_.emplace_back(this, At(r));
@@ -226,6 +227,8 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
     SetQuietUntil(pe, wake);
   }
   for (int id : edge_ids_) Wake(id, std::max(endpoints_[id]->NextWake(), cycle_));
+  for (int pe : unpromised_) unpromised_at_[static_cast<size_t>(pe)] = 0;
+  unpromised_.clear();
   quiet_min_stale_ = true;
   run_end_ = cycle_ + std::min(cycles, fabric::kNever - cycle_);
   uint64_t done = 0;
@@ -310,28 +313,44 @@ void FuncFabric::TickEndpoints(Slot& now) {
     }
   }
   // Before any tick, what the due engines promise (QuietUntil); with no wavelet anywhere and no
-  // host stream, the horizon is the least promise plus two ramps (ramp up, ramp down).
+  // host stream, the horizon is the least promise plus two ramps (ramp up, ramp down). Only then,
+  // and only if every due engine promises more than "now", can the promises lengthen it. In the
+  // other cycles the due engines are only listed, and their promises are taken again (from
+  // NextWake, as after a tick) when they can matter.
   const int n = NumPes();
-  if (run_ahead_) {
-    // Only with no wavelet anywhere and no host stream can the promises lengthen this cycle's
-    // horizon, and only if every due engine promises more than "now". Once one does not (or
-    // without asking), the others are taken to promise "now", which is always true.
-    constexpr uint64_t kTwoRamps = 2 * arch::kRampLatency;
-    bool ask = quiet_span_ == kTwoRamps;
+  constexpr uint64_t kTwoRamps = 2 * arch::kRampLatency;
+  bool extend = run_ahead_ && quiet_span_ == kTwoRamps;
+  if (extend) {
     for (int pe : ep_due_) {
       if (pe >= n || !endpoints_[pe]) continue;
-      const uint64_t q = ask ? endpoints_[pe]->QuietUntil(t) : t;
-      ask = ask && q > t;
+      const uint64_t q = endpoints_[pe]->QuietUntil(t);
+      if (q <= t) {
+        extend = false;
+        break;
+      }
       SetQuietUntil(pe, q);
     }
-    if (ask) {
-      const uint64_t q = std::max(QuietMin(), t);
-      quiet_span_ = q >= fabric::kNever - kTwoRamps ? fabric::kNever - t : q + kTwoRamps - t;
+  }
+  if (extend) {
+    const uint64_t mark = t + 1;  // ep_stamp_ of the due endpoints: their promises are fresh
+    for (int pe : unpromised_) {  // an engine sends nothing before it next acts on its own
+      unpromised_at_[static_cast<size_t>(pe)] = 0;
+      if (ep_stamp_[pe] != mark) SetQuietUntil(pe, next_wake_[pe]);
+    }
+    unpromised_.clear();
+    const uint64_t q = std::max(QuietMin(), t);
+    quiet_span_ = q >= fabric::kNever - kTwoRamps ? fabric::kNever - t : q + kTwoRamps - t;
+  } else if (run_ahead_) {
+    for (int pe : ep_due_) {
+      if (pe < n && !unpromised_at_[static_cast<size_t>(pe)]) {
+        unpromised_at_[static_cast<size_t>(pe)] = 1;
+        unpromised_.push_back(pe);
+      }
     }
   }
   TickDue(now);
   // After the ticks: an engine sends nothing before it next acts on its own (NextWake).
-  if (run_ahead_) {
+  if (extend) {
     for (int pe : ep_due_)
       if (pe < n) SetQuietUntil(pe, std::max(quiet_until_[pe], next_wake_[pe]));
   }

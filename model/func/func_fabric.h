@@ -162,6 +162,9 @@ class FuncFabric final : public fabric::Fabric {
   // The PEs whose promise is not kNever (sleeping engines are not), where the least is looked
   // for, and each one's place in that list (-1: not there).
   std::vector<int> awake_, awake_at_;
+  // PEs ticked in cycles that took no promises, whose promise is to be taken again (listed once).
+  std::vector<int> unpromised_;
+  std::vector<uint8_t> unpromised_at_;
   uint64_t quiet_min_ = 0;
   bool quiet_min_stale_ = true;
   void SetQuietUntil(int pe, uint64_t cycle) {
