@@ -207,8 +207,8 @@ void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
     ticked_ = true;
     PlainCycle(cycle, d);
     if (port.from_router | port.credit_from_router) Arrivals(port);
-  } else if (st_.busy && (bulk_memo_.cycle == cycle ? bulk_memo_.bulk : BulkState(cycle)) &&
-             BulkSteps(cycle, cycle + 1) > cycle) {
+  } else if (arch::CeStall stall;
+             BulkState(cycle, stall) && BulkSteps(cycle, cycle + 1, stall) > cycle) {
     port.to_router = 0;  // the cycle of a DSD element step in bulk (dsd_bulk.cpp)
     port.credit_to_router = 0;
     if (port.from_router | port.credit_from_router) Arrivals(port);

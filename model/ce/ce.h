@@ -57,7 +57,7 @@ class Ce {
   void Tick(uint64_t cycle, fabric::RampPort& port);
   uint64_t NextWake() const;
   // The first cycle from `cycle` on at which the engine could send or return a credit: later than
-  // `cycle` only while it waits for a synchronous microthread it runs in bulk (dsd_bulk.cpp).
+  // `cycle` only while its task waits for microthreads it runs in bulk (dsd_bulk.cpp).
   uint64_t QuietUntil(uint64_t cycle) const;
   // Back to the state at the end of `cycle` if the engine ran ahead of it (the run stopped early).
   void Rewind(uint64_t cycle);
@@ -285,21 +285,15 @@ class Ce {
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
   void RunAhead(uint64_t horizon);
   // dsd_bulk.cpp: cycles in which the task only waits for its microthreads, which work on
-  // memory, run in one loop. BulkState: cycle c is such a cycle (or the loop would stop at once).
-  // BulkSteps: runs cycles c..end-1 while they are; returns the first it did not run.
-  // WaitedMicrothreads: the busy microthreads the task waits for in cycle c (its synchronous one,
-  // those of the utwait it stalls in, or the one of the DSD operation it cannot issue yet), and
-  // how it stalls; 0 if it does not wait or something else happens.
+  // memory, run in one loop. WaitedMicrothreads: the busy microthreads the task waits for in
+  // cycle c (its synchronous one, those of the utwait it stalls in, or the one of the DSD
+  // operation it cannot issue yet), and how it stalls; 0 if it does not wait or something else
+  // happens. BulkState: the same if cycle c is such a cycle, else 0 (the loop would stop at
+  // once). BulkSteps: runs cycles c..end-1 while they are (stall: as BulkState found it); returns
+  // the first it did not run.
   uint8_t WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const;
-  bool BulkState(uint64_t c) const;
-  // BulkState as QuietUntil found it, for the Tick of the same cycle (the state cannot change
-  // between the two).
-  struct BulkMemo {
-    uint64_t cycle = kNoCycle;
-    bool bulk = false;
-  };
-  mutable BulkMemo bulk_memo_;
-  uint64_t BulkSteps(uint64_t c, uint64_t end);
+  uint8_t BulkState(uint64_t c, arch::CeStall& stall) const;
+  uint64_t BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall);
   void CopyAheadState(bool save);  // the state AheadLog keeps, into ahead_ (save) or back
   // What a run ahead changed, to go back (Rewind): the state it can touch, as it was at the end
   // of cycle `from`, and the SRAM bytes it overwrote. The microthreads and their results only

@@ -46,27 +46,24 @@ uint8_t Ce::WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const {
   return 0;
 }
 
-bool Ce::BulkState(uint64_t c) const {
+uint8_t Ce::BulkState(uint64_t c, arch::CeStall& stall) const {
   const uint8_t busy = st_.busy;
-  if (!busy) return false;
+  if (!busy) return 0;
   for (uint8_t b = busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
-    if (!m.mem1d || m.dot || !m.has[kDst]) return false;
+    if (!m.mem1d || m.dot || !m.has[kDst]) return 0;
   }
   if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
-    return false;
-  arch::CeStall stall;
-  return WaitedMicrothreads(c, stall) != 0;
+    return 0;
+  return WaitedMicrothreads(c, stall);
 }
 
 uint64_t Ce::QuietUntil(uint64_t cycle) const {
-  bulk_memo_ = {cycle, BulkState(cycle)};  // for the Tick of this cycle
-  if (!bulk_memo_.bulk) return cycle;
   // The task goes on only when every microthread it waits for is done, each after a cycle per
   // element step left (two elements in a pair step); the others send nothing.
-  uint64_t steps = 0;
   arch::CeStall stall;
-  for (uint8_t b = WaitedMicrothreads(cycle, stall); b; b &= b - 1) {
+  uint64_t steps = 0;
+  for (uint8_t b = BulkState(cycle, stall); b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
     const uint64_t left = m.ended ? 0 : m.n - m.i;
     steps = std::max(steps, m.pairs ? (left + 1) / 2 : left);
@@ -74,11 +71,9 @@ uint64_t Ce::QuietUntil(uint64_t cycle) const {
   return cycle + steps;
 }
 
-uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
+uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
   const uint64_t first = c;
   const uint8_t busy = st_.busy;
-  arch::CeStall stall = arch::CeStall::kSync;  // how the task waits (BulkState found it does)
-  WaitedMicrothreads(c, stall);
   // The loop works on copies in locals, which the SRAM writes cannot alias, and writes them back:
   // each busy microthread (its operation, progress and element addresses), and the results in
   // flight (by due cycle modulo the ring).
@@ -90,10 +85,13 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
     bool check;  // its two reads may conflict in a bank
   };
   std::array<Lane, kUts> lanes;
+  uint8_t stepping = 0;  // busy microthreads with elements left
   for (uint8_t b = busy; b; b &= b - 1) {
-    Lane& l = lanes[__builtin_ctz(b)];
-    l.m = st_.ut[__builtin_ctz(b)];
+    const int u = __builtin_ctz(b);
+    Lane& l = lanes[u];
+    l.m = st_.ut[u];
     const Microthread& m = l.m;
+    if (!m.ended) stepping |= static_cast<uint8_t>(1u << u);
     l.k = ResolveStep(m.op, m.fmt);
     l.s = StepScalar(m);
     // mem1d: base + i * stride * size (ElemAddr).
@@ -125,166 +123,108 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end) {
     if (r.kind != PendingResult::kSram) return c;  // not a memory operation's: no bulk
     ring[j] = {true, r.ut, r.size, r.flags, r.addr, r.value};
   }
-  uint8_t stepping = 0;  // busy microthreads with elements left
-  for (uint8_t b = busy; b; b &= b - 1)
-    if (!lanes[__builtin_ctz(b)].m.ended) stepping |= static_cast<uint8_t>(1u << __builtin_ctz(b));
   uint8_t rr = st_.rr_ptr;
   uint8_t flags = 0;
   constexpr int kWaits = static_cast<int>(arch::UtWait::kDrain) + 1;
   std::array<uint32_t, kWaits> waits{};  // cycles that began with a microthread in each state
   uint32_t steps = 0, elems = 0, fmac_steps = 0;
-  const auto drain = static_cast<uint8_t>(arch::UtWait::kDrain);
   bool stop = false;
   while (c < end && !stop) {
-    // One microthread with elements left, the others (if any) draining since the last cycle: it
-    // steps in every cycle until that changes, in a tighter loop on its copies.
-    bool solo = stepping && !(stepping & (stepping - 1));
-    for (uint8_t b = busy & ~stepping; b && solo; b &= b - 1)
-      solo = lanes[__builtin_ctz(b)].m.wait == drain;
-    if (solo) {
-      const int u = __builtin_ctz(stepping);
-      Lane& l = lanes[u];
-      Microthread& m = l.m;
-      uint64_t i = m.i;
-      uint32_t in_flight = m.in_flight;
-      int64_t a0 = l.a0, a1 = l.a1, ad = l.ad;
-      const unsigned s0 = m.opnd[kSrc0].size, s1 = m.opnd[kSrc1].size;
-      const bool h0 = m.has[kSrc0], h1 = m.has[kSrc1];
-      uint32_t run = 0, ready = 0;
-      for (; c < end; ++c) {
-        Flight& due = ring[c % kResultRing];
-        if (due.live && due.ut != u) {
-          const Microthread& o = lanes[due.ut].m;
-          if (o.ended && o.in_flight == 1) {  // that one completes in this cycle
-            stop = true;
-            break;
-          }
-        }
-        bool pair = false;
-        if (m.pairs) pair = i + 1 < m.n && ((a0 | a1 | ad) & 3) == 0;
-        const unsigned b0 = pair ? 4 : s0, b1 = pair ? 4 : s1;
-        const auto u0 = static_cast<uint32_t>(a0), u1 = static_cast<uint32_t>(a1);
-        if (l.check && Conflict(BankMask(u0, b0), Row(u0), BankMask(u1, b1), Row(u1))) {
-          stop = true;  // a split step
+    // The stepper: the first microthread with elements left at or after the round robin's. While
+    // several take turns, one cycle at a time; while one steps alone (or none), until that ends.
+    int u = -1;
+    if (stepping) {
+      const uint32_t upper = stepping & ~((1u << rr) - 1);
+      u = __builtin_ctz(upper ? upper : stepping);
+    }
+    const uint64_t limit = stepping & (stepping - 1) ? c + 1 : end;
+    Lane* l = u >= 0 ? &lanes[u] : nullptr;
+    Microthread* m = l ? &l->m : nullptr;
+    uint64_t i = m ? m->i : 0;
+    uint32_t in_flight = m ? m->in_flight : 0;
+    int64_t a0 = l ? l->a0 : 0, a1 = l ? l->a1 : 0, ad = l ? l->ad : 0;
+    uint32_t run = 0, ready = 0;
+    for (; c < limit; ++c) {
+      Flight& due = ring[c % kResultRing];
+      if (due.live && due.ut != u) {  // the stepper's results cannot complete it
+        const Microthread& o = lanes[due.ut].m;
+        if (o.ended && o.in_flight == 1) {  // that one completes in this cycle
+          stop = true;
           break;
         }
-        if (m.wait == static_cast<uint8_t>(arch::UtWait::kReady)) {
+      }
+      bool done = false;  // the stepper's last step
+      if (m) {
+        // The step's reads: in one cycle unless they conflict in a bank (then a split step).
+        bool pair = false;
+        if (m->pairs) pair = i + 1 < m->n && ((a0 | a1 | ad) & 3) == 0;
+        const unsigned b0 = pair ? 4 : m->opnd[kSrc0].size, b1 = pair ? 4 : m->opnd[kSrc1].size;
+        const auto u0 = static_cast<uint32_t>(a0), u1 = static_cast<uint32_t>(a1);
+        if (l->check && Conflict(BankMask(u0, b0), Row(u0), BankMask(u1, b1), Row(u1))) {
+          stop = true;
+          break;
+        }
+        // Its state at the start of the cycle, then in this one.
+        if (m->wait == static_cast<uint8_t>(arch::UtWait::kReady)) {
           ++ready;
         } else {
-          ++waits[m.wait];
-          m.wait = static_cast<uint8_t>(arch::UtWait::kReady);
+          ++waits[m->wait];
+          m->wait = static_cast<uint8_t>(arch::UtWait::kReady);
         }
-        ++run;
-        const uint32_t x0 = h0 ? ReadElem(st_.sram, u0, b0) : 0;
-        const uint32_t x1 = h1 ? ReadElem(st_.sram, u1, b1) : 0;
-        const PendingResult r = ElementResult(m, l.k, l.s, pair, x0, x1, i, ad);
+        const uint32_t x0 = m->has[kSrc0] ? ReadElem(st_.sram, u0, b0) : 0;
+        const uint32_t x1 = m->has[kSrc1] ? ReadElem(st_.sram, u1, b1) : 0;
+        const PendingResult r = ElementResult(*m, l->k, l->s, pair, x0, x1, i, ad);
+        // Advance, on the locals: the result due DsdLatency cycles on, the next element.
         ring[(c + arch::kDsdLatency) % kResultRing] = {
             true, static_cast<uint8_t>(u), r.size, r.flags, r.addr, r.value};
         ++in_flight;
         const unsigned e = pair ? 2 : 1;
-        ++steps;
         elems += e;
         i += e;
-        a0 += e * l.d0;
-        a1 += e * l.d1;
-        ad += e * l.dd;
-        if (due.live) {
-          due.live = false;
-          flags |= due.flags;
-          if (due.ut == u) {
-            --in_flight;
-          } else {
-            --lanes[due.ut].m.in_flight;
-          }
-          WriteSram(due.addr, due.size, due.value);
-        }
-        if (i >= m.n) {  // its last step: the loop below drains
-          ++c;
-          break;
-        }
+        a0 += e * l->d0;
+        a1 += e * l->d1;
+        ad += e * l->dd;
+        done = i >= m->n;
       }
-      waits[0] += ready;
-      waits[drain] += run * static_cast<uint32_t>(__builtin_popcount(busy) - 1);
-      fmac_steps += m.fmac ? run : 0;
-      if (run) rr = static_cast<uint8_t>((u + 1) % kUts);
-      m.i = i;
-      m.in_flight = static_cast<uint8_t>(in_flight);
-      l.a0 = a0;
-      l.a1 = a1;
-      l.ad = ad;
-      if (i >= m.n) {
-        m.ended = true;
-        stepping &= static_cast<uint8_t>(~(1u << u));
+      ++run;
+      // The result due, written at the end of the cycle: after the step read.
+      if (due.live) {
+        due.live = false;
+        flags |= due.flags;
+        if (due.ut == u) {
+          --in_flight;
+        } else {
+          --lanes[due.ut].m.in_flight;
+        }
+        WriteSram(due.addr, due.size, due.value);
       }
-      continue;
-    }
-    Flight& due = ring[c % kResultRing];
-    if (due.live) {
-      const Microthread& m = lanes[due.ut].m;
-      if (m.ended && m.in_flight == 1) {
-        stop = true;
-        break;
-      }  // it completes in this cycle
-    }
-    // The stepper: the first microthread with elements left at or after the round robin's.
-    int u = -1;
-    bool pair = false;
-    uint32_t a0 = 0, a1 = 0;
-    unsigned b0 = 0, b1 = 0;
-    if (stepping) {
-      const uint32_t upper = stepping & ~((1u << rr) - 1);
-      u = __builtin_ctz(upper ? upper : stepping);
-      Lane& l = lanes[u];
-      const Microthread& m = l.m;
-      if (m.pairs) pair = m.i + 1 < m.n && ((l.a0 | l.a1 | l.ad) & 3) == 0;
-      b0 = pair ? 4 : m.opnd[kSrc0].size;
-      b1 = pair ? 4 : m.opnd[kSrc1].size;
-      a0 = static_cast<uint32_t>(l.a0);
-      a1 = static_cast<uint32_t>(l.a1);
-      if (l.check && Conflict(BankMask(a0, b0), Row(a0), BankMask(a1, b1), Row(a1))) {
-        stop = true;
+      if (done) {  // the others (if any) take their turns, or the microthreads drain
+        ++c;
         break;
       }
     }
-    // The microthreads' states at the start of the cycle, and in this one.
-    for (uint8_t b = busy; b; b &= b - 1) {
-      Microthread& m = lanes[__builtin_ctz(b)].m;
-      ++waits[m.wait];
-      m.wait = static_cast<uint8_t>(m.ended ? arch::UtWait::kDrain : arch::UtWait::kTurn);
+    // The others' states: as they began the first of these cycles, then waiting their turn or
+    // draining.
+    for (uint8_t b = busy & ~(u >= 0 ? 1u << u : 0u); b && run; b &= b - 1) {
+      Microthread& o = lanes[__builtin_ctz(b)].m;
+      ++waits[o.wait];
+      o.wait = static_cast<uint8_t>(o.ended ? arch::UtWait::kDrain : arch::UtWait::kTurn);
+      waits[o.wait] += run - 1;
     }
-    if (u >= 0) {  // the step
-      Lane& l = lanes[u];
-      Microthread& m = l.m;
-      const uint32_t x0 = m.has[kSrc0] ? ReadElem(st_.sram, a0, b0) : 0;
-      const uint32_t x1 = m.has[kSrc1] ? ReadElem(st_.sram, a1, b1) : 0;
-      const PendingResult r = ElementResult(m, l.k, l.s, pair, x0, x1, m.i, l.ad);
-      // Advance, on the locals: the result due DsdLatency cycles on, the next element.
-      ring[(c + arch::kDsdLatency) % kResultRing] = {
-          true, static_cast<uint8_t>(u), r.size, r.flags, r.addr, r.value};
-      ++m.in_flight;
-      const unsigned e = pair ? 2 : 1;
-      ++steps;
-      fmac_steps += m.fmac;
-      elems += e;
-      m.i += e;
-      l.a0 += e * l.d0;
-      l.a1 += e * l.d1;
-      l.ad += e * l.dd;
-      m.wait = static_cast<uint8_t>(arch::UtWait::kReady);
-      if (m.i >= m.n) {
-        m.ended = true;
-        stepping &= static_cast<uint8_t>(~(1u << u));
-      }
-      rr = static_cast<uint8_t>((u + 1) % kUts);
+    if (!m || !run) continue;
+    waits[0] += ready;
+    steps += run;
+    fmac_steps += m->fmac ? run : 0;
+    rr = static_cast<uint8_t>((u + 1) % kUts);
+    m->i = i;
+    m->in_flight = static_cast<uint8_t>(in_flight);
+    l->a0 = a0;
+    l->a1 = a1;
+    l->ad = ad;
+    if (i >= m->n) {
+      m->ended = true;
+      stepping &= static_cast<uint8_t>(~(1u << u));
     }
-    // The result due, written at the end of the cycle: after the step read.
-    if (due.live) {
-      due.live = false;
-      flags |= due.flags;
-      --lanes[due.ut].m.in_flight;
-      WriteSram(due.addr, due.size, due.value);
-    }
-    ++c;
   }
   const auto n = static_cast<uint32_t>(c - first);
   if (n == 0) return c;

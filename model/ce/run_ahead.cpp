@@ -166,8 +166,8 @@ void Ce::RunAhead(uint64_t horizon) {
       }
       continue;
     }
-    if (BulkState(c)) {  // a run of DSD element steps (dsd_bulk.cpp)
-      const uint64_t next = BulkSteps(c, horizon);
+    if (arch::CeStall stall; BulkState(c, stall)) {  // a run of DSD element steps (dsd_bulk.cpp)
+      const uint64_t next = BulkSteps(c, horizon, stall);
       if (next != c) {
         c = next;
         continue;

@@ -223,7 +223,7 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
   for (int pe = 0; pe < NumPes(); ++pe) {
     const uint64_t wake =
         endpoints_[pe] ? std::max(endpoints_[pe]->NextWake(), cycle_) : fabric::kNever;
-    if (wake != fabric::kNever) Wake(pe, wake);
+    Wake(pe, wake);
     SetQuietUntil(pe, wake);
   }
   for (int id : edge_ids_) Wake(id, std::max(endpoints_[id]->NextWake(), cycle_));
@@ -357,7 +357,6 @@ void FuncFabric::TickEndpoints(Slot& now) {
 }
 
 void FuncFabric::TickDue(Slot& now) {
-  const uint64_t t = cycle_;
   // Ticks in two phases with workers: each one's share of ep_due_ (an endpoint touches only its
   // own state; its register writes go to its worker's list), then, in the order of ep_due_, what
   // the ticks did to the fabric. Alone, in one pass. The result does not depend on the threads.

@@ -1,9 +1,9 @@
-; A synchronous DSD operation on memory (run in bulk by the functional model) of D f32 elements,
-; then N words sent on color C. While the operation runs, the fabric may let the other engines
-; run ahead up to the cycle its first wavelet could reach them, and no further.
+; A synchronous DSD operation on memory of D f32 elements (run in bulk by the functional model),
+; then N words sent on color C (none by default). While the operation runs, the fabric may let
+; the other engines run ahead up to the cycle its first wavelet could reach them, and no further.
         .param  C
         .param  D
-        .equ    N, 4
+        .param  N = 0
         .data
         .align  16
 a:      .space  4*D
@@ -18,8 +18,10 @@ main:   ldd     d0, da
         ldd     d1, db
         li      r1, f32(0.5)
         fmacs   d0, d0, d1, r1
+        .if     N
         li      r2, N
 2:      send    r2, C
         addi    r2, r2, -1
         bnez    r2, 2b
+        .endif
         tend
