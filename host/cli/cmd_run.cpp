@@ -51,6 +51,7 @@ struct RunArgs {
   uint64_t max_cycles = 10'000'000;
   int threads = 1;
   bool clock_idle_tiles = false;
+  bool eval_input_region = false;
   bool no_run_ahead = false;
   bool host_port = false, col_major = false, quiet = false, no_progress = false, json = false;
   std::string wave, wave_window, wave_region, lockstep;
@@ -263,6 +264,7 @@ runtime::DeviceOptions DeviceOptionsFor(const RunArgs& a, const layout::Image& i
   if (a.tile != "auto") d.tile = ParsePair(a.tile, "--tile", 'x');
   d.threads = a.threads;
   d.clock_idle_tiles = a.clock_idle_tiles;
+  d.eval_input_region = a.eval_input_region;
   d.run_ahead = !a.no_run_ahead;
   d.wave_path = a.wave;
   if (!a.wave_window.empty()) {
@@ -489,6 +491,9 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_flag("--clock-idle-tiles", a->clock_idle_tiles,
                 "RTL: evaluate every tile in every cycle, also the idle ones it skips by default "
                 "(results do not depend on it)");
+  cmd->add_flag("--eval-input-region", a->eval_input_region,
+                "RTL: evaluate each tile's input-combinational region every cycle, also where no "
+                "input of the tile changed (results do not depend on it)");
   cmd->add_flag("--no-run-ahead", a->no_run_ahead,
                 "func: step every compute engine every cycle it acts, also those that could run "
                 "ahead of the fabric or step DSD operations in bulk (results do not depend on it)");

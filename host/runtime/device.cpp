@@ -159,6 +159,7 @@ void Device::OpenMachines() {
     r.tile = opt_.tile;
     r.systemc = opt_.systemc;
     r.clock_idle_tiles = opt_.clock_idle_tiles;
+    r.eval_input_region = opt_.eval_input_region;
     r.threads = opt_.threads;
     r.wave_path = opt_.wave_path;
     r.wave_from = opt_.wave_from;

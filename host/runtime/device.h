@@ -61,6 +61,9 @@ struct DeviceOptions {
   // RTL: evaluate every tile in every cycle, also the idle ones it skips by default (the result
   // is the same; docs/performance.md, "Idle tiles").
   bool clock_idle_tiles = false;
+  // RTL: evaluate each tile's input-combinational region in every cycle, also where none of its
+  // inputs changed (the result is the same; docs/performance.md, "Unchanged inputs").
+  bool eval_input_region = false;
   // Host threads the functional model steps its compute engines on, and the RTL its tiles (with
   // more than one, the RTL uses the plain-loop glue); results are bit-identical whatever the
   // count.

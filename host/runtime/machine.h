@@ -90,6 +90,7 @@ struct RtlMachineOptions {
   std::pair<int, int> tile{1, 1};  // PEs per tile
   bool systemc = true;             // the SystemC glue and its TLM socket; false: the plain loop
   bool clock_idle_tiles = false;   // evaluate idle tiles too (rtl::RtlFabricOptions)
+  bool eval_input_region = false;  // every region of every evaluation (rtl::RtlFabricOptions)
   int threads = 1;                 // > 1: the plain loop, stepping tiles on that many threads
   std::string wave_path;           // FST; empty: no waves
   uint64_t wave_from = 0, wave_to = UINT64_MAX;

@@ -52,6 +52,7 @@ class RtlMachine final : public Machine {
     opt.pe_x0 = o.pe_origin.x;
     opt.pe_y0 = o.pe_origin.y;
     opt.skip_idle_tiles = !o.clock_idle_tiles;
+    opt.skip_input_region = !o.eval_input_region;
     opt.threads = o.threads;
     opt_ = opt;
     if (o.systemc && o.threads == 1) {

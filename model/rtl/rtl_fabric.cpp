@@ -75,6 +75,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
       t.model->Reset(static_cast<uint16_t>(opt.pe_x0 + tx * opt.tile_w),
                      static_cast<uint16_t>(opt.pe_y0 + ty * opt.tile_h), t.io);
       t.model->SetSkipIdle(opt.skip_idle_tiles);
+      t.model->SetSkipInputRegion(opt.skip_input_region);
     }
   }
   for (int t = 0; t < NumTiles(); ++t) {
@@ -137,6 +138,12 @@ int RtlFabric::Neighbour(int t, Side s) const {
 uint64_t RtlFabric::TileCyclesClocked() const {
   uint64_t n = 0;
   for (const Tile& t : tiles_) n += t.model->Clocked();
+  return n;
+}
+
+uint64_t RtlFabric::TileCyclesWithoutInputRegion() const {
+  uint64_t n = 0;
+  for (const Tile& t : tiles_) n += t.model->WithoutInputRegion();
   return n;
 }
 

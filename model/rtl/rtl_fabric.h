@@ -38,6 +38,10 @@ struct RtlFabricOptions {
   // An idle tile (TileIo::Idle: quiet CEs, no wavelet inside or arriving) is not evaluated; its
   // state is what clocking it would give. Off: every tile is evaluated every cycle (to compare).
   bool skip_idle_tiles = true;
+  // A tile whose inputs did not change since its last evaluation is evaluated without the
+  // input-combinational region of its model (TileModel::SetSkipInputRegion). Off: every region
+  // of every evaluation (to compare).
+  bool skip_input_region = true;
   // Host threads stepping the tiles (the plain-loop glue only; the SystemC glue steps them on
   // one). Tiles are stepped independently, so results do not depend on it.
   int threads = 1;
@@ -69,8 +73,11 @@ class RtlFabric : public fabric::Fabric {
   // Tile-cycles evaluated since construction (reset and back-door accesses not counted); with
   // idle tiles skipped, fewer than NumTiles() x Cycle().
   uint64_t TileCyclesClocked() const;
+  // Tile-cycles evaluated without the input-combinational region (skip_input_region).
+  uint64_t TileCyclesWithoutInputRegion() const;
   // A cycle costs one evaluation of each tile (TileModel::OneEvalPerCycle), not two.
   bool OneEvalPerCycle() const { return tiles_.front().model->OneEvalPerCycle(); }
+  bool SkipsInputRegion() const { return tiles_.front().model->SkipsInputRegion(); }
 
   // Tiles of full PEs: the debug-port records so far (taken: cleared) as the host sees them,
   // Char stores joined into lines per PE (fabric::AddDebugStore); the CE events of the last

@@ -102,6 +102,13 @@ class TileModel {
   virtual void SetSkipIdle(bool on) = 0;  // default on
   virtual uint64_t Clocked() const = 0;   // cycles this tile was evaluated
   virtual bool OneEvalPerCycle() const = 0;
+  // Where none of the tile's inputs changed since its last evaluation, a cycle's evaluation
+  // leaves out the model's input-combinational region, whose values that evaluation already
+  // settled (model/rtl/vtile.h, docs/performance.md). Default on where this build knows the
+  // model's regions (SkipsInputRegion); WithoutInputRegion counts such cycles.
+  virtual void SetSkipInputRegion(bool on) = 0;
+  virtual bool SkipsInputRegion() const = 0;
+  virtual uint64_t WithoutInputRegion() const = 0;
   // Register back door, zero simulated time: a write is one frozen clock edge (en_i = 0, only
   // the register bus acts); a read is combinational (frozen, so SRAM reads reach the read port).
   // local_pe = y * TW + x.

@@ -67,6 +67,19 @@ inline void SetBit(T& p, int i, bool v) {
     p[i / 32] = v ? (p[i / 32] | (1u << (i % 32))) : (p[i / 32] & ~(1u << (i % 32)));
   }
 }
+// Put*: set the port, and tell whether its value changed.
+template <typename T>
+inline bool Put64(T& p, int i, uint64_t v) {
+  if (Word64(p, i) == v) return false;
+  SetWord64(p, i, v);
+  return true;
+}
+template <typename T>
+inline bool PutByte(T& p, int i, uint8_t v) {
+  if (Byte(p, i) == v) return false;
+  SetByte(p, i, v);
+  return true;
+}
 template <typename T>
 inline uint64_t Bits64(const T& p) {
   if constexpr (std::is_integral_v<T>) {
@@ -78,14 +91,26 @@ inline uint64_t Bits64(const T& p) {
 
 }  // namespace port
 
+// The regions of a verilated model's evaluation after its input-combinational one (Verilator
+// 5.006's generated V___024root___eval_triggers__act, ___eval_act, ___eval_nba), declared per
+// shape by tile_factory.cpp.in; all null where the factory does not know them.
+template <class Root>
+struct EvalRegions {
+  void (*triggers_act)(Root*) = nullptr;
+  void (*act)(Root*) = nullptr;
+  void (*nba)(Root*) = nullptr;
+};
+
 template <class V, int TW, int TH, bool kCe>
 class VTile final : public TileModel {
  public:
+  using Root = std::remove_pointer_t<decltype(std::declval<V&>().rootp)>;
   // `core` finds a PE's arrays in the model (generated per shape, tile_factory.cpp.in); nullptr:
-  // none known.
+  // none known. `regions`: see EvalRegions.
   using CoreFn = CoreArrays (*)(V& model, int local_pe);
-  VTile(VerilatedContext* ctx, const std::string& name, CoreFn core = nullptr)
-      : m_(ctx, name.c_str()), core_(core) {}
+  VTile(VerilatedContext* ctx, const std::string& name, CoreFn core = nullptr,
+        EvalRegions<Root> regions = {})
+      : m_(ctx, name.c_str()), core_(core), regions_(regions) {}
   int TileW() const override { return TW; }
   int TileH() const override { return TH; }
   bool HasCe() const override { return kCe; }
@@ -112,16 +137,22 @@ class VTile final : public TileModel {
     m_.eval();
     ReadOutputs(io);
     must_clock_ = true;
+    now_ = count_ = 0;
+    inputs_changed_ = false;
   }
 
   void ApplyTies(const TileIo& io) override {
     SetTied(io);
     must_clock_ = true;
+    inputs_changed_ = true;
   }
 
   void SetSkipIdle(bool on) override { skip_idle_ = on; }
   uint64_t Clocked() const override { return clocked_; }
   bool OneEvalPerCycle() const override { return kOneEval; }
+  void SetSkipInputRegion(bool on) override { skip_input_region_ = on; }
+  bool SkipsInputRegion() const override { return kOneEval && regions_.nba && skip_input_region_; }
+  uint64_t WithoutInputRegion() const override { return without_input_region_; }
 
   bool Step(TileIo& io, uint64_t cycle) override {
     if (io.Idle() && SkipIdle(io, cycle)) return false;
@@ -134,7 +165,7 @@ class VTile final : public TileModel {
   bool SkipIdle(TileIo& io, uint64_t cycle) override {
     if (!skip_idle_ || must_clock_ || !io.settled) return false;
     io.ClearObservers();
-    m_.cycle_i = cycle + 1;  // what a back-door read sees
+    now_ = cycle + 1;  // the tile's own count stays behind (SyncCycle)
     return true;
   }
 
@@ -147,24 +178,29 @@ class VTile final : public TileModel {
   void StepHigh(TileIo& io, uint64_t cycle) override {
     m_.clk_i = 1;
     m_.eval();
+    inputs_changed_ = false;
     AfterEdge(io, cycle);
   }
 
   // The back door leaves the tile frozen (en_i = 0) until the next cycle's step unfreezes it with
   // its inputs: a run of reads and writes costs one evaluation each.
   void WriteReg(int local_pe, uint16_t addr, uint32_t value) override {
+    SyncCycle(now_);
     m_.en_i = 0;
     m_.cfg_we_i = 1;
     m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
     m_.cfg_addr_i = addr;
     m_.cfg_wdata_i = value;
+    inputs_changed_ = true;
     Edge();
     m_.cfg_we_i = 0;
+    inputs_changed_ = true;
     frozen_ = true;
     must_clock_ = true;  // the write may wake a CE: the next cycle is clocked
   }
 
   uint32_t ReadReg(int local_pe, uint16_t addr) override {
+    SyncCycle(now_);
     m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
     m_.cfg_addr_i = addr;
     if constexpr (kCe) {  // the CE's read port serves the host only while frozen
@@ -172,6 +208,7 @@ class VTile final : public TileModel {
       frozen_ = true;
     }
     m_.eval();
+    inputs_changed_ = false;
     return m_.cfg_rdata_o;
   }
 
@@ -196,11 +233,23 @@ class VTile final : public TileModel {
   // logic on new inputs (its input-combinational region) before it acts on the edge, as a low
   // and a high evaluation would; the model is told the clock was low, and the clock is lowered
   // without an evaluation (the next edge is announced the same way).
+  //
+  // Where no input changed since the last evaluation, the input-combinational region is skipped
+  // (EvalRegions): it would compute again what the last evaluation's NBA region left, since
+  // Verilator settles there all logic that reads the registers, whatever else it reads, and logic
+  // that reads only inputs keeps its values. The tile counts its own cycles (tessera_tile's
+  // cycle_i), so a tile whose links carry nothing new takes this path cycle after cycle.
   void Edge() {
     if constexpr (kOneEval) {
       m_.clk_i = 1;
       m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
-      m_.eval();
+      if (inputs_changed_ || !SkipsInputRegion()) {
+        m_.eval();
+      } else {
+        EvalAfterInputs();
+        ++without_input_region_;
+      }
+      inputs_changed_ = false;
       m_.clk_i = 0;
     } else {
       m_.clk_i = 0;
@@ -210,32 +259,81 @@ class VTile final : public TileModel {
     }
   }
 
+  // Verilator 5.006's V___024root___eval after its input-combinational region: the active and
+  // NBA regions until they settle, and the bookkeeping of eval_step.
+  void EvalAfterInputs() {
+    Root* r = m_.rootp;
+    decltype(r->__VactTriggered) pre;
+    r->__Vm_traceActivity[1] = 1;  // as the input-combinational region would mark
+    r->vlSymsp->__Vm_activity = true;
+    uint32_t nba_iter = 0;
+    bool nba_continue = true;
+    while (nba_continue) {
+      nba_continue = false;
+      r->__VnbaTriggered.clear();
+      r->__VactIterCount = 0;
+      r->__VactContinue = 1;
+      while (r->__VactContinue) {
+        r->__VactContinue = 0;
+        regions_.triggers_act(r);
+        if (r->__VactTriggered.any()) {
+          r->__VactContinue = 1;
+          if (r->__VactIterCount > 100)
+            VL_FATAL_MT(__FILE__, __LINE__, "", "Active region did not converge.");
+          ++r->__VactIterCount;
+          pre.andNot(r->__VactTriggered, r->__VnbaTriggered);
+          r->__VnbaTriggered.set(r->__VactTriggered);
+          regions_.act(r);
+        }
+      }
+      if (r->__VnbaTriggered.any()) {
+        nba_continue = true;
+        if (nba_iter > 100) VL_FATAL_MT(__FILE__, __LINE__, "", "NBA region did not converge.");
+        ++nba_iter;
+        regions_.nba(r);
+      }
+    }
+    Verilated::endOfThreadMTask(r->vlSymsp->__Vm_evalMsgQp);
+    Verilated::endOfEval(r->vlSymsp->__Vm_evalMsgQp);
+  }
+
+  // The tile's cycle_i, changed only where the tile's own count (count_) is not `cycle`.
+  void SyncCycle(uint64_t cycle) {
+    if (count_ == cycle) return;
+    m_.cycle_i = cycle;
+    count_ = cycle;
+    inputs_changed_ = true;
+  }
+
   void ApplyInputs(const TileIo& io, uint64_t cycle) {
+    bool changed = false;
     if (frozen_) {  // after the back door
       m_.en_i = 1;
       frozen_ = false;
+      changed = true;
     }
     for (int i = 0; i < TH; ++i) {
-      port::SetWord64(m_.w_in_i, i, io.in[kWest][i]);
-      port::SetWord64(m_.e_in_i, i, io.in[kEast][i]);
-      port::SetByte(m_.w_cin_i, i, io.cin[kWest][i]);
-      port::SetByte(m_.e_cin_i, i, io.cin[kEast][i]);
+      changed |= port::Put64(m_.w_in_i, i, io.in[kWest][i]);
+      changed |= port::Put64(m_.e_in_i, i, io.in[kEast][i]);
+      changed |= port::PutByte(m_.w_cin_i, i, io.cin[kWest][i]);
+      changed |= port::PutByte(m_.e_cin_i, i, io.cin[kEast][i]);
     }
     for (int i = 0; i < TW; ++i) {
-      port::SetWord64(m_.s_in_i, i, io.in[kSouth][i]);
-      port::SetWord64(m_.n_in_i, i, io.in[kNorth][i]);
-      port::SetByte(m_.s_cin_i, i, io.cin[kSouth][i]);
-      port::SetByte(m_.n_cin_i, i, io.cin[kNorth][i]);
+      changed |= port::Put64(m_.s_in_i, i, io.in[kSouth][i]);
+      changed |= port::Put64(m_.n_in_i, i, io.in[kNorth][i]);
+      changed |= port::PutByte(m_.s_cin_i, i, io.cin[kSouth][i]);
+      changed |= port::PutByte(m_.n_cin_i, i, io.cin[kNorth][i]);
     }
     for (int i = 0; i < TW * TH; ++i) {
-      port::SetWord64(m_.ramp_in_i, i, io.ramp_in[i]);
-      port::SetByte(m_.ramp_cin_i, i, io.ramp_cin[i]);
+      changed |= port::Put64(m_.ramp_in_i, i, io.ramp_in[i]);
+      changed |= port::PutByte(m_.ramp_cin_i, i, io.ramp_cin[i]);
     }
-    m_.cycle_i = cycle;
+    if (changed) inputs_changed_ = true;
+    SyncCycle(cycle);
   }
 
   // After the edge that ends `cycle`: the outputs, the registered observers of the cycle and
-  // the quiet bits; cycle_i moves on, for back-door reads.
+  // the quiet bits; the tile's count moves on.
   void AfterEdge(TileIo& io, uint64_t cycle) {
     ReadOutputs(io);
     if (io.want_blocked) {
@@ -252,12 +350,13 @@ class VTile final : public TileModel {
     }
     io.observers_clear = false;
     io.Settle(TW * TH, kCe);
-    m_.cycle_i = cycle + 1;
+    now_ = count_ = cycle + 1;
     must_clock_ = false;
     ++clocked_;
   }
 
   void SetTied(const TileIo& io) {
+    inputs_changed_ = true;
     for (int i = 0; i < TH; ++i) {
       port::SetBit(m_.w_tied_i, i, io.tied[kWest][i]);
       port::SetBit(m_.e_tied_i, i, io.tied[kEast][i]);
@@ -291,6 +390,12 @@ class VTile final : public TileModel {
 
   V m_;
   CoreFn core_ = nullptr;
+  EvalRegions<Root> regions_;
+  bool inputs_changed_ = true;  // since the last evaluation: its input region must run
+  bool skip_input_region_ = true;
+  uint64_t without_input_region_ = 0;
+  uint64_t now_ = 0;    // the cycle about to be clocked
+  uint64_t count_ = 0;  // the tile's own count of it (tessera_tile's cycle)
   bool skip_idle_ = true;
   bool must_clock_ = true;  // reset, a back-door write or new ties: the next cycle is clocked
   bool frozen_ = false;     // en_i = 0 after the back door, until the next step

@@ -4,9 +4,12 @@
 // exceptions (register read data, the observers) feed no other tile. The observers of what
 // happens within a cycle (ramp_sent_o, dbg_o, event_o, blocked_o) are registered too, so the
 // fabric reads everything after the clock edge and evaluates a tile once per cycle
-// (docs/performance.md). The cycle count comes in (cycle_i) rather than counting inside, so an
-// idle tile (quiet CEs, no wavelet inside or arriving) can be left unclocked: its state is the
-// state clocking would give.
+// (docs/performance.md). The cycle count comes in (cycle_i) so that an idle tile (quiet CEs, no
+// wavelet inside or arriving) can be left unclocked: its state is the state clocking would give.
+// The tile also counts its enabled edges from the last cycle_i it was given, so the fabric
+// changes cycle_i only where that count is wrong (after cycles it did not clock the tile): a
+// tile whose inputs stay the same from one cycle to the next can then be evaluated without the
+// input-combinational region of its verilated model (model/rtl/vtile.h).
 //
 // Port words are padded for cheap access from C++: one link per 64 bits (link_t
 // in bits 38:0), one credit per 8 bits (credit_t in bits 5:0). Side ports are indexed along the
@@ -24,7 +27,9 @@ module tessera_tile #(
   input  logic                  en_i,
   input  logic [15:0]           x0_i,  // fabric coordinates of the tile's north-west PE
   input  logic [15:0]           y0_i,
-  input  logic [47:0]           cycle_i,  // enabled cycles so far: the cycle about to be clocked
+  // enabled cycles so far: the cycle about to be clocked, or the same value as at the last edge
+  // (the tile then counts on from there; the fabric's cycles only grow)
+  input  logic [47:0]           cycle_i,
   input  logic [TileH*64-1:0]   w_in_i,
   output logic [TileH*64-1:0]   w_out_o,
   input  logic [TileH*8-1:0]    w_cin_i,
@@ -80,6 +85,11 @@ module tessera_tile #(
   localparam int unsigned CB = CreditBits;
   localparam int unsigned EW = NumEdgeDirs;
   localparam int unsigned PeIdxW = (NumPe > 1) ? $clog2(NumPe) : 1;
+
+  // The cycle about to be clocked: cycle_i where it changed since the last edge, else the count.
+  logic [47:0] cycle, cyc_d, cyc_q, cyc_in_q;
+  assign cycle = (cycle_i != cyc_in_q) ? cycle_i : cyc_q;
+  assign cyc_d = cycle + 48'(en_i);
 
   // Every PE's edge ports, in direction order W, E, S, N.
   logic [EW*LW-1:0] pe_in   [NumPe];
@@ -152,7 +162,7 @@ module tessera_tile #(
         .clk_i, .rst_ni, .en_i,
         .x_i          (x0_i + 16'(x)),
         .y_i          (y0_i + 16'(y)),
-        .cycle_i,
+        .cycle_i      (cycle),
         .edge_in_i    (pe_in[I]),
         .edge_out_o   (pe_out[I]),
         .edge_credit_i(pe_cin[I]),
@@ -215,11 +225,15 @@ module tessera_tile #(
       dbg_q     <= '0;
       event_q   <= '0;
       blocked_q <= '0;
+      cyc_q     <= '0;
+      cyc_in_q  <= '0;
     end else begin
       sent_q    <= sent_d;
       dbg_q     <= dbg_d;
       event_q   <= event_d;
       blocked_q <= blocked_d;
+      cyc_q     <= cyc_d;
+      cyc_in_q  <= cycle_i;
     end
   end
   assign ramp_sent_o = sent_q;

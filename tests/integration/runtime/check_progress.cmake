@@ -8,13 +8,14 @@ if(NOT SCRIPT)
   return()
 endif()
 string(ASCII 27 esc)
-# 60,000 RTL cycles take well over the 250 ms before the first redraw; the run ends at its limit.
-set(cmd "${TESSERA} run ${IMAGE} --backend rtl --launch main@1,0,1x1 --max-cycles 60000")
+# 300,000 RTL cycles take well over the 250 ms before the first redraw (about 1 s); the run ends
+# at its limit.
+set(cmd "${TESSERA} run ${IMAGE} --backend rtl --launch main@1,0,1x1 --max-cycles 300000")
 execute_process(COMMAND ${SCRIPT} -qec "${cmd}" /dev/null OUTPUT_VARIABLE tty RESULT_VARIABLE rc)
 if(NOT tty MATCHES "\r${esc}\\[K  [0-9]+ cycles \\| [0-9.]+k? cycles/s \\| [0-9.]+ s")
   message(FATAL_ERROR "no progress line on a terminal; the output was:\n${tty}")
 endif()
-if(NOT tty MATCHES "\r${esc}\\[Krtl: cycle limit after 60000 cycles")
+if(NOT tty MATCHES "\r${esc}\\[Krtl: cycle limit after 300000 cycles")
   message(FATAL_ERROR "the progress line was not cleared before the result:\n${tty}")
 endif()
 separate_arguments(argv UNIX_COMMAND "${cmd}")

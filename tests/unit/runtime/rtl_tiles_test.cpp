@@ -1,5 +1,6 @@
 // The RTL fabric of full PEs gives the same result whatever is evaluated, and however: with 1x1
-// and 2x2 tiles, with idle tiles skipped (the default) or clocked every cycle, and with the
+// and 2x2 tiles, with idle tiles skipped (the default) or clocked every cycle, with the input
+// region of tiles whose inputs did not change skipped (the default) or evaluated, and with the
 // tiles stepped on one host thread or several. "The same" is every
 // PE's final state (instructions issued, every compared register, all SRAM), the cycles, the
 // link log and the back pressure; the functional model agrees on the program's own records of
@@ -29,6 +30,7 @@ struct How {
   std::pair<int, int> tile{1, 1};
   bool clock_idle = false;
   int threads = 1;
+  bool eval_input_region = false;
 };
 
 // RTL runs use the plain-loop glue: SystemC elaborates one fabric per process.
@@ -40,11 +42,15 @@ LayoutRun RunWith(const std::string& layout_text, const std::string& dir, How ho
   o.systemc = false;
   o.clock_idle_tiles = how.clock_idle;
   o.threads = how.threads;
+  o.eval_input_region = how.eval_input_region;
   return test::RunLayout(layout_text, dir, o, cycles);
 }
 
+rtl::RtlFabric& Fabric(const LayoutRun& r) {
+  return dynamic_cast<rtl::RtlFabric&>(r.dev->machine(0).Fabric());
+}
 uint64_t TileCyclesClocked(const LayoutRun& r) {  // tile-cycles the RTL evaluated
-  return dynamic_cast<rtl::RtlFabric&>(r.dev->machine(0).Fabric()).TileCyclesClocked();
+  return Fabric(r).TileCyclesClocked();
 }
 
 TEST(RtlTiles, OneByOneAndTwoByTwoGiveTheSameState) {
@@ -75,6 +81,26 @@ TEST(RtlTiles, IdleTilesAreSkippedWithTheSameResult) {
   EXPECT_EQ(cosim::CompareState(func.dev->machine(0), skipped.dev->machine(0)), "");
 }
 
+TEST(RtlTiles, UnchangedInputsSkipTheInputRegionWithTheSameResult) {
+  // The broadcast after an idle wait on 1x1 tiles (inputs change while wavelets cross tiles and
+  // when a skipped tile wakes with a new cycle_i), and 4x4 PEs of the scalar loop on 2x2 tiles
+  // (no traffic: after the start, no input changes).
+  for (const auto& [text, dir, cycles, tile] :
+       {std::tuple{kWake, kData, uint64_t{5000}, std::pair{1, 1}},
+        std::tuple{kLoop, kBench, uint64_t{700}, std::pair{2, 2}}}) {
+    SCOPED_TRACE(text);
+    How how{Backend::kRtl, tile};
+    const LayoutRun skipped = RunWith(text, dir, how, cycles);
+    how.eval_input_region = true;
+    const LayoutRun full = RunWith(text, dir, how, cycles);
+    ExpectSameRuns(full, skipped);
+    EXPECT_EQ(Fabric(full).TileCyclesWithoutInputRegion(), 0u);
+    const uint64_t without = Fabric(skipped).TileCyclesWithoutInputRegion();
+    EXPECT_GT(without, TileCyclesClocked(skipped) / 2)
+        << without << " of " << TileCyclesClocked(skipped);
+  }
+}
+
 TEST(RtlTiles, ThreadsGiveTheSameResult) {
   // Tiles stepped on 2 and 3 host threads: the broadcast after an idle wait, and 4x4 PEs of the
   // scalar loop on 2x2 tiles.
@@ -94,6 +120,9 @@ TEST(RtlTiles, OneEvaluationPerCycle) {
   o.ce = true;
   rtl::LoopRtlFabric fab(o);
   EXPECT_TRUE(fab.OneEvalPerCycle());
+  // ... and the regions of its evaluation, so a tile whose inputs did not change can leave out
+  // the input-combinational one.
+  EXPECT_TRUE(fab.SkipsInputRegion());
 }
 
 }  // namespace
