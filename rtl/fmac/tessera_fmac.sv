@@ -144,6 +144,22 @@ module tessera_fmac (
     endcase
   end
 
+  // Which unit an issued operation uses: each unit computes only for its operations (the others
+  // give zeros), so a verilated model skips the logic of idle units and stages.
+  logic fma32_go, fma16_go, nc_op, nc32_go, nc16_go, cvt_go;
+  always_comb begin
+    fma32_go = in_valid && is_fma && in_fmt == tessera_pkg::FpFmtF32;
+    fma16_go = in_valid && is_fma && in_fmt == tessera_pkg::FpFmtF16;
+    nc_op    = in_op == tessera_pkg::FpOpMin || in_op == tessera_pkg::FpOpMax ||
+               in_op == tessera_pkg::FpOpNeg || in_op == tessera_pkg::FpOpAbs ||
+               in_op == tessera_pkg::FpOpLt || in_op == tessera_pkg::FpOpLe ||
+               in_op == tessera_pkg::FpOpEq;
+    nc32_go  = in_valid && nc_op && in_fmt == tessera_pkg::FpFmtF32;
+    nc16_go  = in_valid && nc_op && in_fmt == tessera_pkg::FpFmtF16;
+    cvt_go   = in_valid && (in_op == tessera_pkg::FpOpCvtF2F || in_op == tessera_pkg::FpOpCvtF2I ||
+                            in_op == tessera_pkg::FpOpCvtI2F);
+  end
+
   // -----------------------------------------------------------------------------------------------
   // Fused multiply-add cores: one binary32, one binary16 per lane. S4 (round) is combinational on
   // their last stage register.
@@ -155,6 +171,7 @@ module tessera_fmac (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .en_i    (en_i),
+    .valid_i (fma32_go),
     .a_i     (in_a),
     .b_i     (fma_b),
     .c_i     (fma_c),
@@ -178,6 +195,7 @@ module tessera_fmac (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
       .en_i    (en_i),
+      .valid_i (fma16_go),
       .a_i     (in_a[16*l +: 16]),
       .b_i     (fma_b[16*l +: 16]),
       .c_i     (fma_c[16*l +: 16]),
@@ -186,6 +204,7 @@ module tessera_fmac (
     );
 
     tessera_fmac_noncomp #(.ExpBits(5), .ManBits(10)) u_noncomp16 (
+      .active_i (nc16_go),
       .op_i     (in_op),
       .a_i     (in_a[16*l +: 16]),
       .b_i     (in_b[16*l +: 16]),
@@ -211,6 +230,7 @@ module tessera_fmac (
   logic [9:0]  misc_flags;
 
   tessera_fmac_noncomp #(.ExpBits(8), .ManBits(23)) u_noncomp32 (
+    .active_i (nc32_go),
     .op_i     (in_op),
     .a_i     (in_a),
     .b_i     (in_b),
@@ -228,6 +248,7 @@ module tessera_fmac (
   );
 
   tessera_fmac_cvt u_cvt (
+    .active_i (cvt_go),
     .op_i     (in_op),
     .fmt_i   (in_fmt),
     .a_i     (in_a),

@@ -6,6 +6,7 @@
 //   CvtI2F  fmt = destination: i32 -> f32 or f16 (RNE; f16 in bits 15:0, 31:16 zero).
 // f16 sources are read from bits 15:0 (lane 0). Other operations give 0 and no flags.
 module tessera_fmac_cvt (
+  input  logic                 active_i,  // 0: classification and rounding skipped (tessera_fmac)
   input  tessera_pkg::fp_op_e  op_i,
   input  tessera_pkg::fp_fmt_e fmt_i,
   input  logic [31:0]          a_i,
@@ -18,7 +19,7 @@ module tessera_fmac_cvt (
   logic s_sign, s_zero, s_sub, s_inf, s_nan, s_snan;
 
   tessera_fmac_classify #(.ExpBits(8), .ManBits(23)) u_class_f32 (
-    .x_i(a_i), .sign_o(s_sign), .zero_o(s_zero), .subnormal_o(s_sub), .inf_o(s_inf),
+    .active_i, .x_i(a_i), .sign_o(s_sign), .zero_o(s_zero), .subnormal_o(s_sub), .inf_o(s_inf),
     .nan_o(s_nan), .snan_o(s_snan)
   );
 
@@ -68,6 +69,7 @@ module tessera_fmac_cvt (
   end
 
   tessera_fmac_lzc #(.Width(32)) u_lzc_int (
+    .active_i(active_i),
     .x_i(i_abs), .cnt_o(i_lz), .norm_o(i_norm), .zero_o(i_zero)
   );
 
@@ -79,6 +81,7 @@ module tessera_fmac_cvt (
   assign r32_exp = 12'd157 - {7'd0, i_lz};  // 127 + 30 - lz
 
   tessera_fmac_round #(.ExpBits(8), .ManBits(23), .ExpW(12), .SigW(31)) u_round_f32 (
+    .active_i(active_i),
     .sign_i  (i_sign),
     .exp_i   (r32_exp),
     .sig_i   ({i_norm[31:2], i_norm[1] | i_norm[0]}),
@@ -106,6 +109,7 @@ module tessera_fmac_cvt (
   end
 
   tessera_fmac_round #(.ExpBits(5), .ManBits(10), .ExpW(9), .SigW(15)) u_round_f16 (
+    .active_i(active_i),
     .sign_i  (r16_sign),
     .exp_i   (r16_exp),
     .sig_i   (r16_sig),

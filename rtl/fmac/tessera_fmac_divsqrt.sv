@@ -41,11 +41,11 @@ module tessera_fmac_divsqrt #(
   logic b_sign, b_zero, b_sub, b_inf, b_nan, b_snan;
 
   tessera_fmac_classify #(.ExpBits(ExpBits), .ManBits(ManBits)) u_class_a (
-    .x_i(a_i), .sign_o(a_sign), .zero_o(a_zero), .subnormal_o(a_sub), .inf_o(a_inf),
+    .active_i, .x_i(a_i), .sign_o(a_sign), .zero_o(a_zero), .subnormal_o(a_sub), .inf_o(a_inf),
     .nan_o(a_nan), .snan_o(a_snan)
   );
   tessera_fmac_classify #(.ExpBits(ExpBits), .ManBits(ManBits)) u_class_b (
-    .x_i(b_i), .sign_o(b_sign), .zero_o(b_zero), .subnormal_o(b_sub), .inf_o(b_inf),
+    .active_i, .x_i(b_i), .sign_o(b_sign), .zero_o(b_zero), .subnormal_o(b_sub), .inf_o(b_inf),
     .nan_o(b_nan), .snan_o(b_snan)
   );
 
@@ -55,10 +55,10 @@ module tessera_fmac_divsqrt #(
   logic            a_lzc_zero, b_lzc_zero;
 
   tessera_fmac_lzc #(.Width(P)) u_lzc_a (
-    .x_i({~a_sub & ~a_zero, a_i[ManBits-1:0]}), .cnt_o(a_lz), .norm_o(a_norm), .zero_o(a_lzc_zero)
+    .active_i, .x_i({~a_sub & ~a_zero, a_i[ManBits-1:0]}), .cnt_o(a_lz), .norm_o(a_norm), .zero_o(a_lzc_zero)
   );
   tessera_fmac_lzc #(.Width(P)) u_lzc_b (
-    .x_i({~b_sub & ~b_zero, b_i[ManBits-1:0]}), .cnt_o(b_lz), .norm_o(b_norm), .zero_o(b_lzc_zero)
+    .active_i, .x_i({~b_sub & ~b_zero, b_i[ManBits-1:0]}), .cnt_o(b_lz), .norm_o(b_norm), .zero_o(b_lzc_zero)
   );
 
   logic signed [ExpW-1:0] a_exp, b_exp, k, half_k, exp_q;
@@ -131,6 +131,7 @@ module tessera_fmac_divsqrt #(
   end
 
   tessera_fmac_round #(.ExpBits(ExpBits), .ManBits(ManBits), .ExpW(ExpW), .SigW(SigW)) u_round (
+    .active_i(active_i),
     .sign_i  (sign),
     .exp_i   (exp_q),
     .sig_i   (sig),

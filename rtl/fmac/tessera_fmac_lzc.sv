@@ -5,6 +5,7 @@
 module tessera_fmac_lzc #(
   parameter int unsigned Width = 32
 ) (
+  input  logic                     active_i,  // 0: all outputs zero (see tessera_fmac)
   input  logic [Width-1:0]         x_i,
   output logic [$clog2(Width)-1:0] cnt_o,   // leading zeros of x_i (when x_i != 0)
   output logic [Width-1:0]         norm_o,  // x_i << cnt_o: leading one at the top
@@ -16,16 +17,20 @@ module tessera_fmac_lzc #(
   logic [PadW-1:0] v;
 
   always_comb begin
-    v = '0;
-    v[PadW-1 -: Width] = x_i;
-    cnt_o = '0;
-    for (int k = CntW - 1; k >= 0; k--) begin
-      if ((v >> (PadW - (1 << k))) == '0) begin
-        v = v << (1 << k);
-        cnt_o[k] = 1'b1;
+    v      = '0;
+    cnt_o  = '0;
+    norm_o = '0;
+    zero_o = 1'b0;
+    if (active_i) begin
+      v[PadW-1 -: Width] = x_i;
+      for (int k = CntW - 1; k >= 0; k--) begin
+        if ((v >> (PadW - (1 << k))) == '0) begin
+          v = v << (1 << k);
+          cnt_o[k] = 1'b1;
+        end
       end
+      norm_o = v[PadW-1 -: Width];
+      zero_o = (x_i == '0);
     end
-    norm_o = v[PadW-1 -: Width];
-    zero_o = (x_i == '0);
   end
 endmodule

@@ -9,6 +9,7 @@ module tessera_fmac_noncomp #(
   parameter int unsigned ExpBits = 8,
   parameter int unsigned ManBits = 23
 ) (
+  input  logic                     active_i,  // 0: the classification is skipped (tessera_fmac)
   input  tessera_pkg::fp_op_e      op_i,
   input  logic [ExpBits+ManBits:0] a_i,
   input  logic [ExpBits+ManBits:0] b_i,
@@ -22,11 +23,11 @@ module tessera_fmac_noncomp #(
   logic b_sign, b_zero, b_sub, b_inf, b_nan, b_snan;
 
   tessera_fmac_classify #(.ExpBits(ExpBits), .ManBits(ManBits)) u_class_a (
-    .x_i(a_i), .sign_o(a_sign), .zero_o(a_zero), .subnormal_o(a_sub), .inf_o(a_inf),
+    .active_i, .x_i(a_i), .sign_o(a_sign), .zero_o(a_zero), .subnormal_o(a_sub), .inf_o(a_inf),
     .nan_o(a_nan), .snan_o(a_snan)
   );
   tessera_fmac_classify #(.ExpBits(ExpBits), .ManBits(ManBits)) u_class_b (
-    .x_i(b_i), .sign_o(b_sign), .zero_o(b_zero), .subnormal_o(b_sub), .inf_o(b_inf),
+    .active_i, .x_i(b_i), .sign_o(b_sign), .zero_o(b_zero), .subnormal_o(b_sub), .inf_o(b_inf),
     .nan_o(b_nan), .snan_o(b_snan)
   );
 

@@ -9,6 +9,7 @@ module tessera_fmac_round #(
   parameter int unsigned ExpW    = ExpBits + 4,
   parameter int unsigned SigW    = (2 ** $clog2(ManBits + 4)) - 1
 ) (
+  input  logic                     active_i,  // 0: all outputs zero (see tessera_fmac)
   input  logic                     sign_i,
   input  logic [ExpW-1:0]          exp_i,
   input  logic [SigW-1:0]          sig_i,
@@ -35,36 +36,55 @@ module tessera_fmac_round #(
     .Width(SigW),
     .ShW  (ShW)
   ) u_denorm (
+    .active_i(active_i),
     .x_i (sig_i),
     .sh_i(den_sh),
     .y_o (sig_den)
   );
 
   always_comb begin
-    exp_neg = exp_i[ExpW-1];
-    exp_abs = -exp_i;
-    den_sh  = (exp_abs > ExpW'(SigW)) ? ShW'(SigW) : exp_abs[ShW-1:0];
-    sig_inc = {1'b0, sig_i} + Half;
-    carry   = sig_inc[SigW];
-    // tiny: below the normal range even after rounding with unbounded exponent
-    tiny     = exp_neg & ((exp_i != '1) | ~carry);
-    overflow = ~exp_neg & ((exp_i > ExpW'(MaxEx)) | ((exp_i == ExpW'(MaxEx)) & carry));
-    sig_s    = exp_neg ? sig_den : sig_i;
-    exp_s    = exp_neg ? '0 : exp_i[ExpBits-1:0];
-    rnd_bits = sig_s[RndW-1:0];
-    tie      = (rnd_bits == Half[RndW-1:0]);
-    sig_sum  = {1'b0, sig_s} + Half;
-    sig_r    = sig_sum[SigW:RndW];
-    sig_r[0] = sig_r[0] & ~tie;                       // ties to even
-    if (sig_r == '0) exp_s = '0;
-    // the hidden one of sig_r adds into the exponent field (SoftFloat's packToF32UI)
-    mag = {exp_s, {ManBits{1'b0}}} + (ExpBits + ManBits)'(sig_r);
-    if (overflow) begin
-      result_o = {sign_i, {ExpBits{1'b1}}, {ManBits{1'b0}}};
-    end else begin
-      result_o = {sign_i, mag};
+    exp_neg  = 1'b0;
+    exp_abs  = '0;
+    den_sh   = '0;
+    sig_inc  = '0;
+    carry    = 1'b0;
+    tiny     = 1'b0;
+    overflow = 1'b0;
+    sig_s    = '0;
+    exp_s    = '0;
+    rnd_bits = '0;
+    tie      = 1'b0;
+    sig_sum  = '0;
+    sig_r    = '0;
+    mag      = '0;
+    result_o = '0;
+    flags_o  = '0;
+    if (active_i) begin
+      exp_neg = exp_i[ExpW-1];
+      exp_abs = -exp_i;
+      den_sh  = (exp_abs > ExpW'(SigW)) ? ShW'(SigW) : exp_abs[ShW-1:0];
+      sig_inc = {1'b0, sig_i} + Half;
+      carry   = sig_inc[SigW];
+      // tiny: below the normal range even after rounding with unbounded exponent
+      tiny     = exp_neg & ((exp_i != '1) | ~carry);
+      overflow = ~exp_neg & ((exp_i > ExpW'(MaxEx)) | ((exp_i == ExpW'(MaxEx)) & carry));
+      sig_s    = exp_neg ? sig_den : sig_i;
+      exp_s    = exp_neg ? '0 : exp_i[ExpBits-1:0];
+      rnd_bits = sig_s[RndW-1:0];
+      tie      = (rnd_bits == Half[RndW-1:0]);
+      sig_sum  = {1'b0, sig_s} + Half;
+      sig_r    = sig_sum[SigW:RndW];
+      sig_r[0] = sig_r[0] & ~tie;                       // ties to even
+      if (sig_r == '0) exp_s = '0;
+      // the hidden one of sig_r adds into the exponent field (SoftFloat's packToF32UI)
+      mag = {exp_s, {ManBits{1'b0}}} + (ExpBits + ManBits)'(sig_r);
+      if (overflow) begin
+        result_o = {sign_i, {ExpBits{1'b1}}, {ManBits{1'b0}}};
+      end else begin
+        result_o = {sign_i, mag};
+      end
+      flags_o = {2'b00, overflow, tiny & (rnd_bits != '0), overflow | (rnd_bits != '0)};
     end
-    flags_o = {2'b00, overflow, tiny & (rnd_bits != '0), overflow | (rnd_bits != '0)};
   end
 
   logic unused_sum_low;

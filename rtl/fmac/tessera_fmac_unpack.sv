@@ -6,6 +6,7 @@ module tessera_fmac_unpack #(
   parameter int unsigned ManBits = 23,
   parameter int unsigned ExpW    = ExpBits + 4  // two's complement exponent width
 ) (
+  input  logic                     active_i,  // 0: all outputs zero (see tessera_fmac)
   input  logic [ExpBits+ManBits:0] x_i,
   output logic                     sign_o,
   output logic                     zero_o,
@@ -26,6 +27,7 @@ module tessera_fmac_unpack #(
     .ExpBits(ExpBits),
     .ManBits(ManBits)
   ) u_classify (
+    .active_i   (active_i),
     .x_i        (x_i),
     .sign_o     (sign_o),
     .zero_o     (zero_o),
@@ -38,6 +40,7 @@ module tessera_fmac_unpack #(
   tessera_fmac_lzc #(
     .Width(ManBits)
   ) u_lzc (
+    .active_i(active_i),
     .x_i   (x_i[ManBits-1:0]),
     .cnt_o (frac_lz),
     .norm_o(frac_norm),
@@ -45,7 +48,10 @@ module tessera_fmac_unpack #(
   );
 
   always_comb begin
-    if (subnormal) begin
+    if (!active_i) begin
+      exp_o = '0;
+      sig_o = '0;
+    end else if (subnormal) begin
       // leading one of the fraction moves to the hidden position: shift by lz + 1
       exp_o = -{{(ExpW - CntW){1'b0}}, frac_lz};
       sig_o = {frac_norm, 1'b0};
