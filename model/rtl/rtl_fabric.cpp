@@ -296,8 +296,12 @@ bool RtlFabric::ObservesLink(fabric::Coord pe, int port, bool into) const {
 }
 
 void RtlFabric::Observe(int t, uint64_t cycle) {
-  const Tile& tile = tiles_[t];
+  Tile& tile = tiles_[t];
   const TileIo& io = tile.io;
+  // Skipped since it was last observed: no record, event, back pressure or link to log (a
+  // skipped tile sends nothing), and its quiet bits are those it had.
+  if (io.observers_clear && tile.observed_clear) return;
+  tile.observed_clear = io.observers_clear;
   if (io.want_blocked) {
     for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
       const int i = Index({tile.tx * opt_.tile_w + local % opt_.tile_w,

@@ -112,6 +112,9 @@ class RtlFabric : public fabric::Fabric {
     std::unique_ptr<TileModel> model;
     TileIo io;
     int tx = 0, ty = 0;  // tile coordinates
+    // Observe has seen io's observers cleared (TileIo::ClearObservers) since the tile's last
+    // edge: until the next edge, observing it again changes nothing.
+    bool observed_clear = false;
   };
   // The host's end of one edge port. A wavelet its endpoint sends waits a cycle in link_q, the
   // sender's link register (a neighbouring router's out_q): the edge link is one hop, as inside

@@ -25,7 +25,17 @@ namespace {
 struct LinkBundle {
   std::vector<uint64_t> link;
   std::vector<uint8_t> credit;
-  bool operator==(const LinkBundle& o) const { return link == o.link && credit == o.credit; }
+  // A plain loop over the one or two words of a small tile (vector == calls memcmp).
+  bool operator==(const LinkBundle& o) const {
+    return SameWords(link, o.link) && SameWords(credit, o.credit);
+  }
+  template <typename T>
+  static bool SameWords(const std::vector<T>& a, const std::vector<T>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
 };
 std::ostream& operator<<(std::ostream& os, const LinkBundle& b) {
   return os << "LinkBundle(" << b.link.size() << " links)";
@@ -39,6 +49,14 @@ void CopyWords(std::vector<T>& to, const std::vector<T>& from) {
   T* d = to.data();
   const T* s = from.data();
   for (size_t i = 0, n = from.size(); i < n; ++i) d[i] = s[i];
+}
+
+// Writes `b` to `port` only if it differs from the signal's value: sc_signal::write copies the
+// bundle's vectors into its next value whatever it holds, which costs an idle tile more than the
+// comparison.
+template <class Port>
+void WriteIfChanged(Port& port, const LinkBundle& b) {
+  if (!(port.read() == b)) port.write(b);
 }
 
 // With waves on, a tile writes its outputs from its posedge process in cycles outside the wave
@@ -107,11 +125,11 @@ SC_MODULE(TileSc) {
     for (int s = 0; s < kNumSides; ++s) {
       CopyWords(out_[s].link, io->out[s]);
       CopyWords(out_[s].credit, io->cout[s]);
-      side_out[s].write(out_[s]);
+      WriteIfChanged(side_out[s], out_[s]);
     }
     CopyWords(ramp_.link, io->ramp_out);
     CopyWords(ramp_.credit, io->ramp_cout);
-    ramp_out.write(ramp_);
+    WriteIfChanged(ramp_out, ramp_);
     on_edge(io->fault);
   }
 
@@ -152,7 +170,7 @@ SC_MODULE(RampSc) {
 
   void OnNegedge() {
     tick(from_tile.read(), out_);
-    to_tile.write(out_);
+    WriteIfChanged(to_tile, out_);
   }
 
   SC_CTOR(RampSc) {
@@ -175,7 +193,7 @@ SC_MODULE(EdgeSc) {
   void OnNegedge() {
     for (size_t k = 0; k < out_.size(); ++k) {
       tick(k, from_tile[k].read(), out_[k]);
-      to_tile[k].write(out_[k]);
+      WriteIfChanged(to_tile[k], out_[k]);
     }
   }
 
