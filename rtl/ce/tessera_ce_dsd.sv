@@ -109,6 +109,7 @@ module tessera_ce_dsd (
   end
 
   tessera_ce_dsd_check u_check (
+    .active_i   (iss_dec_i.cls == InsnClassDsd),
     .insn_i     (iss_insn_i),
     .dec_i      (iss_dec_i),
     .pc_i       (iss_pc_i),

@@ -11,8 +11,10 @@
 //   6. a mem1d or mem4d base not aligned to its elements (DsdMisaligned)
 // It also gives N, the operation's length: the Length of src0, else src1, else dst, or for a
 // mem4d there the product of its four lengths.
+// Computed only while a DSD instruction is at issue (active_i); otherwise no fault and N = 0.
 // The functional model's twin is Ce::IssueDsd (model/ce/dsd.cpp).
 module tessera_ce_dsd_check (
+  input  logic                              active_i,  // a DSD instruction is at issue
   input  logic [31:0]                       insn_i,    // format D
   input  tessera_pkg::isa_dec_t             dec_i,
   input  logic [15:0]                       pc_i,
@@ -95,11 +97,17 @@ module tessera_ce_dsd_check (
   logic [35:0] count;
   logic        too_many;
   always_comb begin
-    lead4    = raw[lead][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
-    count    = 36'(raw[lead][DsdLengthLsb +: 15]) * 36'(ext[lead][Dsd4xLen1Lsb +: 11]) *
-               36'(ext[lead][Dsd4xLen2Lsb +: 5]) * 36'(raw[lead][DsdColorLsb +: 5]);
-    too_many = lead4 && count > 36'(UnboundedLength) - 36'd1;
-    len_o    = lead4 ? count[14:0] : raw[lead][DsdLengthLsb +: 15];
+    lead4    = 1'b0;
+    count    = '0;
+    too_many = 1'b0;
+    len_o    = '0;
+    if (active_i) begin
+      lead4    = raw[lead][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
+      count    = 36'(raw[lead][DsdLengthLsb +: 15]) * 36'(ext[lead][Dsd4xLen1Lsb +: 11]) *
+                 36'(ext[lead][Dsd4xLen2Lsb +: 5]) * 36'(raw[lead][DsdColorLsb +: 5]);
+      too_many = lead4 && count > 36'(UnboundedLength) - 36'd1;
+      len_o    = lead4 ? count[14:0] : raw[lead][DsdLengthLsb +: 15];
+    end
   end
 
   // Each check, per role (bit r).
@@ -111,32 +119,48 @@ module tessera_ce_dsd_check (
   logic [2:0] bad_color;                 // 5
   logic [2:0] misaligned;                // 6
   always_comb begin
-    for (int r = 0; r < 3; r++) begin
-      logic [2:0]  kind, elem;
-      logic [4:0]  col;
-      logic [1:0]  base;  // of Base, the bits alignment needs
-      logic        mem;   // mem1d or mem4d
-      kind = raw[r][DsdKindLsb +: 3];
-      elem = raw[r][DsdElemLsb +: 3];
-      col  = raw[r][DsdColorLsb +: 5];
-      base = raw[r][DsdBaseLsb +: 2];
-      mem  = kind == 3'(DsdKindMem1d) || kind == 3'(DsdKindMem4d);
-      bad_kind[r]   = has[r] && (kind == 3'(DsdKindNone) || kind > 3'(DsdKindMem4d));
-      bad_elem[r]   = has[r] && elem > 3'(ElemTypeU16);
-      rsvd[r]       = has[r] && (raw[r][31] || raw[r][63:61] != 3'b000);
-      odd4[r]       = has[r] && kind == 3'(DsdKindMem4d) && dsr[r][0];
-      bad_role[r]   = has[r] && !mem && kind != (r == 0 ? 3'(DsdKindFabOut) : 3'(DsdKindFabIn));
-      bad_type[r]   = has[r] && !type_fits(cls[r], elem);
-      bad_color[r]  = has[r] && !mem &&
-                      (32'(col) >= NumColors ||
-                       !(kind == 3'(DsdKindFabOut) ? can_send_i[col] : can_recv_i[col]));
-      misaligned[r] = has[r] && mem &&
-                      (elem[0] ? base[0] : base[1:0] != 2'b00);  // ElemType: odd = 16-bit
+    logic [2:0] kind, elem;
+    logic [4:0] col;
+    logic [1:0] base;  // of Base, the bits alignment needs
+    logic       mem;   // mem1d or mem4d
+    kind       = '0;
+    elem       = '0;
+    col        = '0;
+    base       = '0;
+    mem        = 1'b0;
+    bad_kind   = '0;
+    bad_elem   = '0;
+    rsvd       = '0;
+    odd4       = '0;
+    bad_role   = '0;
+    bad_type   = '0;
+    bad_color  = '0;
+    misaligned = '0;
+    same_color = 1'b0;
+    if (active_i) begin
+      for (int r = 0; r < 3; r++) begin
+        kind = raw[r][DsdKindLsb +: 3];
+        elem = raw[r][DsdElemLsb +: 3];
+        col  = raw[r][DsdColorLsb +: 5];
+        base = raw[r][DsdBaseLsb +: 2];
+        mem  = kind == 3'(DsdKindMem1d) || kind == 3'(DsdKindMem4d);
+        bad_kind[r]   = has[r] && (kind == 3'(DsdKindNone) || kind > 3'(DsdKindMem4d));
+        bad_elem[r]   = has[r] && elem > 3'(ElemTypeU16);
+        rsvd[r]       = has[r] && (raw[r][31] || raw[r][63:61] != 3'b000);
+        odd4[r]       = has[r] && kind == 3'(DsdKindMem4d) && dsr[r][0];
+        bad_role[r]   = has[r] && !mem && kind != (r == 0 ? 3'(DsdKindFabOut) : 3'(DsdKindFabIn));
+        bad_type[r]   = has[r] && !type_fits(cls[r], elem);
+        bad_color[r]  = has[r] && !mem &&
+                        (32'(col) >= NumColors ||
+                         !(kind == 3'(DsdKindFabOut) ? can_send_i[col] : can_recv_i[col]));
+        misaligned[r] = has[r] && mem &&
+                        (elem[0] ? base[0] : base[1:0] != 2'b00);  // ElemType: odd = 16-bit
+      end
+      same_color = has[1] && has[2] &&
+                   raw[1][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
+                   raw[2][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
+                   raw[1][DsdColorLsb +: 5] == raw[2][DsdColorLsb +: 5];
     end
-    same_color = has[1] && has[2] &&
-                 raw[1][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
-                 raw[2][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
-                 raw[1][DsdColorLsb +: 5] == raw[2][DsdColorLsb +: 5];
   end
 
   // The first failing check, on its first failing operand.
@@ -151,7 +175,9 @@ module tessera_ce_dsd_check (
     fault_rec_o.pc = pc_i;
     r = '0;
     why = DsdWhyKind;
-    if (invalid != '0) begin
+    if (!active_i) begin
+      fault_o = 1'b0;
+    end else if (invalid != '0) begin
       r = first_role(invalid[1:0]);
       why = bad_kind[r] ? DsdWhyKind : bad_elem[r] ? DsdWhyType : rsvd[r] ? DsdWhyReserved :
             odd4[r] ? DsdWhyPair : DsdWhyShape;

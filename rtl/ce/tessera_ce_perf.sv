@@ -39,12 +39,15 @@ module tessera_ce_perf (
   logic [31:0] cnt_d [NumPerf];
   logic [3:0]  waiting [NumWait];  // busy microthreads in each UtWait state
 
+  // (counted, and added below, only while a microthread is busy: otherwise all zero)
   always_comb begin
     for (int k = 0; k < NumWait; k++) waiting[k] = '0;
-    for (int u = 0; u < NumUts; u++) begin
-      if (ut_busy_i[u]) begin
-        for (int k = 0; k < NumWait; k++) begin
-          if (ut_status_i[32*u + UtStatusWaitLsb +: 3] == 3'(k)) waiting[k] = waiting[k] + 4'd1;
+    if (ut_busy_i != '0) begin
+      for (int u = 0; u < NumUts; u++) begin
+        if (ut_busy_i[u]) begin
+          for (int k = 0; k < NumWait; k++) begin
+            if (ut_status_i[32*u + UtStatusWaitLsb +: 3] == 3'(k)) waiting[k] = waiting[k] + 4'd1;
+          end
         end
       end
     end
@@ -58,7 +61,7 @@ module tessera_ce_perf (
       if (|ut_busy_i) cnt_d[PerfEventUtBusy]     = cnt_q[PerfEventUtBusy] + 32'd1;
       if (split_i)    cnt_d[PerfEventSplitSteps] = cnt_q[PerfEventSplitSteps] + 32'd1;
       if (fmac_i)     cnt_d[PerfEventFmacBusy]   = cnt_q[PerfEventFmacBusy] + 32'd1;
-      cnt_d[PerfEventDsdElems] = cnt_q[PerfEventDsdElems] + 32'(elems_i);
+      if (elems_i != '0) cnt_d[PerfEventDsdElems] = cnt_q[PerfEventDsdElems] + 32'(elems_i);
       if (stall_i) begin
         unique case (stall_why_i)
           3'(CeStallUt):     cnt_d[PerfEventStallUt]     = cnt_q[PerfEventStallUt] + 32'd1;
@@ -70,8 +73,10 @@ module tessera_ce_perf (
           default: ;
         endcase
       end
-      for (int k = 0; k < NumWait; k++) begin
-        cnt_d[FirstWait + k] = cnt_q[FirstWait + k] + 32'(waiting[k]);
+      if (ut_busy_i != '0) begin
+        for (int k = 0; k < NumWait; k++) begin
+          cnt_d[FirstWait + k] = cnt_q[FirstWait + k] + 32'(waiting[k]);
+        end
       end
     end
     if (host_we_i) cnt_d[host_idx_i] = host_wdata_i;

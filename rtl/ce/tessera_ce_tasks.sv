@@ -65,20 +65,25 @@ module tessera_ce_tasks (
     fault_info = v;
   endfunction
 
-  // The control dispatcher (item 5)
+  // The control dispatcher (item 5); its search only where a control wavelet heads a queue
+  // that no microthread reads.
   logic [4:0] disp_color;
   always_comb begin
-    logic [4:0] t;
-    disp_o       = 1'b0;
-    disp_color = '0;
-    disp_task_o  = '0;
-    t            = '0;
-    for (int c = NumColors - 1; c >= 0; c--) begin
-      t = in_data[c][CtrlTaskLsb +: 5];
-      if (in_valid_i[c] && in_ctrl_i[c] && !ut_reads_i[c] && (t == 5'(NoTask) || !active_i[t])) begin
-        disp_o       = 1'b1;
-        disp_color = 5'(c);
-        disp_task_o  = t;
+    logic [4:0]           t;
+    logic [NumColors-1:0] heads;
+    disp_o      = 1'b0;
+    disp_color  = '0;
+    disp_task_o = '0;
+    t           = '0;
+    heads       = in_valid_i & in_ctrl_i & ~ut_reads_i;
+    if (heads != '0) begin
+      for (int c = NumColors - 1; c >= 0; c--) begin
+        t = in_data[c][CtrlTaskLsb +: 5];
+        if (heads[c] && (t == 5'(NoTask) || !active_i[t])) begin
+          disp_o      = 1'b1;
+          disp_color  = 5'(c);
+          disp_task_o = t;
+        end
       end
     end
     disp_arg_o   = in_data[disp_color][15:0];
@@ -91,30 +96,33 @@ module tessera_ce_tasks (
     disp_fault_rec_o.info  = fault_info(1'b1, 15'(disp_color));
   end
 
-  // The picker (item 6)
+  // The picker (item 6): only while no task runs (runnable_o is then all zeros; the CE is not
+  // quiet anyway while a task runs)
   always_comb begin
     logic [31:0] data_ready;  // bit t: data task t's color heads a data wavelet none reads
-    data_ready = '0;
-    data_ready[NumColors-1:0] = in_valid_i & ~in_ctrl_i & ~ut_reads_i;
-    for (int t = 0; t < NumTasks; t++) begin
-      runnable_o[t] = 1'b0;
-      if (!blocked_i[t]) begin
-        if (tkind[t] == TaskKindData)
-          runnable_o[t] = data_ready[t];
-        else if (tkind[t] == TaskKindLocal || tkind[t] == TaskKindControl)
-          runnable_o[t] = active_i[t];
-      end
-    end
-    runnable_o[NoTask] = 1'b0;
+    data_ready  = '0;
+    runnable_o  = '0;
     pick_o      = 1'b0;
     pick_task_o = '0;
-    for (int t = NumTasks - 1; t >= 0; t--) begin
-      if (runnable_o[t]) begin
-        pick_o      = 1'b1;
-        pick_task_o = 5'(t);
+    if (!running_i) begin
+      data_ready[NumColors-1:0] = in_valid_i & ~in_ctrl_i & ~ut_reads_i;
+      for (int t = 0; t < NumTasks; t++) begin
+        if (!blocked_i[t]) begin
+          if (tkind[t] == TaskKindData)
+            runnable_o[t] = data_ready[t];
+          else if (tkind[t] == TaskKindLocal || tkind[t] == TaskKindControl)
+            runnable_o[t] = active_i[t];
+        end
+      end
+      runnable_o[NoTask] = 1'b0;
+      for (int t = NumTasks - 1; t >= 0; t--) begin
+        if (runnable_o[t]) begin
+          pick_o      = 1'b1;
+          pick_task_o = 5'(t);
+        end
       end
     end
-    if (running_i || faulted_i) pick_o = 1'b0;
+    if (faulted_i) pick_o = 1'b0;
     pick_entry_o = tentry[pick_task_o];
     pick_data_o  = in_data[pick_task_o];
     pick_fault_o = pick_o && (pick_entry_o[1:0] != 2'b00 || pick_entry_o >= SramBytes[15:0]);
