@@ -149,21 +149,38 @@ module tessera_router #(
   logic [CW-1:0]      fault_color [NumDirs];
   logic [2:0]         fault_cause [NumDirs];
 
+  // Heads and allocation are looked at only in a cycle with a wavelet stored or arriving.
+  logic any_avail;
+  always_comb begin
+    any_avail = 1'b0;
+    for (int d = 0; d < NumDirs; d++) any_avail = any_avail || avail[d] != '0;
+  end
+
   always_comb begin : faulty_heads
     logic [NumColors-1:0] bad_rx, bad_any;
     logic [CW:0]          bad;
+    bad_rx  = '0;
+    bad_any = '0;
+    bad     = '0;
     for (int d = 0; d < NumDirs; d++) begin
-      // A head that only another switch position accepts waits (v0.2); one that no position
-      // accepts is a routing fault.
-      bad_rx  = avail[d] & ~rx_any[d];
-      bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));
-      bad     = pick_lowest(bad_any);
-      // An input reports at most one fault per cycle: a reserved color arriving goes first.
-      head_bad[d]    = bad[CW] && !arr_fault[d];
-      fault_color[d] = bad[CW-1:0];
-      if (bad_rx[bad[CW-1:0]])          fault_cause[d] = 3'(FaultCauseRxMismatch);
-      else if (!has_route[bad[CW-1:0]]) fault_cause[d] = 3'(FaultCauseNoRoute);
-      else                              fault_cause[d] = 3'(FaultCauseTiedOffEdge);
+      head_bad[d]    = 1'b0;
+      fault_color[d] = '0;
+      fault_cause[d] = '0;
+    end
+    if (any_avail) begin
+      for (int d = 0; d < NumDirs; d++) begin
+        // A head that only another switch position accepts waits (v0.2); one that no position
+        // accepts is a routing fault.
+        bad_rx  = avail[d] & ~rx_any[d];
+        bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));
+        bad     = pick_lowest(bad_any);
+        // An input reports at most one fault per cycle: a reserved color arriving goes first.
+        head_bad[d]    = bad[CW] && !arr_fault[d];
+        fault_color[d] = bad[CW-1:0];
+        if (bad_rx[bad[CW-1:0]])          fault_cause[d] = 3'(FaultCauseRxMismatch);
+        else if (!has_route[bad[CW-1:0]]) fault_cause[d] = 3'(FaultCauseNoRoute);
+        else                              fault_cause[d] = 3'(FaultCauseTiedOffEdge);
+      end
     end
   end
 
@@ -189,20 +206,27 @@ module tessera_router #(
       fire[i]       = 1'b0;
       fire_color[i] = '0;
     end
-    for (int k = 0; k < NumDirs; k++) begin
-      sum     = 4'(prio_q) + 4'(k);
-      d       = (32'(sum) >= NumDirs) ? 3'(32'(sum) - NumDirs) : sum[2:0];
-      blocked = '0;  // colors with a target another input took already
-      for (int o = 0; o < NumDirs; o++) if (taken[o]) blocked = blocked | tx_has[o];
-      // An input consuming a faulty head moves nothing else this cycle.
-      cand = avail[d] & rx_has[d] & ready & ~blocked & {NumColors{!head_bad[d]}};
-      pick = pick_round_robin(cand, rr_ptr_q[d]);
-      if (pick[CW]) begin
-        fire[d]       = 1'b1;
-        fire_color[d] = pick[CW-1:0];
-        taken         = taken | tx_of[pick[CW-1:0]];
-        if (!won) prio_d = (32'(d) == NumDirs - 1) ? '0 : d + 3'd1;
-        won = 1'b1;
+    sum     = '0;
+    d       = '0;
+    blocked = '0;
+    cand    = '0;
+    pick    = '0;
+    if (any_avail) begin
+      for (int k = 0; k < NumDirs; k++) begin
+        sum     = 4'(prio_q) + 4'(k);
+        d       = (32'(sum) >= NumDirs) ? 3'(32'(sum) - NumDirs) : sum[2:0];
+        blocked = '0;  // colors with a target another input took already
+        for (int o = 0; o < NumDirs; o++) if (taken[o]) blocked = blocked | tx_has[o];
+        // An input consuming a faulty head moves nothing else this cycle.
+        cand = avail[d] & rx_has[d] & ready & ~blocked & {NumColors{!head_bad[d]}};
+        pick = pick_round_robin(cand, rr_ptr_q[d]);
+        if (pick[CW]) begin
+          fire[d]       = 1'b1;
+          fire_color[d] = pick[CW-1:0];
+          taken         = taken | tx_of[pick[CW-1:0]];
+          if (!won) prio_d = (32'(d) == NumDirs - 1) ? '0 : d + 3'd1;
+          won = 1'b1;
+        end
       end
     end
   end

@@ -51,23 +51,34 @@ module tessera_router_inq #(
     assign count_o[c*InCountW +: InCountW] = InCountW'(cnt_q[c]);
   end
 
+  // (only in a cycle that pushes or pops: otherwise nothing changes and no head is read)
   always_comb begin
-    pop_onehot  = NumColors'(1) << pop_color_i;
-    // A pop of a color with nothing stored takes the arriving wavelet (fall-through).
-    pop_mem     = pop_i && nonempty_q[pop_color_i];
-    write       = push_i && !(pop_i && !nonempty_q[pop_color_i] && pop_color_i == push_color_i);
-    pop_payload_o = nonempty_q[pop_color_i] ?
-                    mem_q[32'(pop_color_i) * Depth + 32'(rptr_q[pop_color_i])] : push_payload_i;
+    pop_onehot    = '0;
+    pop_mem       = 1'b0;
+    write         = 1'b0;
+    pop_payload_o = '0;
+    wptr_next     = '0;
+    rptr_next     = '0;
+    cnt_push_d    = '0;
+    cnt_pop_d     = '0;
+    nonempty_d    = nonempty_q;
+    if (push_i || pop_i) begin
+      pop_onehot  = NumColors'(1) << pop_color_i;
+      // A pop of a color with nothing stored takes the arriving wavelet (fall-through).
+      pop_mem     = pop_i && nonempty_q[pop_color_i];
+      write       = push_i && !(pop_i && !nonempty_q[pop_color_i] && pop_color_i == push_color_i);
+      pop_payload_o = nonempty_q[pop_color_i] ?
+                      mem_q[32'(pop_color_i) * Depth + 32'(rptr_q[pop_color_i])] : push_payload_i;
 
-    wptr_next  = (32'(wptr_q[push_color_i]) == Depth - 1) ? '0 : wptr_q[push_color_i] + 1'b1;
-    rptr_next  = (32'(rptr_q[pop_color_i]) == Depth - 1) ? '0 : rptr_q[pop_color_i] + 1'b1;
-    cnt_push_d = cnt_q[push_color_i] + 1'b1
-               - CntW'(pop_mem && pop_color_i == push_color_i);
-    cnt_pop_d  = cnt_q[pop_color_i] - 1'b1 + CntW'(write && pop_color_i == push_color_i);
+      wptr_next  = (32'(wptr_q[push_color_i]) == Depth - 1) ? '0 : wptr_q[push_color_i] + 1'b1;
+      rptr_next  = (32'(rptr_q[pop_color_i]) == Depth - 1) ? '0 : rptr_q[pop_color_i] + 1'b1;
+      cnt_push_d = cnt_q[push_color_i] + 1'b1
+                 - CntW'(pop_mem && pop_color_i == push_color_i);
+      cnt_pop_d  = cnt_q[pop_color_i] - 1'b1 + CntW'(write && pop_color_i == push_color_i);
 
-    nonempty_d = nonempty_q;
-    if (pop_mem && cnt_pop_d == '0) nonempty_d = nonempty_d & ~pop_onehot;
-    if (write)                      nonempty_d = nonempty_d | push_onehot;
+      if (pop_mem && cnt_pop_d == '0) nonempty_d = nonempty_d & ~pop_onehot;
+      if (write)                      nonempty_d = nonempty_d | push_onehot;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
