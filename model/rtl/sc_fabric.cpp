@@ -85,6 +85,10 @@ SC_MODULE(TileSc) {
   const uint64_t* cycle = nullptr;  // the fabric's: the cycle this edge ends
 
   void OnPosedge() {
+    if (!in_[0]) {  // the signals' values stay where they are: read them there, not through ports
+      for (int s = 0; s < kNumSides; ++s) in_[s] = &side_in[s].read();
+      in_[kNumSides] = &ramp_in.read();
+    }
     // A settled tile whose inputs carry nothing, as in the last cycle, is skipped without
     // copying them or testing them again (the common case of an idle tile). A tile that is not
     // settled is stepped whatever arrives: its inputs are not tested.
@@ -95,13 +99,11 @@ SC_MODULE(TileSc) {
       return;
     }
     for (int s = 0; s < kNumSides; ++s) {
-      const LinkBundle& b = side_in[s].read();
-      CopyWords(io->in[s], b.link);
-      CopyWords(io->cin[s], b.credit);
+      CopyWords(io->in[s], in_[s]->link);
+      CopyWords(io->cin[s], in_[s]->credit);
     }
-    const LinkBundle& r = ramp_in.read();
-    CopyWords(io->ramp_in, r.link);
-    CopyWords(io->ramp_cin, r.credit);
+    CopyWords(io->ramp_in, in_[kNumSides]->link);
+    CopyWords(io->ramp_cin, in_[kNumSides]->credit);
     in_zero_ = zero;
     if (wave_cycle) {
       model->StepLow(*io, *cycle);
@@ -134,15 +136,13 @@ SC_MODULE(TileSc) {
   }
 
   bool InputsZero() const {
-    for (int s = 0; s < kNumSides; ++s) {
-      const LinkBundle& b = side_in[s].read();
-      if (!AllZero(b.link) || !AllZero(b.credit)) return false;
-    }
-    const LinkBundle& r = ramp_in.read();
-    return AllZero(r.link) && AllZero(r.credit);
+    for (const LinkBundle* b : in_)
+      if (!AllZero(b->link) || !AllZero(b->credit)) return false;
+    return true;
   }
 
   LinkBundle out_[kNumSides], ramp_;
+  const LinkBundle* in_[kNumSides + 1] = {};  // the input signals' current values; ramp last
   bool in_zero_ = false;  // io's inputs were all zero when last copied (false: not known)
 
   SC_HAS_PROCESS(TileSc);
