@@ -84,11 +84,13 @@ SC_MODULE(TileSc) {
   const bool* wave_now = nullptr;   // the fabric's: this cycle is dumped
   const uint64_t* cycle = nullptr;  // the fabric's: the cycle this edge ends
 
+  // The input signals' values stay where they are: read them there, not through the ports.
+  void end_of_elaboration() override {
+    for (int s = 0; s < kNumSides; ++s) in_[s] = &side_in[s].read();
+    in_[kNumSides] = &ramp_in.read();
+  }
+
   void OnPosedge() {
-    if (!in_[0]) {  // the signals' values stay where they are: read them there, not through ports
-      for (int s = 0; s < kNumSides; ++s) in_[s] = &side_in[s].read();
-      in_[kNumSides] = &ramp_in.read();
-    }
     // A settled tile whose inputs carry nothing, as in the last cycle, is skipped without
     // copying them or testing them again (the common case of an idle tile). A tile that is not
     // settled is stepped whatever arrives: its inputs are not tested.

@@ -124,27 +124,25 @@ class VTile final : public TileModel {
     m_.cfg_we_i = 0;
     m_.clk_i = 0;
     m_.rst_ni = 1;
-    m_.eval();
+    Eval();
     m_.rst_ni = 0;
-    m_.eval();
+    Eval();
     for (int i = 0; i < 2; ++i) {
       m_.clk_i = 1;
-      m_.eval();
+      Eval();
       m_.clk_i = 0;
-      m_.eval();
+      Eval();
     }
     m_.rst_ni = 1;  // released with the clock low: the first edge is the first cycle's
-    m_.eval();
+    Eval();
     ReadOutputs(io);
     must_clock_ = true;
     now_ = count_ = 0;
-    inputs_changed_ = false;
   }
 
   void ApplyTies(const TileIo& io) override {
     SetTied(io);
     must_clock_ = true;
-    inputs_changed_ = true;
   }
 
   void SetSkipIdle(bool on) override { skip_idle_ = on; }
@@ -172,13 +170,12 @@ class VTile final : public TileModel {
   void StepLow(TileIo& io, uint64_t cycle) override {
     ApplyInputs(io, cycle);
     m_.clk_i = 0;
-    m_.eval();
+    Eval();
   }
 
   void StepHigh(TileIo& io, uint64_t cycle) override {
     m_.clk_i = 1;
-    m_.eval();
-    inputs_changed_ = false;
+    Eval();
     AfterEdge(io, cycle);
   }
 
@@ -186,29 +183,26 @@ class VTile final : public TileModel {
   // its inputs: a run of reads and writes costs one evaluation each.
   void WriteReg(int local_pe, uint16_t addr, uint32_t value) override {
     SyncCycle(now_);
-    m_.en_i = 0;
-    m_.cfg_we_i = 1;
-    m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
-    m_.cfg_addr_i = addr;
-    m_.cfg_wdata_i = value;
-    inputs_changed_ = true;
+    Put(m_.en_i, 0);
+    Put(m_.cfg_we_i, 1);
+    Put(m_.cfg_pe_i, local_pe);
+    Put(m_.cfg_addr_i, addr);
+    Put(m_.cfg_wdata_i, value);
     Edge();
-    m_.cfg_we_i = 0;
-    inputs_changed_ = true;
+    Put(m_.cfg_we_i, 0);
     frozen_ = true;
     must_clock_ = true;  // the write may wake a CE: the next cycle is clocked
   }
 
   uint32_t ReadReg(int local_pe, uint16_t addr) override {
     SyncCycle(now_);
-    m_.cfg_pe_i = static_cast<uint16_t>(local_pe);
-    m_.cfg_addr_i = addr;
+    Put(m_.cfg_pe_i, local_pe);
+    Put(m_.cfg_addr_i, addr);
     if constexpr (kCe) {  // the CE's read port serves the host only while frozen
-      m_.en_i = 0;
+      Put(m_.en_i, 0);
       frozen_ = true;
     }
-    m_.eval();
-    inputs_changed_ = false;
+    Eval();
     return m_.cfg_rdata_o;
   }
 
@@ -244,26 +238,38 @@ class VTile final : public TileModel {
       m_.clk_i = 1;
       m_.rootp->__Vtrigrprev__TOP__clk_i = 0;
       if (inputs_changed_ || !SkipsInputRegion()) {
-        m_.eval();
+        Eval();
       } else {
         EvalAfterInputs();
         ++without_input_region_;
       }
-      inputs_changed_ = false;
       m_.clk_i = 0;
     } else {
       m_.clk_i = 0;
-      m_.eval();
+      Eval();
       m_.clk_i = 1;
-      m_.eval();
+      Eval();
     }
+  }
+
+  // Every region of an evaluation: the model settles on its inputs as they are. Input changes
+  // go through Put (or set inputs_changed_), so the next edge knows whether it may leave the
+  // input-combinational region out.
+  void Eval() {
+    m_.eval();
+    inputs_changed_ = false;
+  }
+  template <class P, class T>
+  void Put(P& port, T v) {
+    if (port == static_cast<P>(v)) return;
+    port = static_cast<P>(v);
+    inputs_changed_ = true;
   }
 
   // Verilator 5.006's V___024root___eval after its input-combinational region: the active and
   // NBA regions until they settle, and the bookkeeping of eval_step.
   void EvalAfterInputs() {
     Root* r = m_.rootp;
-    decltype(r->__VactTriggered) pre;
     r->__Vm_traceActivity[1] = 1;  // as the input-combinational region would mark
     r->vlSymsp->__Vm_activity = true;
     uint32_t nba_iter = 0;
@@ -281,7 +287,6 @@ class VTile final : public TileModel {
           if (r->__VactIterCount > 100)
             VL_FATAL_MT(__FILE__, __LINE__, "", "Active region did not converge.");
           ++r->__VactIterCount;
-          pre.andNot(r->__VactTriggered, r->__VnbaTriggered);
           r->__VnbaTriggered.set(r->__VactTriggered);
           regions_.act(r);
         }
@@ -300,17 +305,15 @@ class VTile final : public TileModel {
   // The tile's cycle_i, changed only where the tile's own count (count_) is not `cycle`.
   void SyncCycle(uint64_t cycle) {
     if (count_ == cycle) return;
-    m_.cycle_i = cycle;
+    Put(m_.cycle_i, cycle);
     count_ = cycle;
-    inputs_changed_ = true;
   }
 
   void ApplyInputs(const TileIo& io, uint64_t cycle) {
     bool changed = false;
     if (frozen_) {  // after the back door
-      m_.en_i = 1;
+      Put(m_.en_i, 1);
       frozen_ = false;
-      changed = true;
     }
     for (int i = 0; i < TH; ++i) {
       changed |= port::Put64(m_.w_in_i, i, io.in[kWest][i]);
