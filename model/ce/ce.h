@@ -182,6 +182,21 @@ class Ce {
     }
     Bytes(p, &value, size);
   }
+  // Logs the bytes [lo, hi) of SRAM for Rewind while running ahead, before writes that skip
+  // WriteSram's log (dsd_bulk.cpp).
+  void LogSram(uint32_t lo, uint32_t hi) {
+    if (!ahead_.open || lo >= hi) return;
+    AheadLog& a = ahead_;
+    const auto size = static_cast<uint16_t>(hi - lo);
+    uint32_t old = static_cast<uint32_t>(a.bytes.size());
+    if (size <= 4) {
+      old = 0;
+      std::memcpy(&old, st_.sram + lo, size);
+    } else {
+      a.bytes.insert(a.bytes.end(), st_.sram + lo, st_.sram + hi);
+    }
+    a.sram.push_back({static_cast<uint16_t>(lo), size, old});
+  }
   // A scalar FP result due this cycle (ResultsDue's first part).
   void ScalarFpDue() {
     ScalarPipe& p = st_.pipe;
@@ -312,12 +327,15 @@ class Ce {
     uint8_t busy = 0, rr_ptr = 0;
     std::array<PendingResult, kResultRing> results{};
     SplitStep split;
+    // SRAM bytes as they were before a write, in the order written: up to 4 in `old`, more
+    // (LogSram) in `bytes` from offset `old`.
     struct Bytes {
       uint16_t addr;
-      uint8_t size;
+      uint16_t size;
       uint32_t old;
     };
     std::vector<Bytes> sram;
+    std::vector<uint8_t> bytes;
   };
   AheadLog ahead_;
   bool run_ahead_ = true;

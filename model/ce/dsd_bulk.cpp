@@ -13,12 +13,100 @@
 // completes an operation. Those, and everything after, take Cycle<false>.
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <new>
 
 #include "ce/ce.h"
 #include "ce/dsd.h"
 #include "ce/exec_scalar.h"
+#include "fp/arith.h"
 
 namespace tessera::ce {
+
+namespace {
+
+// A result in flight while BulkSteps runs, by due cycle modulo the ring.
+struct Flight {
+  bool live;
+  uint8_t ut, size, flags;
+  uint16_t addr;
+  uint32_t value;
+};
+using Ring = std::array<Flight, kResultRing>;
+
+// The element steps of one microthread stepping alone (BulkSteps): operands mem1d with no bank
+// conflict between its reads, f32 elements (no pair steps) of a resolved kernel, results of 4
+// bytes into SRAM; every result in flight is its own.
+struct SoloSteps {
+  uint8_t* sram;
+  int64_t a0, a1, ad;  // the next step's element addresses
+  int64_t d0, d1, dd;  // bytes per element
+  bool h0, h1, vs;     // sources present; VS form: x1 is s
+  uint32_t s;
+  uint8_t ut;
+
+  // Runs the steps of cycles [c, to) in the cycle model's order: each cycle's reads, then the
+  // result due at its end (from the ring in the first DsdLatency cycles, then one of these steps'
+  // every cycle, 4 bytes). kernel(x0, x1, flags) gives a step's value. Puts the results still in
+  // flight into the ring and counts them in in_flight; returns the flags of those written.
+  template <class Kernel>
+  uint8_t Run(uint64_t c, uint64_t to, Ring& ring, uint32_t& in_flight, Kernel kernel) {
+    // Locals, which the SRAM writes cannot alias.
+    uint8_t* const mem = sram;
+    int64_t x0a = a0, x1a = a1, da = ad;
+    const int64_t s0 = d0, s1 = d1, sd = dd;
+    const bool has0 = h0, has1 = h1, scalar = vs;
+    const uint32_t sv = s;
+    // These steps' results by due cycle modulo the ring: the address of the one due in cycle t
+    // is that of the step in t - DsdLatency.
+    std::array<uint32_t, kResultRing> value;
+    std::array<uint8_t, kResultRing> fls;
+    uint8_t flags = 0;
+    auto step = [&](uint64_t cycle) __attribute__((always_inline)) {
+      const uint32_t x0 = has0 ? ReadElem(mem, static_cast<uint32_t>(x0a), 4) : 0;
+      const uint32_t x1 = scalar ? sv : has1 ? ReadElem(mem, static_cast<uint32_t>(x1a), 4) : 0;
+      const unsigned slot = (cycle + arch::kDsdLatency) % kResultRing;
+      uint8_t f = 0;
+      value[slot] = kernel(x0, x1, f);
+      fls[slot] = f;
+      x0a += s0;
+      x1a += s1;
+      da += sd;
+    };
+    const uint32_t n = static_cast<uint32_t>(to - c);
+    const uint32_t fresh = std::min<uint32_t>(n, arch::kDsdLatency);  // still in flight at the end
+    for (const uint64_t warm = c + fresh; c < warm; ++c) {
+      step(c);
+      Flight& due = ring[c % kResultRing];
+      if (due.live) {
+        due.live = false;
+        flags |= due.flags;
+        --in_flight;
+        std::memcpy(mem + due.addr, &due.value, due.size);
+      }
+    }
+    const int64_t back = int64_t{arch::kDsdLatency} * sd;  // a due result's address from da
+    for (; c < to; ++c) {
+      const unsigned slot = c % kResultRing;
+      const int64_t due = da - back;
+      step(c);
+      std::memcpy(mem + due, &value[slot], 4);  // after the step's reads
+      flags |= fls[slot];
+    }
+    for (uint32_t j = 1; j <= fresh; ++j) {
+      const unsigned slot = (to - j + arch::kDsdLatency) % kResultRing;
+      ring[slot] = {true,       ut, 4, fls[slot], static_cast<uint16_t>(da - int64_t{j} * sd),
+                    value[slot]};
+    }
+    in_flight += fresh;
+    a0 = x0a;
+    a1 = x1a;
+    ad = da;
+    return flags;
+  }
+};
+
+}  // namespace
 
 uint8_t Ce::WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const {
   const ScalarPipe& p = st_.pipe;
@@ -78,18 +166,24 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
   // each busy microthread (its operation, progress and element addresses), and the results in
   // flight (by due cycle modulo the ring).
   struct Lane {
+    explicit Lane(const Microthread& from) : m(from) {}
     Microthread m;
     StepKernel k;
     uint32_t s;
     int64_t a0, a1, ad, d0, d1, dd;
     bool check;  // its two reads may conflict in a bank
+    bool solo;   // f32 element steps of a resolved kernel into memory: it can step alone fast
   };
-  std::array<Lane, kUts> lanes;
+  // Only the busy ones are constructed: a Microthread is large.
+  union Slot {
+    Slot() {}
+    Lane l;
+  };
+  std::array<Slot, kUts> lanes;
   uint8_t stepping = 0;  // busy microthreads with elements left
   for (uint8_t b = busy; b; b &= b - 1) {
     const int u = __builtin_ctz(b);
-    Lane& l = lanes[u];
-    l.m = st_.ut[u];
+    Lane& l = *new (&lanes[u].l) Lane(st_.ut[u]);
     const Microthread& m = l.m;
     if (!m.ended) stepping |= static_cast<uint8_t>(1u << u);
     l.k = ResolveStep(m.op, m.fmt);
@@ -109,14 +203,10 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
     // per element and lie 4 to 12 bytes apart in the 16 bytes of a row (reads of at most 4 bytes).
     const int64_t apart = ((l.a1 - l.a0) % 16 + 16) % 16;
     l.check = h0 && h1 && !(l.d0 == l.d1 && apart >= 4 && apart <= 12);
+    l.solo = !l.check && !m.pairs && l.k.shape != StepKernel::kGeneric && od.size == 4 &&
+             (!h0 || o0.size == 4) && (!h1 || o1.size == 4);
   }
-  struct Flight {
-    bool live;
-    uint8_t ut, size, flags;
-    uint16_t addr;
-    uint32_t value;
-  };
-  std::array<Flight, kResultRing> ring{};
+  Ring ring{};
   for (int j = 0; j < kResultRing; ++j) {
     const PendingResult& r = st_.results[j];
     if (r.due == kNoCycle) continue;
@@ -137,17 +227,82 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
       const uint32_t upper = stepping & ~((1u << rr) - 1);
       u = __builtin_ctz(upper ? upper : stepping);
     }
-    const uint64_t limit = stepping & (stepping - 1) ? c + 1 : end;
-    Lane* l = u >= 0 ? &lanes[u] : nullptr;
+    // One that can step alone fast but waited last cycle takes one cycle here first.
+    const bool solo = u >= 0 && stepping == 1u << u && busy == stepping && lanes[u].l.solo;
+    const uint64_t limit = stepping & (stepping - 1) || solo ? c + 1 : end;
+    Lane* l = u >= 0 ? &lanes[u].l : nullptr;
     Microthread* m = l ? &l->m : nullptr;
     uint64_t i = m ? m->i : 0;
     uint32_t in_flight = m ? m->in_flight : 0;
     int64_t a0 = l ? l->a0 : 0, a1 = l ? l->a1 : 0, ad = l ? l->ad : 0;
     uint32_t run = 0, ready = 0;
-    for (; c < limit; ++c) {
+    const bool solo_steps = solo && m->wait == static_cast<uint8_t>(arch::UtWait::kReady);
+    if (solo_steps) {
+      // It steps alone, with no other microthread busy (so every result in flight is its own),
+      // through its last element or to the end (SoloSteps): the loop below without what these
+      // steps cannot need. Its writes are logged for Rewind once, before.
+      const uint64_t stop = std::min(end, c + (m->n - i));
+      const auto n = static_cast<uint32_t>(stop - c);
+      if (ahead_.open) {
+        for (const Flight& f : ring)
+          if (f.live) LogSram(f.addr, f.addr + f.size);
+        const int64_t last = ad + (n - 1) * l->dd;
+        LogSram(static_cast<uint32_t>(std::min(ad, last)),
+                static_cast<uint32_t>(std::max(ad, last) + 4));
+      }
+      SoloSteps q{st_.sram,
+                  a0,
+                  a1,
+                  ad,
+                  l->d0,
+                  l->d1,
+                  l->dd,
+                  m->has[kSrc0],
+                  m->has[kSrc1],
+                  m->form == arch::DsdForm::kVS,
+                  l->s,
+                  static_cast<uint8_t>(u)};
+      // The FMAC's commonest f32 operations inlined; the others through the resolved kernel.
+      const uint32_t sc = l->s;
+      using fp::F32;
+      switch (m->fmt == arch::DsdFmt::kF32 ? m->op : arch::DsdOp::kIMov) {
+        case arch::DsdOp::kMulAdd:
+          flags |= q.Run(c, stop, ring, in_flight, [sc](uint32_t x0, uint32_t x1, uint8_t& f) {
+            return fp::MulAdd<F32>(x1, sc, x0, f);
+          });
+          break;
+        case arch::DsdOp::kAdd:
+          flags |= q.Run(c, stop, ring, in_flight, [](uint32_t x0, uint32_t x1, uint8_t& f) {
+            return fp::Add<F32>(x0, x1, f);
+          });
+          break;
+        case arch::DsdOp::kMul:
+          flags |= q.Run(c, stop, ring, in_flight, [](uint32_t x0, uint32_t x1, uint8_t& f) {
+            return fp::Mul<F32>(x0, x1, f);
+          });
+          break;
+        default: {
+          const StepKernel k = l->k;
+          flags |= q.Run(c, stop, ring, in_flight, [k, sc](uint32_t x0, uint32_t x1, uint8_t& f) {
+            const StepValue v = RunKernel(k, x0, x1, sc, 1);
+            f = v.flags;
+            return v.value;
+          });
+          break;
+        }
+      }
+      c = stop;
+      a0 = q.a0;
+      a1 = q.a1;
+      ad = q.ad;
+      i += n;
+      elems += n;
+      run = ready = n;
+    }
+    for (; !solo_steps && c < limit; ++c) {
       Flight& due = ring[c % kResultRing];
       if (due.live && due.ut != u) {  // the stepper's results cannot complete it
-        const Microthread& o = lanes[due.ut].m;
+        const Microthread& o = lanes[due.ut].l.m;
         if (o.ended && o.in_flight == 1) {  // that one completes in this cycle
           stop = true;
           break;
@@ -194,7 +349,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
         if (due.ut == u) {
           --in_flight;
         } else {
-          --lanes[due.ut].m.in_flight;
+          --lanes[due.ut].l.m.in_flight;
         }
         WriteSram(due.addr, due.size, due.value);
       }
@@ -206,7 +361,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
     // The others' states: as they began the first of these cycles, then waiting their turn or
     // draining.
     for (uint8_t b = busy & ~(u >= 0 ? 1u << u : 0u); b && run; b &= b - 1) {
-      Microthread& o = lanes[__builtin_ctz(b)].m;
+      Microthread& o = lanes[__builtin_ctz(b)].l.m;
       ++waits[o.wait];
       o.wait = static_cast<uint8_t>(o.ended ? arch::UtWait::kDrain : arch::UtWait::kTurn);
       waits[o.wait] += run - 1;
@@ -234,7 +389,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
   for (uint8_t b = busy; b; b &= b - 1) {
     const int u = __builtin_ctz(b);
     Microthread& m = st_.ut[u];
-    const Microthread& l = lanes[u].m;
+    const Microthread& l = lanes[u].l.m;
     m.i = l.i;
     m.ended = l.ended;
     m.in_flight = l.in_flight;

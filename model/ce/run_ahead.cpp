@@ -155,6 +155,7 @@ void Ce::RunAhead(uint64_t horizon) {
       ahead_.from = last_cycle_;
       ahead_.engine = st_.busy != 0;
       ahead_.sram.clear();
+      ahead_.bytes.clear();
       CopyAheadState(true);
     }
     if (!st_.busy) {  // PlainState holds, as when the run ahead began
@@ -212,7 +213,8 @@ void Ce::Rewind(uint64_t cycle) {
   if (!a.open || last_cycle_ <= cycle) return;
   a.open = false;
   for (auto it = a.sram.rbegin(); it != a.sram.rend(); ++it)
-    std::memcpy(&st_.sram[it->addr], &it->old, it->size);
+    std::memcpy(&st_.sram[it->addr],
+                it->size <= 4 ? static_cast<const void*>(&it->old) : &a.bytes[it->old], it->size);
   CopyAheadState(false);
   last_cycle_ = a.from;
   const Decoded* d;

@@ -117,6 +117,9 @@ class FuncFabric final : public fabric::Fabric {
   void ApplyTick(const TickOut& o, Slot& now);
   void StepRouter(int r, const uint64_t* in);
   Slot& SlotAt(uint64_t cycle) { return wheel_[cycle % kWheel]; }
+  // The cycles from cycle_ on in which nothing is due: no wavelet anywhere, no endpoint to tick,
+  // no event in the wheel or the heap. Stepping them would change nothing but the cycle.
+  uint64_t IdleCycles();
   int Neighbour(int r, int dir) const;
   // Endpoints have ids: a PE's ramp its index, an edge port NumPes() + 4 * router + dir.
   int EdgeId(int r, int dir) const { return NumPes() + r * arch::kNumEdgeDirs + dir; }

@@ -79,6 +79,23 @@ TEST(RunAhead, DsdStepsInBulk) {
   EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
 }
 
+// Long f32 operations of one microthread at a time on random words (the engine's tightest bulk
+// loop, which logs what it will write once, before): in place, a scalar source, unary, a source
+// that reads results in flight; cut by the cycle limit, and stopped by a fault in the middle of
+// those operations while the other PEs ran ahead.
+TEST(RunAhead, OneMicrothreadStepsAlone) {
+  const std::string solo = " program=" + kData + "/solo_dsd.s param D=12345+x*7919+y*104729\n";
+  ExpectSameRuns("fabric 3x3\nregion at=0,0 size=3x3" + solo, kData, 5001);
+  for (int d : {2000, 2111}) {
+    SCOPED_TRACE(testing::Message() << "fault after " << d << " iterations");
+    const test::LayoutRun ref = ExpectSameRuns(
+        "fabric 3x3\nregion at=0,0 size=3x2" + solo + "region at=0,2 size=2x1" + solo +
+            "region at=2,2 program=" + kData + "/late_fault.s param D=" + std::to_string(d) + "\n",
+        kData, 100000);
+    EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
+  }
+}
+
 TEST(RunAhead, WaveletsWakeIdlePesAtExactCycles) {
   // wake.tlayout: PE(0,0) loops, then broadcasts; every PE stamps the cycle its wavelets came.
   ExpectSameRuns("include wake.tlayout\n", kData, 20000);
