@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -125,10 +126,17 @@ class RtlMachine final : public Machine {
   void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) override {
     const rtl::CoreArrays c = fab_->Core(pe);
     if (!c.sram) return Machine::ReadSram(pe, addr, out, n);
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t a = addr + static_cast<uint32_t>(i);
-      out[i] = static_cast<uint8_t>(c.sram[a >> 2] >> (8 * (a & 3)));
+    // Word i holds bytes 4i..4i+3 in its value's order: the whole words as they are on a
+    // little-endian host, the bytes at either end one by one.
+    size_t i = 0;
+    auto byte = [&](uint32_t a) { return static_cast<uint8_t>(c.sram[a >> 2] >> (8 * (a & 3))); };
+    for (; i < n && (addr + i) % 4; ++i) out[i] = byte(addr + static_cast<uint32_t>(i));
+    if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+      const size_t words = (n - i) / 4;
+      std::memcpy(out + i, c.sram + (addr + i) / 4, words * 4);
+      i += words * 4;
     }
+    for (; i < n; ++i) out[i] = byte(addr + static_cast<uint32_t>(i));
   }
 
   uint64_t Step(std::vector<fabric::PeEvents>& events) override {

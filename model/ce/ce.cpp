@@ -205,7 +205,7 @@ void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
     port.to_router = 0;
     port.credit_to_router = 0;
     ticked_ = true;
-    PlainCycle(cycle, d);
+    if (PlainRun(cycle, cycle + 1) == cycle) PlainCycle(cycle, d);
     if (port.from_router | port.credit_from_router) Arrivals(port);
   } else if (arch::CeStall stall;
              BulkState(cycle, stall) && BulkSteps(cycle, cycle + 1, stall) > cycle) {

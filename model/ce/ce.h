@@ -298,6 +298,10 @@ class Ce {
   // cycles, a scalar FP result due, the fetch of a taken jump's target. Returns stop.
   uint64_t PlainWait(uint64_t c, uint64_t stop);
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
+  // PlainCycle and PlainWait for cycles c..stop-1 of plain ALU, SRAM load and store, branch,
+  // jump and nop instructions, as many as follow each other, in one loop: the same semantics
+  // (exec_scalar.h) and timing. Returns the first cycle it did not run (c if none).
+  uint64_t PlainRun(uint64_t c, uint64_t stop);
   void RunAhead(uint64_t horizon);
   // dsd_bulk.cpp: cycles in which the task only waits for its microthreads, which work on
   // memory, run in one loop. WaitedMicrothreads: the busy microthreads the task waits for in
@@ -374,6 +378,20 @@ class Ce {
       p.sync_ut = -1;
     }
     return true;
+  }
+  // An instruction issued in cycle c: the next one is at pc + 4, fetched now (Execute).
+  void IssueNext(uint64_t c) {
+    st_.pc = static_cast<uint16_t>(st_.pc + 4);
+    Fetch();
+    st_.pipe.issue_at = c + 1;
+  }
+  // A jump taken in cycle c: the target is fetched in the next cycle and issues in the one after.
+  void IssueJump(uint64_t c, uint32_t target) {
+    ScalarPipe& p = st_.pipe;
+    st_.pc = static_cast<uint16_t>(target);
+    p.ir_valid = false;
+    p.fetch_at = c + 1;
+    p.issue_at = c + 2;
   }
   // The fetch of a taken jump's target, in the cycle after the jump (ScalarStage).
   void FetchDue() {

@@ -52,19 +52,8 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
     rec.pc = pc;
     rec.word = f.word;
   }
-  // The instruction issued: the next one is at pc + 4, fetched now.
-  auto next = [&] {
-    st_.pc = static_cast<uint16_t>(pc + 4);
-    Fetch();
-    p.issue_at = x.c + 1;
-  };
-  // A taken jump: the target is fetched in the next cycle and issues in the one after.
-  auto jump = [&](uint32_t target) {
-    st_.pc = static_cast<uint16_t>(target);
-    p.ir_valid = false;
-    p.fetch_at = x.c + 1;
-    p.issue_at = x.c + 2;
-  };
+  auto next = [&] { IssueNext(x.c); };
+  auto jump = [&](uint32_t target) { IssueJump(x.c, target); };
   auto set_gpr = [&](unsigned r, uint32_t v) {
     R[r] = v;
     if constexpr (kT) rec.AddWrite(TraceWrite::Kind::kGpr, static_cast<uint16_t>(r), v);
@@ -120,9 +109,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         x.ports = 1;
         x.banks = BankMask(ea, bytes);
         x.row = Row(ea);
-        raw = 0;
-        for (unsigned k = 0; k < bytes; ++k)
-          raw |= static_cast<uint32_t>(st_.sram[ea + k]) << (8 * k);
+        raw = ReadRaw(st_.sram, ea, bytes);
       }
       set_gpr(f.a, LoadExtend(op, raw));
       next();
@@ -134,7 +121,7 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
       const unsigned bytes = MemBytes(op);
       const MemFault m = CheckAccess(ea, bytes, true);
       if (m.cause != CeFault::kNone) return mem_fault(m, bytes, true);
-      const uint32_t v = bytes == 4 ? R[f.a] : R[f.a] & ((1u << (8 * bytes)) - 1);
+      const uint32_t v = StoreValue(R[f.a], bytes);
       if (ea >= arch::kMmioBase) {
         x.mmio_w = true;
         x.mmio_addr = static_cast<uint16_t>(ea);

@@ -117,6 +117,17 @@ inline uint32_t LoadExtend(arch::MemOp op, uint32_t raw) {
   }
 }
 
+// The bytes a load of `bytes` (1, 2 or 4) at SRAM address ea reads, little endian,
+// zero-extended; and what a store of `bytes` writes of its register.
+inline uint32_t ReadRaw(const uint8_t* sram, uint32_t ea, unsigned bytes) {
+  uint32_t raw = 0;
+  for (unsigned k = 0; k < bytes; ++k) raw |= static_cast<uint32_t>(sram[ea + k]) << (8 * k);
+  return raw;
+}
+inline uint32_t StoreValue(uint32_t r, unsigned bytes) {
+  return bytes == 4 ? r : r & ((1u << (8 * bytes)) - 1);
+}
+
 // One scalar FP instruction (docs/isa.md 4.8): f16 operations read bits 15:0 of their operands,
 // only lane 0 counts, and an f16 result is zero-extended.
 inline uint32_t ScalarFp(arch::FpOp op, arch::FpFmt fmt, uint32_t a, uint32_t b, uint32_t c,

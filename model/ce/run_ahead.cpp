@@ -136,6 +136,102 @@ uint64_t Ce::PlainWait(uint64_t c, uint64_t stop) {
   return stop;
 }
 
+uint64_t Ce::PlainRun(uint64_t c, uint64_t stop) {
+  ScalarPipe& p = st_.pipe;
+  auto& R = st_.gpr;
+  const uint64_t first = c;
+  uint32_t insns = 0;
+  // Each pass issues the instruction at pc in cycle c (issue_at): an instruction that would
+  // wait, fault, stall, touch a register, the fabric or the FMAC, or end the task is left to
+  // PlainIssue and PlainCycle, as is a pipeline with anything pending. What these instructions
+  // leave pending (the fetch of a jump's target) is done in the loop.
+  if (c != p.issue_at || p.fetch_at != kNoCycle || p.fp_pending || p.std_pending || p.sync_ut >= 0)
+    return c;
+  while (c < stop && p.ir_valid) {
+    const uint32_t w = p.ir;
+    Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
+    if (!e.n || e.f.word != w) {
+      e.n = isa::DecodeCached(w);
+      if (!e.n) {
+        e.f.word = ~w;  // the entry serves no word
+        break;
+      }
+      e.f = isa::SplitFields(w);
+    }
+    const arch::InsnInfo& n = *e.n;
+    const isa::Fields& f = e.f;
+    const uint32_t bv = f.z ? 0 : R[f.b];
+    const uint32_t ea = EffAddr(f, R[f.b]);
+    switch (n.cls) {
+      case arch::InsnClass::kAlu:
+        R[f.a] = AluExec(static_cast<arch::AluOp>(n.subop), bv, AluRhs(n, f, R[f.c]));
+        IssueNext(c);
+        break;
+      case arch::InsnClass::kLoad: {
+        const auto op = static_cast<arch::MemOp>(n.subop);
+        const unsigned bytes = MemBytes(op);
+        if (ea >= arch::kMmioBase || ea % bytes) goto out;
+        R[f.a] = LoadExtend(op, ReadRaw(st_.sram, ea, bytes));
+        IssueNext(c);
+        break;
+      }
+      case arch::InsnClass::kStore: {
+        const unsigned bytes = MemBytes(static_cast<arch::MemOp>(n.subop));
+        if (ea >= arch::kMmioBase || ea % bytes) goto out;
+        // At the end of the cycle (CommitData): nothing else in it reads the SRAM.
+        WriteSram(static_cast<uint16_t>(ea), static_cast<uint8_t>(bytes),
+                  StoreValue(R[f.a], bytes));
+        IssueNext(c);
+        break;
+      }
+      case arch::InsnClass::kBr: {
+        if (!BranchTaken(static_cast<arch::BrOp>(n.subop), R[f.a], bv)) {
+          IssueNext(c);
+          break;
+        }
+        const int64_t target = RelTarget(st_.pc, f.imm);
+        if (!BranchTargetOk(target)) goto out;
+        IssueJump(c, static_cast<uint32_t>(target));
+        break;
+      }
+      case arch::InsnClass::kJump: {
+        const auto op = static_cast<arch::JumpOp>(n.subop);
+        const int64_t target = JumpTarget(op, st_.pc, f.imm, ea);
+        if (!JumpTargetOk(target)) goto out;
+        if (op == arch::JumpOp::kJal || op == arch::JumpOp::kJalr) R[f.a] = st_.pc + 4u;
+        IssueJump(c, static_cast<uint32_t>(target));
+        break;
+      }
+      case arch::InsnClass::kSys:  // utwait issues: no microthread is busy
+        if (n.subop != static_cast<uint8_t>(arch::SysOp::kNop) &&
+            n.subop != static_cast<uint8_t>(arch::SysOp::kUtWait))
+          goto out;
+        IssueNext(c);
+        break;
+      default:
+        goto out;
+    }
+    ++insns;
+    ++c;
+    if (p.fetch_at == c) {  // a taken jump: the target's fetch in the next cycle
+      if (c == stop) break;
+      Fetch();
+      p.fetch_at = kNoCycle;
+      ++c;
+    }
+  }
+out:
+  if (c == first) return c;
+  // What Execute and PlainCycle count per instruction and per cycle.
+  p.stall = 0;
+  p.stall_color = 0;
+  retired_ += insns;
+  Count(arch::PerfEvent::kInsns, insns);
+  Count(arch::PerfEvent::kTaskCycles, static_cast<uint32_t>(c - first));
+  last_cycle_ = c - 1;
+  return c;
+}
+
 void Ce::AheadCycle(uint64_t c, const Decoded* d) {
   if (PlainState()) return PlainCycle(c, d);
   fabric::RampPort none;  // busy microthreads: the whole cycle model, with nothing arriving
@@ -161,6 +257,8 @@ void Ce::RunAhead(uint64_t horizon) {
     if (!st_.busy) {  // PlainState holds, as when the run ahead began
       if (c < st_.pipe.issue_at) {
         c = PlainWait(c, std::min(st_.pipe.issue_at, horizon));
+      } else if (const uint64_t next = PlainRun(c, horizon); next != c) {
+        c = next;
       } else {
         PlainCycle(c, d);
         ++c;
