@@ -334,12 +334,33 @@ void RtlFabric::Observe(int t, uint64_t cycle) {
     }
     events_[i] = io.events[local];
     retired_[i] += io.events[local] >> 31;
-    if (link_log_on_ && arch::Link::Valid(io.ramp_sent[local]))  // the CE's, inside the PE
-      LogLink(cycle, {x, y}, static_cast<int>(arch::Dir::kRamp), true, io.ramp_sent[local]);
+    if (link_log_on_) {  // the ramp inside the PE: the CE's wavelets, and the router's
+      constexpr int kRamp = static_cast<int>(arch::Dir::kRamp);
+      if (arch::Link::Valid(io.ramp_sent[local]))
+        LogLink(cycle, {x, y}, kRamp, true, io.ramp_sent[local]);
+      // What the router sends down the ramp in this cycle reaches the CE's side in the next, as
+      // an endpoint would tick with it (TickEndpoints): logged then (FlushRampDown).
+      if (arch::Link::Valid(io.ramp_out[local])) {
+        fabric::LinkEvent& e = ramp_down_.emplace_back();
+        e.cycle = cycle + 1;
+        e.pe = {x, y};
+        e.port = static_cast<uint8_t>(kRamp);
+        e.into = false;
+        e.word = io.ramp_out[local];
+      }
+    }
     if (task_log_on_ && ((io.events[local] >> 30) & 1))
       task_log_.push_back({cycle, {x, y}, static_cast<int>((io.events[local] >> 24) & 31)});
     quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);
   }
+}
+
+void RtlFabric::FlushRampDown(uint64_t cycle) {
+  size_t n = 0;  // in the order logged, so by cycle
+  while (n < ramp_down_.size() && ramp_down_[n].cycle <= cycle) ++n;
+  if (n == 0) return;
+  link_log_.insert(link_log_.end(), ramp_down_.begin(), ramp_down_.begin() + n);
+  ramp_down_.erase(ramp_down_.begin(), ramp_down_.begin() + n);
 }
 
 std::vector<fabric::DebugRecord> RtlFabric::TakeDebugRecords() {
@@ -451,7 +472,8 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
   Verilated::threadContextp(ctx_.get());  // assertion flags go to this fabric's context
   uint64_t done = 0;
   while (done < cycles) {
-    for (int t = 0; t < NumTiles(); ++t) {
+    FlushRampDown(cycle_);
+    for (int t = 0; t < NumTiles() && !opt_.ce; ++t) {  // full PEs: the CE is inside (Observe)
       TileIo& io = tiles_[t].io;
       TickEndpoints(t, io.ramp_out, io.ramp_cout, io.ramp_in, io.ramp_cin);
     }

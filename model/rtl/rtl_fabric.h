@@ -144,6 +144,10 @@ class RtlFabric : public fabric::Fabric {
   // what their CEs showed before it.
   void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
   void Observe(int t, uint64_t cycle);
+  // Full PEs: the wavelets their routers sent down the ramp, which the log takes where an
+  // endpoint's tick would have (TickEndpoints): FlushRampDown(c) logs those of cycles <= c.
+  void FlushRampDown(uint64_t cycle);
+  std::vector<fabric::LinkEvent> ramp_down_;
   // Before a run: the tiles report what the fabric's observers want (back pressure).
   void PrepareObservers() {
     for (auto& t : tiles_) t.io.want_blocked = BackPressureCounting();

@@ -252,22 +252,26 @@ class ScRtlFabric final : public RtlFabric {
       }
       ts->ramp_in(*ramp_to_tile_[t]);
       ts->ramp_out(*ramp_to_ce_[t]);
+      // Initial signal values: the tile's outputs after reset, idle ramps.
+      for (int s = 0; s < kNumSides; ++s)
+        out_sig_[t * kNumSides + s]->write(LinkBundle{tile.io.out[s], tile.io.cout[s]});
+      ramp_to_ce_[t]->write(LinkBundle{tile.io.ramp_out, tile.io.ramp_cout});
+      const LinkBundle idle_ramp{std::vector<uint64_t>(opt.tile_w * opt.tile_h, 0),
+                                 std::vector<uint8_t>(opt.tile_w * opt.tile_h, 0)};
+      ramp_to_tile_[t]->write(idle_ramp);
+      tile_sc_.push_back(std::move(ts));
+      // Full PEs' ramps end at their own CEs, inside the tile (Observe logs what goes down them):
+      // only router-only tiles have a process for their endpoints.
+      if (opt.ce) continue;
       auto rs = std::make_unique<RampSc>(
           fmt::format("ramp_x{}_y{}", tile.tx * opt.tile_w, tile.ty * opt.tile_h).c_str());
       rs->clk(clk_);
       rs->from_tile(*ramp_to_ce_[t]);
       rs->to_tile(*ramp_to_tile_[t]);
-      rs->out_.link.assign(opt.tile_w * opt.tile_h, 0);
-      rs->out_.credit.assign(opt.tile_w * opt.tile_h, 0);
+      rs->out_ = idle_ramp;
       rs->tick = [this, t](const LinkBundle& in, LinkBundle& out) {
         TickEndpoints(t, in.link, in.credit, out.link, out.credit);
       };
-      // Initial signal values: the tile's outputs after reset, idle ramps.
-      for (int s = 0; s < kNumSides; ++s)
-        out_sig_[t * kNumSides + s]->write(LinkBundle{tile.io.out[s], tile.io.cout[s]});
-      ramp_to_ce_[t]->write(LinkBundle{tile.io.ramp_out, tile.io.ramp_cout});
-      ramp_to_tile_[t]->write(rs->out_);
-      tile_sc_.push_back(std::move(ts));
       ramp_sc_.push_back(std::move(rs));
     }
     wave_now_ = WaveCycle(cycle_);
@@ -319,6 +323,7 @@ class ScRtlFabric final : public RtlFabric {
     Observe(t, cycle_);
     if (++tiles_stepped_ == NumTiles()) {  // the last tile of this edge
       tiles_stepped_ = 0;
+      FlushRampDown(cycle_);
       ++cycle_;
       wave_now_ = WaveCycle(cycle_);
       if (!fault_pending_ && !assertion_failed_) {
