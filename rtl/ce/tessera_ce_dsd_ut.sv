@@ -388,58 +388,88 @@ module tessera_ce_dsd_ut (
     half       = 1'b0;
     inc        = '0;
     step_bytes = '0;
-    busy_d  = busy_q;
-    sync_d  = sync_q;
-    upc_d   = upc_q;
-    opc_d   = opc_q;
-    op_d    = op_q;
-    fmt_d   = fmt_q;
-    form_d  = form_q;
-    has_d   = has_q;
-    dctrl_d = dctrl_q;
-    didx_d  = didx_q;
-    dbase_d = dbase_q;
-    scal_d  = scal_q;
-    sreg_d  = sreg_q;
-    n_d     = n_q;
-    unb_d   = unb_q;
-    tid_d   = tid_q;
-    unbl_d  = unbl_q;
-    dot_d   = dot_q;
-    fmac_d  = fmac_q;
-    pairs_d = pairs_q;
-    fabin_d = fabin_q;
-    i_d     = i_q;
-    ended_d = ended_q;
-    infl_d  = infl_q;
-    stage_d = stage_q;
-    wait_d  = wait_q;
-    wcol_d  = wcol_q;
-    cnt_d   = cnt_q;
+    // The operation as issued: its registers load only when one issues (below, where each gets
+    // its value), so their next values matter only then; zero in other cycles, which costs a
+    // simulator less than copying them.
+    sync_d  = 1'b0;
+    upc_d   = '0;
+    opc_d   = '0;
+    op_d    = DsdOpAdd;
+    fmt_d   = DsdFmtF32;
+    form_d  = DsdFormV3;
+    has_d   = '0;
+    dctrl_d = 1'b0;
+    didx_d  = 1'b0;
+    dbase_d = '0;
+    scal_d  = '0;
+    sreg_d  = '0;
+    n_d     = '0;
+    unb_d   = 1'b0;
+    tid_d   = '0;
+    unbl_d  = 1'b0;
+    dot_d   = 1'b0;
+    fmac_d  = 1'b0;
+    pairs_d = 1'b0;
+    fabin_d = '0;
     for (int r = 0; r < 3; r++) begin
-      okind_d[r] = okind_q[r];
-      ohalf_d[r] = ohalf_q[r];
-      ocol_d[r]  = ocol_q[r];
-      odsr_d[r]  = odsr_q[r];
-      oinc_d[r]  = oinc_q[r];
-      oaddr_d[r] = oaddr_q[r];
-      o4_d[r]    = o4_q[r];
-      l0_d[r]    = l0_q[r];
-      l1_d[r]    = l1_q[r];
-      l2_d[r]    = l2_q[r];
-      inc1_d[r]  = inc1_q[r];
-      inc2_d[r]  = inc2_q[r];
-      inc3_d[r]  = inc3_q[r];
-      c0_d[r]    = c0_q[r];
-      c1_d[r]    = c1_q[r];
-      c2_d[r]    = c2_q[r];
-      row_d[r]   = row_q[r];
-      plane_d[r] = plane_q[r];
-      block_d[r] = block_q[r];
+      okind_d[r] = '0;
+      ohalf_d[r] = 1'b0;
+      ocol_d[r]  = '0;
+      odsr_d[r]  = '0;
+      oinc_d[r]  = '0;
+      o4_d[r]    = 1'b0;
+      l0_d[r]    = '0;
+      l1_d[r]    = '0;
+      l2_d[r]    = '0;
+      inc1_d[r]  = '0;
+      inc2_d[r]  = '0;
+      inc3_d[r]  = '0;
     end
-    for (int w = 0; w < NumDw; w++) dw_d[w] = dw_q[w];
-    for (int k = 0; k < 8; k++) lrdy_d[k] = lrdy_q[k];
-    for (int k = 0; k < 3; k++) crdy_d[k] = crdy_q[k];
+    // Where it is: its registers load only while it is active (act), and hold unless changed
+    // below; zero while it is idle, for the same reason.
+    busy_d  = 1'b0;
+    i_d     = '0;
+    ended_d = 1'b0;
+    infl_d  = '0;
+    stage_d = '0;
+    wait_d  = '0;
+    wcol_d  = '0;
+    cnt_d   = 1'b0;
+    for (int r = 0; r < 3; r++) begin
+      oaddr_d[r] = '0;
+      c0_d[r]    = '0;
+      c1_d[r]    = '0;
+      c2_d[r]    = '0;
+      row_d[r]   = '0;
+      plane_d[r] = '0;
+      block_d[r] = '0;
+    end
+    for (int w = 0; w < NumDw; w++) dw_d[w] = '0;
+    for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
+    for (int k = 0; k < 3; k++) crdy_d[k] = '0;
+
+    if (act) begin
+      busy_d  = busy_q;
+      i_d     = i_q;
+      ended_d = ended_q;
+      infl_d  = infl_q;
+      stage_d = stage_q;
+      wait_d  = wait_q;
+      wcol_d  = wcol_q;
+      cnt_d   = cnt_q;
+      for (int r = 0; r < 3; r++) begin
+        oaddr_d[r] = oaddr_q[r];
+        c0_d[r]    = c0_q[r];
+        c1_d[r]    = c1_q[r];
+        c2_d[r]    = c2_q[r];
+        row_d[r]   = row_q[r];
+        plane_d[r] = plane_q[r];
+        block_d[r] = block_q[r];
+      end
+      for (int w = 0; w < NumDw; w++) dw_d[w] = dw_q[w];
+      for (int k = 0; k < 8; k++) lrdy_d[k] = lrdy_q[k];
+      for (int k = 0; k < 3; k++) crdy_d[k] = crdy_q[k];
+    end
 
     if (act) begin
       if (live_i) begin
