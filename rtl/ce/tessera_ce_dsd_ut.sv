@@ -95,16 +95,16 @@ module tessera_ce_dsd_ut (
   dsd_fmt_e             fmt_q, fmt_d;
   dsd_form_e            form_q, form_d;
   logic [2:0]           has_q, has_d;
-  logic [1:0]           okind_q [3];         // per role: kind, 16-bit, color, DSR, stride
-  logic [1:0]           okind_d [3];
-  logic                 ohalf_q [3];
-  logic                 ohalf_d [3];
-  logic [4:0]           ocol_q [3];
-  logic [4:0]           ocol_d [3];
-  logic [3:0]           odsr_q [3];
-  logic [3:0]           odsr_d [3];
-  logic [18:0]          oinc_q [3];          // signed: Stride * element size
-  logic [18:0]          oinc_d [3];
+  logic [2:0][1:0]      okind_q;             // per role: kind, 16-bit, color, DSR, stride
+  logic [2:0][1:0]      okind_d;
+  logic [2:0]           ohalf_q;
+  logic [2:0]           ohalf_d;
+  logic [2:0][4:0]      ocol_q;
+  logic [2:0][4:0]      ocol_d;
+  logic [2:0][3:0]      odsr_q;
+  logic [2:0][3:0]      odsr_d;
+  logic [2:0][18:0]     oinc_q;              // signed: Stride * element size
+  logic [2:0][18:0]     oinc_d;
   logic                 dctrl_q, dctrl_d, didx_q, didx_d;
   logic [15:0]          dbase_q, dbase_d;
   logic [31:0]          scal_q, scal_d;
@@ -117,20 +117,20 @@ module tessera_ce_dsd_ut (
   logic [NumColors-1:0] fabin_q, fabin_d;
   // mem4d operands (docs/isa.md 2.3), per role: the lengths of dimensions 0..2 and the byte
   // steps of dimensions 1..3 (dimension 0's is oinc)
-  logic                 o4_q [3];
-  logic                 o4_d [3];
-  logic [14:0]          l0_q [3];
-  logic [14:0]          l0_d [3];
-  logic [10:0]          l1_q [3];
-  logic [10:0]          l1_d [3];
-  logic [4:0]           l2_q [3];
-  logic [4:0]           l2_d [3];
-  logic [18:0]          inc1_q [3];
-  logic [18:0]          inc1_d [3];
-  logic [18:0]          inc2_q [3];
-  logic [18:0]          inc2_d [3];
-  logic [18:0]          inc3_q [3];
-  logic [18:0]          inc3_d [3];
+  logic [2:0]           o4_q;
+  logic [2:0]           o4_d;
+  logic [2:0][14:0]     l0_q;
+  logic [2:0][14:0]     l0_d;
+  logic [2:0][10:0]     l1_q;
+  logic [2:0][10:0]     l1_d;
+  logic [2:0][4:0]      l2_q;
+  logic [2:0][4:0]      l2_d;
+  logic [2:0][18:0]     inc1_q;
+  logic [2:0][18:0]     inc1_d;
+  logic [2:0][18:0]     inc2_q;
+  logic [2:0][18:0]     inc2_d;
+  logic [2:0][18:0]     inc3_q;
+  logic [2:0][18:0]     inc3_d;
   // ... and where it is
   logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
   logic [AW-1:0]        oaddr_d [3];
