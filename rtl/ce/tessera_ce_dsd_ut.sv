@@ -134,28 +134,28 @@ module tessera_ce_dsd_ut (
   // ... and where it is
   logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
   logic [AW-1:0]        oaddr_d [3];
-  logic [14:0]          c0_q [3];            // mem4d: element i's index in dimensions 0..2 ...
-  logic [14:0]          c0_d [3];
-  logic [10:0]          c1_q [3];
-  logic [10:0]          c1_d [3];
-  logic [4:0]           c2_q [3];
-  logic [4:0]           c2_d [3];
-  logic [AW-1:0]        row_q [3];           // ... and where its row, plane and block began
-  logic [AW-1:0]        row_d [3];
-  logic [AW-1:0]        plane_q [3];
-  logic [AW-1:0]        plane_d [3];
-  logic [AW-1:0]        block_q [3];
-  logic [AW-1:0]        block_d [3];
+  logic [2:0][14:0]     c0_q;                // mem4d: element i's index in dimensions 0..2 ...
+  logic [2:0][14:0]     c0_d;
+  logic [2:0][10:0]     c1_q;
+  logic [2:0][10:0]     c1_d;
+  logic [2:0][4:0]      c2_q;
+  logic [2:0][4:0]      c2_d;
+  logic [2:0][AW-1:0]   row_q;               // ... and where its row, plane and block began
+  logic [2:0][AW-1:0]   row_d;
+  logic [2:0][AW-1:0]   plane_q;
+  logic [2:0][AW-1:0]   plane_d;
+  logic [2:0][AW-1:0]   block_q;
+  logic [2:0][AW-1:0]   block_d;
   logic [15:0]          i_q, i_d;
   logic                 ended_q, ended_d;    // takes no more element steps
   logic [2:0]           infl_q, infl_d;      // results in flight
   logic [2:0]           stage_q, stage_d;    // fdot: next combine step
   logic [31:0]          dw_q [NumDw];
   logic [31:0]          dw_d [NumDw];
-  logic [1:0]           lrdy_q [8];          // cycles until fdot partial lane j may be used
-  logic [1:0]           lrdy_d [8];
-  logic [1:0]           crdy_q [3];          // cycles until combine result k may be used
-  logic [1:0]           crdy_d [3];
+  logic [7:0][1:0]      lrdy_q;              // cycles until fdot partial lane j may be used
+  logic [7:0][1:0]      lrdy_d;
+  logic [2:0][1:0]      crdy_q;              // cycles until combine result k may be used
+  logic [2:0][1:0]      crdy_d;
   logic                 cnt_q, cnt_d;        // some lrdy or crdy counter is not zero
   logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
   logic [4:0]           wcol_q, wcol_d;
