@@ -299,8 +299,9 @@ class Ce {
   uint64_t PlainWait(uint64_t c, uint64_t stop);
   void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
   // PlainCycle and PlainWait for cycles c..stop-1 of plain ALU, SRAM load and store, branch,
-  // jump and nop instructions, as many as follow each other, in one loop: the same semantics
-  // (exec_scalar.h) and timing. Returns the first cycle it did not run (c if none).
+  // jump and nop instructions, as many as follow each other, in one loop, and of a scalar FP
+  // instruction, which ends it: the same semantics (exec_scalar.h) and timing. Returns the first
+  // cycle it did not run (c if none).
   uint64_t PlainRun(uint64_t c, uint64_t stop);
   void RunAhead(uint64_t horizon);
   // dsd_bulk.cpp: cycles in which the task only waits for its microthreads, which work on
@@ -385,6 +386,10 @@ class Ce {
     Fetch();
     st_.pipe.issue_at = c + 1;
   }
+  // A scalar FP instruction issued in cycle c (docs/isa.md 4.8): its result is due FmacLatency
+  // cycles after the next, and the instruction after it issues in the cycle after that. Returns
+  // the result.
+  uint32_t IssueScalarFp(uint64_t c, const arch::InsnInfo& n, const isa::Fields& f);
   // A jump taken in cycle c: the target is fetched in the next cycle and issues in the one after.
   void IssueJump(uint64_t c, uint32_t target) {
     ScalarPipe& p = st_.pipe;

@@ -38,6 +38,25 @@ void Ce::ScalarStage() {
   Execute<kT>(*n, isa::SplitFields(w));
 }
 
+uint32_t Ce::IssueScalarFp(uint64_t c, const arch::InsnInfo& n, const isa::Fields& f) {
+  const auto& R = st_.gpr;
+  ScalarPipe& p = st_.pipe;
+  const auto op = static_cast<arch::FpOp>(n.subop);
+  const bool binary = !arch::IsUnary(op);
+  uint8_t fl = 0;
+  const uint32_t v = ScalarFp(op, static_cast<arch::FpFmt>(n.fmt), f.z ? 0 : R[f.b],
+                              binary ? R[f.c] : 0, op == arch::FpOp::kMulAdd ? R[f.d] : 0, fl);
+  Count(arch::PerfEvent::kFmacBusy);
+  p.fp_pending = true;
+  p.fp_due = c + 1 + arch::kFmacLatency;
+  p.fp_reg = f.a;
+  p.fp_value = v;
+  p.fp_flags = fl;
+  IssueNext(c);
+  p.issue_at = c + 2 + arch::kFmacLatency;
+  return v;
+}
+
 template <bool kT>
 void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
   Cyc& x = cyc_;
@@ -74,21 +93,9 @@ void Ce::Execute(const arch::InsnInfo& n, const isa::Fields& f) {
         StallOn(CeStall::kFmac);
         return;
       }
-      const auto op = static_cast<arch::FpOp>(n.subop);
-      const bool binary = !arch::IsUnary(op);
-      uint8_t fl = 0;
-      const uint32_t v = ScalarFp(op, static_cast<arch::FpFmt>(n.fmt), bv, binary ? R[f.c] : 0,
-                                  op == arch::FpOp::kMulAdd ? R[f.d] : 0, fl);
       x.fmac = true;
-      Count(arch::PerfEvent::kFmacBusy);
-      p.fp_pending = true;
-      p.fp_due = x.c + 1 + arch::kFmacLatency;
-      p.fp_reg = f.a;
-      p.fp_value = v;
-      p.fp_flags = fl;
+      const uint32_t v = IssueScalarFp(x.c, n, f);
       if constexpr (kT) rec.AddWrite(TraceWrite::Kind::kGpr, f.a, v);
-      next();
-      p.issue_at = x.c + 2 + arch::kFmacLatency;
       break;
     }
 

@@ -202,6 +202,11 @@ uint64_t Ce::PlainRun(uint64_t c, uint64_t stop) {
         IssueJump(c, static_cast<uint32_t>(target));
         break;
       }
+      case arch::InsnClass::kFp:  // the FMAC is the scalar pipeline's: no microthread is busy
+        IssueScalarFp(c, n, f);
+        ++insns;
+        ++c;
+        goto out;                  // nothing issues before its result is due (PlainWait)
       case arch::InsnClass::kSys:  // utwait issues: no microthread is busy
         if (n.subop != static_cast<uint8_t>(arch::SysOp::kNop) &&
             n.subop != static_cast<uint8_t>(arch::SysOp::kUtWait))

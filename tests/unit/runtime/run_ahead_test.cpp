@@ -96,6 +96,19 @@ TEST(RunAhead, OneMicrothreadStepsAlone) {
   }
 }
 
+// Scalar FP instructions between integer ones and memory accesses, run ahead with no
+// microthread busy (Ce::PlainRun, each FP instruction ending a run); cut by the cycle limit, and
+// stopped by a fault while the other PEs ran ahead.
+TEST(RunAhead, ScalarFpRunsAhead) {
+  const std::string fp = " program=" + kData + "/fp_loop.s param D=12345+x*7919+y*104729\n";
+  ExpectSameRuns("fabric 3x3\nregion at=0,0 size=3x3" + fp, kData, 3001);
+  const test::LayoutRun ref =
+      ExpectSameRuns("fabric 3x3\nregion at=0,0 size=3x2" + fp + "region at=0,2 size=2x1" + fp +
+                         "region at=2,2 program=" + kData + "/late_fault.s param D=700\n",
+                     kData, 100000);
+  EXPECT_EQ(StatusName(ref.result.status), StatusName(RunResult::Status::kFault));
+}
+
 TEST(RunAhead, WaveletsWakeIdlePesAtExactCycles) {
   // wake.tlayout: PE(0,0) loops, then broadcasts; every PE stamps the cycle its wavelets came.
   ExpectSameRuns("include wake.tlayout\n", kData, 20000);
