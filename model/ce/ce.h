@@ -346,6 +346,17 @@ class Ce {
   bool run_ahead_ = true;
   // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
   mutable std::array<Decoded, 8> decoded_{};
+  // Word w, fetched at pc, decoded: its decoded_ entry, decoded again if it holds another word;
+  // nullptr if w is no instruction.
+  const Decoded* DecodeAtPc(uint32_t w) const {
+    Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
+    if (!e.n || e.f.word != w) {
+      e.n = isa::DecodeCached(w);
+      if (!e.n) return nullptr;
+      e.f = isa::SplitFields(w);
+    }
+    return &e;
+  }
 
   // ScalarStage up to the issue: whether an instruction issues in this cycle. Not when the task
   // is not running, before issue_at, in the cycle of an std's second word (written here), or

@@ -118,11 +118,10 @@ uint8_t Ce::WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const {
   // Else the instruction stalls as it issues again, every cycle: a utwait, or a DSD operation
   // whose microthread is busy.
   if (!p.ir_valid) return 0;
-  const Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
-  const bool cached = e.n && e.f.word == p.ir;
-  const arch::InsnInfo* n = cached ? e.n : isa::DecodeCached(p.ir);
-  if (!n) return 0;
-  const isa::Fields f = cached ? e.f : isa::SplitFields(p.ir);
+  const Decoded* e = DecodeAtPc(p.ir);
+  if (!e) return 0;
+  const arch::InsnInfo* n = e->n;
+  const isa::Fields& f = e->f;
   if (n->cls == arch::InsnClass::kSys && n->subop == static_cast<uint8_t>(arch::SysOp::kUtWait)) {
     stall = arch::CeStall::kUtWait;
     return static_cast<uint8_t>(st_.busy & f.imm);
@@ -228,7 +227,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
       u = __builtin_ctz(upper ? upper : stepping);
     }
     // One that can step alone fast but waited last cycle takes one cycle here first.
-    const bool solo = u >= 0 && stepping == 1u << u && busy == stepping && lanes[u].l.solo;
+    const bool solo = u >= 0 && busy == 1u << u && lanes[u].l.solo;
     const uint64_t limit = stepping & (stepping - 1) || solo ? c + 1 : end;
     Lane* l = u >= 0 ? &lanes[u].l : nullptr;
     Microthread* m = l ? &l->m : nullptr;

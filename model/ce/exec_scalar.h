@@ -127,6 +127,11 @@ inline uint32_t ReadRaw(const uint8_t* sram, uint32_t ea, unsigned bytes) {
 inline uint32_t StoreValue(uint32_t r, unsigned bytes) {
   return bytes == 4 ? r : r & ((1u << (8 * bytes)) - 1);
 }
+// A load or store of `bytes` at ea that goes to SRAM and cannot fault (CheckAccess finds nothing
+// below the register space but misalignment).
+inline bool PlainSramAccess(uint32_t ea, unsigned bytes) {
+  return ea < arch::kMmioBase && ea % bytes == 0;
+}
 
 // One scalar FP instruction (docs/isa.md 4.8): f16 operations read bits 15:0 of their operands,
 // only lane 0 counts, and an f16 result is zero-extended.

@@ -62,15 +62,10 @@ __attribute__((always_inline)) inline bool Ce::PlainIssueInline(uint64_t c,
     if (!p.ir_valid) return false;
     w = p.ir;
   }
-  Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
-  if (!e.n || e.f.word != w) {
-    e.n = isa::DecodeCached(w);
-    if (!e.n) return false;
-    e.f = isa::SplitFields(w);
-  }
-  d = &e;
-  const arch::InsnInfo* n = e.n;
-  const isa::Fields& f = e.f;
+  d = DecodeAtPc(w);
+  if (!d) return false;
+  const arch::InsnInfo* n = d->n;
+  const isa::Fields& f = d->f;
   const auto& R = st_.gpr;
   switch (n->cls) {
     case arch::InsnClass::kAlu:
@@ -80,7 +75,7 @@ __attribute__((always_inline)) inline bool Ce::PlainIssueInline(uint64_t c,
     case arch::InsnClass::kStore: {
       const uint32_t ea = EffAddr(f, R[f.b]);
       const unsigned bytes = MemBytes(static_cast<arch::MemOp>(n->subop));
-      return ea < arch::kMmioBase && ea % bytes == 0;  // SRAM, no fault (or a stall for a port)
+      return PlainSramAccess(ea, bytes);  // no fault (or a stall for a port)
     }
     case arch::InsnClass::kBr:
       return !BranchTaken(static_cast<arch::BrOp>(n->subop), R[f.a], f.z ? 0 : R[f.b]) ||
@@ -148,18 +143,10 @@ uint64_t Ce::PlainRun(uint64_t c, uint64_t stop) {
   if (c != p.issue_at || p.fetch_at != kNoCycle || p.fp_pending || p.std_pending || p.sync_ut >= 0)
     return c;
   while (c < stop && p.ir_valid) {
-    const uint32_t w = p.ir;
-    Decoded& e = decoded_[(st_.pc >> 2) % decoded_.size()];
-    if (!e.n || e.f.word != w) {
-      e.n = isa::DecodeCached(w);
-      if (!e.n) {
-        e.f.word = ~w;  // the entry serves no word
-        break;
-      }
-      e.f = isa::SplitFields(w);
-    }
-    const arch::InsnInfo& n = *e.n;
-    const isa::Fields& f = e.f;
+    const Decoded* e = DecodeAtPc(p.ir);
+    if (!e) break;
+    const arch::InsnInfo& n = *e->n;
+    const isa::Fields& f = e->f;
     const uint32_t bv = f.z ? 0 : R[f.b];
     const uint32_t ea = EffAddr(f, R[f.b]);
     switch (n.cls) {
@@ -170,14 +157,14 @@ uint64_t Ce::PlainRun(uint64_t c, uint64_t stop) {
       case arch::InsnClass::kLoad: {
         const auto op = static_cast<arch::MemOp>(n.subop);
         const unsigned bytes = MemBytes(op);
-        if (ea >= arch::kMmioBase || ea % bytes) goto out;
+        if (!PlainSramAccess(ea, bytes)) goto out;
         R[f.a] = LoadExtend(op, ReadRaw(st_.sram, ea, bytes));
         IssueNext(c);
         break;
       }
       case arch::InsnClass::kStore: {
         const unsigned bytes = MemBytes(static_cast<arch::MemOp>(n.subop));
-        if (ea >= arch::kMmioBase || ea % bytes) goto out;
+        if (!PlainSramAccess(ea, bytes)) goto out;
         // At the end of the cycle (CommitData): nothing else in it reads the SRAM.
         WriteSram(static_cast<uint16_t>(ea), static_cast<uint8_t>(bytes),
                   StoreValue(R[f.a], bytes));

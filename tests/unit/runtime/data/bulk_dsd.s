@@ -11,6 +11,7 @@
 ;   a busy one, for a synchronous one, and in a utwait.
 ; r1 counts rounds; PARAM D seeds the random words.
         .param  D
+        .include "xorshift.inc"
         .equ    LEN, 48
         .data
         .align  16
@@ -27,17 +28,7 @@ h:      .space  2*LEN + 4
         .task   main, local, 0
         .export main
 main:   li      r2, D
-        la      r3, x                   ; fill x, y and h with random words
-        la      r4, h + 2*LEN + 4
-fill:   shli    r5, r2, 13
-        xor     r2, r2, r5
-        shri    r5, r2, 17
-        xor     r2, r2, r5
-        shli    r5, r2, 5
-        xor     r2, r2, r5
-        sw      r2, 0(r3)
-        addi    r3, r3, 4
-        bltu    r3, r4, fill
+        FILL_RANDOM x, h + 2*LEN + 4    ; x, y and h
         ldd     d0, dx
         ldd     d1, dx1
         ldd     d2, dy3

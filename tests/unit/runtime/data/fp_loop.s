@@ -2,6 +2,7 @@
 ; no microthread busy the engine runs them ahead in its plain loop (docs/performance.md, "Plain
 ; runs"), each FP instruction ending a run until its result is due.
         .param  D
+        .include "xorshift.inc"
         .data
         .align  4
 acc:    .space  16
@@ -13,12 +14,7 @@ main:   li      r2, D
         la      r3, acc
         li      r4, f32(1.5)
         li      r5, f32(0.25)
-loop:   shli    r6, r2, 13              ; the next random word
-        xor     r2, r2, r6
-        shri    r6, r2, 17
-        xor     r2, r2, r6
-        shli    r6, r2, 5
-        xor     r2, r2, r6
+loop:   XORSHIFT r2, r6                 ; the next random word
         fadd.s  r7, r2, r4              ; as an f32, plus 1.5
         fmul.s  r8, r7, r5
         fma.s   r9, r7, r8, r4

@@ -2,6 +2,7 @@
 ; its tightest bulk loop, docs/performance.md "DSD steps in bulk"): in place, with a scalar
 ; source, unary, and sources that read what is in flight or written in the same cycle.
         .param  D
+        .include "xorshift.inc"
         .equ    LEN, 200
         .data
         .align  16
@@ -18,17 +19,7 @@ y:      .space  4*LEN + 12
         .task   main, local, 0
         .export main
 main:   li      r2, D
-        la      r3, x                   ; fill x and y with random words
-        la      r4, y + 4*LEN + 12
-fill:   shli    r5, r2, 13
-        xor     r2, r2, r5
-        shri    r5, r2, 17
-        xor     r2, r2, r5
-        shli    r5, r2, 5
-        xor     r2, r2, r5
-        sw      r2, 0(r3)
-        addi    r3, r3, 4
-        bltu    r3, r4, fill
+        FILL_RANDOM x, y + 4*LEN + 12   ; x and y
         ldd     d0, dx
         ldd     d1, dx1
         ldd     d2, dy
