@@ -167,7 +167,7 @@ std::vector<Sig> FmacSignals(const std::string& pe) {
       {kBin, f + ".in_valid", "S1 valid (input register)"},
   };
   for (unsigned k = 0; k + 1 < kCoreRegs; ++k)
-    v.push_back({kHex, fmt::format("{}.u_ctl_pipe.g_regs.stage_q[{}]{}", f, k, Bits(kCtlBits)),
+    v.push_back({kHex, fmt::format("{}.u_ctl_pipe.g_regs.g_stage[{}].q{}", f, k, Bits(kCtlBits)),
                  fmt::format("S{} control (valid: bit {})", k + 3, kCtlBits - 1)});
   v.push_back({kBin, f + ".s4_valid", "S4 valid"});
   v.push_back({kBin, f + ".valid_o", "result valid"});

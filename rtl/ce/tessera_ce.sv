@@ -514,8 +514,8 @@ module tessera_ce (
   // Assertions: the engine's invariants across its parts
   `include "tessera_assert.svh"
   // a recorded fault freezes the engine: nothing issues, starts, sends, writes or returns credits
-  `ASSERT(FaultFreezesEngine, !fault_o || !(issue || pick_go || ramp_o.valid || fmac_o.valid ||
-                                             credit_o.valid || (en_i && sram_o.wr.we)))
+  `ASSERT_IF(FaultFreezesEngine, fault_o, !(issue || pick_go || ramp_o.valid || fmac_o.valid ||
+                                               credit_o.valid || (en_i && sram_o.wr.we)))
   // one sender on the ramp per cycle: the scalar stage waits for a result due to go
   `ASSERT(OneRampSender, !(dsd_wave.valid && sc_send.valid))
   // the queue readers never pop the same color, and only a wavelet that is there

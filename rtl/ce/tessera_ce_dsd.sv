@@ -132,7 +132,7 @@ module tessera_ce_dsd (
   logic                        due;
   logic [31:0]                 due_val;
 
-  tessera_pipe #(.Width($bits(res_new)), .Stages(Lat)) u_results (
+  tessera_pipe #(.Width($bits(res_new)), .Stages(Lat), .ValidBit($bits(res_new) - 1)) u_results (
     .clk_i, .rst_ni,
     .en_i(live_i),   // a fault or the host's freeze holds every result in flight
     .d_i (res_new),
@@ -356,7 +356,7 @@ module tessera_ce_dsd (
   // ---------------------------------------------------------------------------------------------
   // The FMAC slot: the step of the previous cycle, with fdot words forwarded from the FMAC output
   // due in this cycle.
-  tessera_pipe #(.Width($bits(slot_new)), .Stages(1)) u_slot (
+  tessera_pipe #(.Width($bits(slot_new)), .Stages(1), .ValidBit($bits(slot_new) - 1)) u_slot (
     .clk_i, .rst_ni,
     .en_i(live_i),
     .d_i (slot_new),
@@ -397,10 +397,10 @@ module tessera_ce_dsd (
   // one step per cycle, each result due Lat cycles later: at most Lat results in flight
   `ASSERT(InFlightWithinLatency, 32'(in_flight_total) <= Lat)
   `ASSERT(IdleUtsHaveNothingInFlight, in_flight_idle == '0)
-  `ASSERT(ResultDueIsForABusyUt, !due || busy_o[res_due.ut])
-  `ASSERT(SplitUtIsBusy, !split || busy_o[split_ut])
+  `ASSERT_IF(ResultDueIsForABusyUt, due, busy_o[res_due.ut])
+  `ASSERT_IF(SplitUtIsBusy, split, busy_o[split_ut])
   `ASSERT(OneWriteKindDue, $onehot0({wr_o.we, wave_o.valid, gpr_o.we}))
-  `ASSERT(IssueOnIdleUt, !iss_go_i || !busy_o[iss_d.ut])
+  `ASSERT_IF(IssueOnIdleUt, iss_go_i, !busy_o[iss_d.ut])
 `endif
 
   // The decoder's other fields (scalar classes) are not the engine's.

@@ -107,9 +107,9 @@ module tessera_ce_dsd_plan (
   end
 
   `include "tessera_assert.svh"
-  `ASSERT(StepperIsReadyOrSplit, !step_o || split_i || ready_i[stepper_o])
-  `ASSERT(StepperIsBusy, !step_o || busy_i[stepper_o])
-  `ASSERT(FaultUtFaults, !fault_o || cfault_i[fault_ut_o] || range_i[fault_ut_o])
+  `ASSERT_IF(StepperIsReadyOrSplit, step_o, split_i || ready_i[stepper_o])
+  `ASSERT_IF(StepperIsBusy, step_o, busy_i[stepper_o])
+  `ASSERT_IF(FaultUtFaults, fault_o, cfault_i[fault_ut_o] || range_i[fault_ut_o])
 
   logic unused;
   assign unused = ^{view_i};  // the fields above are the reads'

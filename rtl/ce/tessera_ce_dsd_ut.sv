@@ -813,7 +813,7 @@ module tessera_ce_dsd_ut (
                 (unb_q || {1'b0, i_q} <= 17'(n_q)) &&
                 (!dot_q || stage_q <= stages(fmt_q));
   end
-  `ASSERT(BusyUtHasValidPlan, !busy_q || plan_ok)
+  `ASSERT_IF(BusyUtHasValidPlan, busy_q, plan_ok)
 `endif
 
   logic unused;

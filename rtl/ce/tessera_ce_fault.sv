@@ -65,6 +65,6 @@ module tessera_ce_fault (
 
   `include "tessera_assert.svh"
   // a recorded fault stays until the host clears it
-  `ASSERT(FaultHolds, live_o || clear_i || rec_d == rec_q)
-  `ASSERT(RecordedFaultHasCause, !(live_o && any) || rec_d.cause != 5'(CeFaultNone))
+  `ASSERT_IF(FaultHolds, !live_o && !clear_i, rec_d == rec_q)
+  `ASSERT_IF(RecordedFaultHasCause, live_o && any, rec_d.cause != 5'(CeFaultNone))
 endmodule

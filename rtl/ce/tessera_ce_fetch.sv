@@ -111,6 +111,6 @@ module tessera_ce_fetch (
   assign task_o     = task_q;
 
   `include "tessera_assert.svh"
-  `ASSERT(PickOnlyWhenIdle, !pick_i || !running_q)
-  `ASSERT(IssueOnlyWhenRunning, !issue_i || (running_q && ir_valid_q))
+  `ASSERT_IF(PickOnlyWhenIdle, pick_i, !running_q)
+  `ASSERT_IF(IssueOnlyWhenRunning, issue_i, running_q && ir_valid_q)
 endmodule

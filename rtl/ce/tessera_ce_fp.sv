@@ -24,7 +24,7 @@ module tessera_ce_fp (
   logic                      tag;          // the FMAC output is the scalar stage's
   logic                      result;       // the scalar result is due
 
-  tessera_pipe #(.Width(1), .Stages(FmacLatency)) u_tag (
+  tessera_pipe #(.Width(1), .Stages(FmacLatency), .ValidBit(0)) u_tag (
     .clk_i, .rst_ni, .en_i,
     .d_i(op_q.valid),
     .q_o(tag)
@@ -68,5 +68,5 @@ module tessera_ce_fp (
 
   `include "tessera_assert.svh"
   `ASSERT(OneFmacIssuePerCycle, !(op_q.valid && live_i && dsd_i.valid))
-  `ASSERT(ScalarResultWhenPending, !result || pend_q)
+  `ASSERT_IF(ScalarResultWhenPending, result, pend_q)
 endmodule

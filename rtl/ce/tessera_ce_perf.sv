@@ -95,6 +95,6 @@ module tessera_ce_perf (
   end
 
   `include "tessera_assert.svh"
-  `ASSERT(StallHasReason, !stall_i || stall_why_i != 3'(CeStallNone))
+  `ASSERT_IF(StallHasReason, stall_i, stall_why_i != 3'(CeStallNone))
   `ASSERT(HostWritesFrozen, !(host_we_i && live_i))
 endmodule

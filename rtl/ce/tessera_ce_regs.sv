@@ -278,7 +278,7 @@ module tessera_ce_regs (
 
   `include "tessera_assert.svh"
   `ASSERT(NoTaskIsNeverActive, !active_q[NoTask])
-  `ASSERT(CeStoresOnlyWhileRunning, !ce_wr_i.we || en_i)
+  `ASSERT_IF(CeStoresOnlyWhileRunning, ce_wr_i.we, en_i)
 
   logic unused;
   assign unused = rw.router;  // the router's registers are written through rt_we_o

@@ -611,9 +611,9 @@ module tessera_ce_scalar (
   // ---------------------------------------------------------------------------------------------
   `include "tessera_assert.svh"
   `ASSERT(OneOutcome, $onehot0({issue_o, stall, fault_o}))
-  `ASSERT(StallHasReason, !stall || stall_why != 3'(CeStallNone))
-  `ASSERT(IssueOnlyWhenReady, !issue_o || try_issue)
-  `ASSERT(NoIssueWithStdPending, !std_pend_q || !issue_o)
+  `ASSERT_IF(StallHasReason, stall, stall_why != 3'(CeStallNone))
+  `ASSERT_IF(IssueOnlyWhenReady, issue_o, try_issue)
+  `ASSERT_IF(NoIssueWithStdPending, std_pend_q, !issue_o)
   `ASSERT(LoadOrStoreNotBoth, !(ld_sram && mem_we))
 
   logic unused;

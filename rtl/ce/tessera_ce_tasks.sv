@@ -141,6 +141,6 @@ module tessera_ce_tasks (
   end
 
   `include "tessera_assert.svh"
-  `ASSERT(DispatcherTakesAControlHead, !disp_o || (in_valid_i[disp_color] && in_ctrl_i[disp_color]))
-  `ASSERT(PickedTaskIsRunnable, !pick_o || runnable_o[pick_task_o])
+  `ASSERT_IF(DispatcherTakesAControlHead, disp_o, in_valid_i[disp_color] && in_ctrl_i[disp_color])
+  `ASSERT_IF(PickedTaskIsRunnable, pick_o, runnable_o[pick_task_o])
 endmodule

@@ -66,10 +66,29 @@ module tessera_fmac (
   logic [31:0]          in_a, in_b, in_c;
 
   if (InRegs != 0) begin : g_in_reg
+    // Loads while an operation enters or leaves it; an idle FMAC holds zeros (no valid_i, so
+    // the other fields enter as zeros), and every unit after it stays idle.
+    logic                 load;
     logic                 valid_q;
-    tessera_pkg::fp_op_e  op_q;
-    tessera_pkg::fp_fmt_e fmt_q;
-    logic [31:0]          a_q, b_q, c_q;
+    tessera_pkg::fp_op_e  op_d, op_q;
+    tessera_pkg::fp_fmt_e fmt_d, fmt_q;
+    logic [31:0]          a_d, b_d, c_d, a_q, b_q, c_q;
+
+    always_comb begin
+      load  = en_i && (valid_i || valid_q);
+      op_d  = tessera_pkg::FpOpAdd;
+      fmt_d = tessera_pkg::FpFmtF32;
+      a_d   = '0;
+      b_d   = '0;
+      c_d   = '0;
+      if (valid_i) begin
+        op_d  = op_i;
+        fmt_d = fmt_i;
+        a_d   = a_i;
+        b_d   = b_i;
+        c_d   = c_i;
+      end
+    end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -79,13 +98,13 @@ module tessera_fmac (
         a_q     <= '0;
         b_q     <= '0;
         c_q     <= '0;
-      end else if (en_i) begin
+      end else if (load) begin
         valid_q <= valid_i;
-        op_q    <= op_i;
-        fmt_q   <= fmt_i;
-        a_q     <= a_i;
-        b_q     <= b_i;
-        c_q     <= c_i;
+        op_q    <= op_d;
+        fmt_q   <= fmt_d;
+        a_q     <= a_d;
+        b_q     <= b_d;
+        c_q     <= c_d;
       end
     end
 
@@ -298,7 +317,7 @@ module tessera_fmac (
   logic [31:0] s4_misc_res, s4_res;
   logic [9:0]  s4_misc_flags, s4_flags;
 
-  tessera_pipe #(.Width(CtlW), .Stages(CoreRegs)) u_ctl_pipe (
+  tessera_pipe #(.Width(CtlW), .Stages(CoreRegs), .ValidBit(CtlW - 1)) u_ctl_pipe (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .en_i  (en_i),
@@ -319,10 +338,11 @@ module tessera_fmac (
     end
   end
 
+  localparam int unsigned OutW = 1 + 4 + 1 + 1 + 32 + 10;
   logic       out_is_two_lane, out_fmt;
   logic [3:0] out_op;
 
-  tessera_pipe #(.Width(1 + 4 + 1 + 1 + 32 + 10), .Stages(OutDepth)) u_out_pipe (
+  tessera_pipe #(.Width(OutW), .Stages(OutDepth), .ValidBit(OutW - 1)) u_out_pipe (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .en_i  (en_i),
@@ -336,32 +356,41 @@ module tessera_fmac (
 `ifndef SYNTHESIS
   logic out_f16, out_cmp, out_float32, out_float16x2, nan32, nan16_lo, nan16_hi;
 
+  // computed only for a valid output: an idle FMAC checks nothing
   always_comb begin
-    out_f16 = (out_fmt == tessera_pkg::FpFmtF16);
-    out_cmp = (out_op == tessera_pkg::FpOpLt) | (out_op == tessera_pkg::FpOpLe) |
-              (out_op == tessera_pkg::FpOpEq);
-    // results that are IEEE values other than neg/abs: any NaN among them must be canonical
-    out_float32   = ~out_f16 & out_is_two_lane & (out_op != tessera_pkg::FpOpNeg) &
-                    (out_op != tessera_pkg::FpOpAbs)
-                  | (out_f16 & (out_op == tessera_pkg::FpOpCvtF2F))
-                  | (~out_f16 & (out_op == tessera_pkg::FpOpCvtI2F));
-    out_float16x2 = out_f16 & out_is_two_lane & (out_op != tessera_pkg::FpOpNeg) &
-                    (out_op != tessera_pkg::FpOpAbs);
-    nan32    = (result_o[30:23] == 8'hFF) & (result_o[22:0] != '0);
-    nan16_lo = (result_o[14:10] == 5'h1F) & (result_o[9:0] != '0);
-    nan16_hi = (result_o[30:26] == 5'h1F) & (result_o[25:16] != '0);
+    out_f16       = 1'b0;
+    out_cmp       = 1'b0;
+    out_float32   = 1'b0;
+    out_float16x2 = 1'b0;
+    nan32         = 1'b0;
+    nan16_lo      = 1'b0;
+    nan16_hi      = 1'b0;
+    if (valid_o) begin
+      out_f16 = (out_fmt == tessera_pkg::FpFmtF16);
+      out_cmp = (out_op == tessera_pkg::FpOpLt) | (out_op == tessera_pkg::FpOpLe) |
+                (out_op == tessera_pkg::FpOpEq);
+      // results that are IEEE values other than neg/abs: any NaN among them must be canonical
+      out_float32   = ~out_f16 & out_is_two_lane & (out_op != tessera_pkg::FpOpNeg) &
+                      (out_op != tessera_pkg::FpOpAbs)
+                    | (out_f16 & (out_op == tessera_pkg::FpOpCvtF2F))
+                    | (~out_f16 & (out_op == tessera_pkg::FpOpCvtI2F));
+      out_float16x2 = out_f16 & out_is_two_lane & (out_op != tessera_pkg::FpOpNeg) &
+                      (out_op != tessera_pkg::FpOpAbs);
+      nan32    = (result_o[30:23] == 8'hFF) & (result_o[22:0] != '0);
+      nan16_lo = (result_o[14:10] == 5'h1F) & (result_o[9:0] != '0);
+      nan16_hi = (result_o[30:26] == 5'h1F) & (result_o[25:16] != '0);
+    end
   end
 
-  `ASSERT(Lane1FlagsOnlyInTwoLaneF16, !valid_o || (out_f16 && out_is_two_lane) ||
-                                      flags_o[9:5] == '0)
-  `ASSERT(InfiniteFlagOnlyFromDivision, !valid_o || out_op == tessera_pkg::FpOpDiv ||
-                                        (flags_o[3] == 1'b0 && flags_o[8] == 1'b0))
-  `ASSERT(CompareIsBoolean, !(valid_o && out_cmp) || result_o[31:1] == '0)
-  `ASSERT(NanIsCanonical32, !(valid_o && out_float32 && nan32) ||
-                            result_o == tessera_pkg::CanonicalNan32)
-  `ASSERT(NanIsCanonical16, !(valid_o && out_float16x2) ||
-                            ((!nan16_lo || result_o[15:0] == 16'h7E00) &&
-                             (!nan16_hi || result_o[31:16] == 16'h7E00)))
+  `ASSERT_IF(Lane1FlagsOnlyInTwoLaneF16, valid_o, (out_f16 && out_is_two_lane) ||
+                                                  flags_o[9:5] == '0)
+  `ASSERT_IF(InfiniteFlagOnlyFromDivision, valid_o, out_op == tessera_pkg::FpOpDiv ||
+                                                    (flags_o[3] == 1'b0 && flags_o[8] == 1'b0))
+  `ASSERT_IF(CompareIsBoolean, valid_o && out_cmp, result_o[31:1] == '0)
+  `ASSERT_IF(NanIsCanonical32, valid_o && out_float32 && nan32,
+             result_o == tessera_pkg::CanonicalNan32)
+  `ASSERT_IF(NanIsCanonical16, valid_o && out_float16x2,
+             (!nan16_lo || result_o[15:0] == 16'h7E00) && (!nan16_hi || result_o[31:16] == 16'h7E00))
 `else
   logic unused_out;
   assign unused_out = ^{out_op, out_fmt, out_is_two_lane};

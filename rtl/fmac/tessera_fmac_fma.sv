@@ -105,7 +105,7 @@ module tessera_fmac_fma #(
   logic [ExpW-1:0]  r1_exp_prod, r1_c_exp;
   logic [Prec-1:0]  r1_a_sig, r1_b_sig, r1_c_sig;
 
-  tessera_pipe #(.Width(R1W), .Stages(Regs[0] ? 1 : 0)) u_reg1 (
+  tessera_pipe #(.Width(R1W), .Stages(Regs[0] ? 1 : 0), .ValidBit(R1W - 1)) u_reg1 (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .en_i  (en_i),
@@ -175,7 +175,7 @@ module tessera_fmac_fma #(
   logic [ExpW-1:0]  r2_exp;
   logic [AlnW-1:0]  r2_big, r2_small;
 
-  tessera_pipe #(.Width(R2W), .Stages(Regs[1] ? 1 : 0)) u_reg2 (
+  tessera_pipe #(.Width(R2W), .Stages(Regs[1] ? 1 : 0), .ValidBit(R2W - 1)) u_reg2 (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .en_i  (en_i),
@@ -239,7 +239,7 @@ module tessera_fmac_fma #(
   logic [ExpW-1:0]  r3_exp;
   logic [SigW-1:0]  r3_sig;
 
-  tessera_pipe #(.Width(R3W), .Stages(Regs[2] ? 1 : 0)) u_reg3 (
+  tessera_pipe #(.Width(R3W), .Stages(Regs[2] ? 1 : 0), .ValidBit(R3W - 1)) u_reg3 (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .en_i  (en_i),

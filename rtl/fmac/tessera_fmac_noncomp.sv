@@ -9,7 +9,7 @@ module tessera_fmac_noncomp #(
   parameter int unsigned ExpBits = 8,
   parameter int unsigned ManBits = 23
 ) (
-  input  logic                     active_i,  // 0: the classification is skipped (tessera_fmac)
+  input  logic                     active_i,  // 0: nothing is computed, outputs are zero (tessera_fmac)
   input  tessera_pkg::fp_op_e      op_i,
   input  logic [ExpBits+ManBits:0] a_i,
   input  logic [ExpBits+ManBits:0] b_i,
@@ -35,62 +35,78 @@ module tessera_fmac_noncomp #(
   logic [Width-1:0] min_res, max_res;
 
   always_comb begin
-    // ordered relations of two non-NaN values, as SoftFloat's f*_lt/le/eq
-    both_zero = a_zero & b_zero;
-    same_bits = (a_i == b_i);
-    ult       = (a_i < b_i);   // magnitude order when the signs agree
-    ugt       = ~ult & ~same_bits;
-    if (a_sign != b_sign) begin
-      lt = a_sign & ~both_zero;
-      le = a_sign | both_zero;
-      gt = b_sign & ~both_zero;
-    end else begin
-      lt = ~same_bits & (a_sign ^ ult);
-      le = same_bits | (a_sign ^ ult);
-      gt = ~same_bits & (a_sign ^ ugt);
+    both_zero = 1'b0;
+    same_bits = 1'b0;
+    ult       = 1'b0;
+    ugt       = 1'b0;
+    lt        = 1'b0;
+    le        = 1'b0;
+    gt        = 1'b0;
+    eq        = 1'b0;
+    less      = 1'b0;
+    greater   = 1'b0;
+    min_res   = '0;
+    max_res   = '0;
+    if (active_i) begin
+      // ordered relations of two non-NaN values, as SoftFloat's f*_lt/le/eq
+      both_zero = a_zero & b_zero;
+      same_bits = (a_i == b_i);
+      ult       = (a_i < b_i);   // magnitude order when the signs agree
+      ugt       = ~ult & ~same_bits;
+      if (a_sign != b_sign) begin
+        lt = a_sign & ~both_zero;
+        le = a_sign | both_zero;
+        gt = b_sign & ~both_zero;
+      end else begin
+        lt = ~same_bits & (a_sign ^ ult);
+        le = same_bits | (a_sign ^ ult);
+        gt = ~same_bits & (a_sign ^ ugt);
+      end
+      eq = same_bits | both_zero;
+      // fmin picks a when a < b, or a == b and a is -0; fmax mirrors it
+      less    = lt | (eq & a_sign);
+      greater = gt | (eq & b_sign);
+      if (a_nan & b_nan)    min_res = CanonicalNan;
+      else if (b_nan)       min_res = a_i;
+      else if (a_nan)       min_res = b_i;
+      else                  min_res = less ? a_i : b_i;
+      if (a_nan & b_nan)    max_res = CanonicalNan;
+      else if (b_nan)       max_res = a_i;
+      else if (a_nan)       max_res = b_i;
+      else                  max_res = greater ? a_i : b_i;
     end
-    eq = same_bits | both_zero;
-    // fmin picks a when a < b, or a == b and a is -0; fmax mirrors it
-    less    = lt | (eq & a_sign);
-    greater = gt | (eq & b_sign);
-    if (a_nan & b_nan)    min_res = CanonicalNan;
-    else if (b_nan)       min_res = a_i;
-    else if (a_nan)       min_res = b_i;
-    else                  min_res = less ? a_i : b_i;
-    if (a_nan & b_nan)    max_res = CanonicalNan;
-    else if (b_nan)       max_res = a_i;
-    else if (a_nan)       max_res = b_i;
-    else                  max_res = greater ? a_i : b_i;
   end
 
   always_comb begin
     result_o = '0;
     flags_o  = '0;
-    unique case (op_i)
-      tessera_pkg::FpOpMin: begin
-        result_o = min_res;
-        flags_o  = {a_snan | b_snan, 4'b0000};
-      end
-      tessera_pkg::FpOpMax: begin
-        result_o = max_res;
-        flags_o  = {a_snan | b_snan, 4'b0000};
-      end
-      tessera_pkg::FpOpLt: begin
-        result_o = {{(Width - 1){1'b0}}, lt & ~a_nan & ~b_nan};
-        flags_o  = {a_nan | b_nan, 4'b0000};
-      end
-      tessera_pkg::FpOpLe: begin
-        result_o = {{(Width - 1){1'b0}}, le & ~a_nan & ~b_nan};
-        flags_o  = {a_nan | b_nan, 4'b0000};
-      end
-      tessera_pkg::FpOpEq: begin
-        result_o = {{(Width - 1){1'b0}}, eq & ~a_nan & ~b_nan};
-        flags_o  = {a_snan | b_snan, 4'b0000};
-      end
-      tessera_pkg::FpOpNeg: result_o = {~a_i[Width-1], a_i[Width-2:0]};
-      tessera_pkg::FpOpAbs: result_o = {1'b0, a_i[Width-2:0]};
-      default: ;
-    endcase
+    if (active_i) begin
+      unique case (op_i)
+        tessera_pkg::FpOpMin: begin
+          result_o = min_res;
+          flags_o  = {a_snan | b_snan, 4'b0000};
+        end
+        tessera_pkg::FpOpMax: begin
+          result_o = max_res;
+          flags_o  = {a_snan | b_snan, 4'b0000};
+        end
+        tessera_pkg::FpOpLt: begin
+          result_o = {{(Width - 1){1'b0}}, lt & ~a_nan & ~b_nan};
+          flags_o  = {a_nan | b_nan, 4'b0000};
+        end
+        tessera_pkg::FpOpLe: begin
+          result_o = {{(Width - 1){1'b0}}, le & ~a_nan & ~b_nan};
+          flags_o  = {a_nan | b_nan, 4'b0000};
+        end
+        tessera_pkg::FpOpEq: begin
+          result_o = {{(Width - 1){1'b0}}, eq & ~a_nan & ~b_nan};
+          flags_o  = {a_snan | b_snan, 4'b0000};
+        end
+        tessera_pkg::FpOpNeg: result_o = {~a_i[Width-1], a_i[Width-2:0]};
+        tessera_pkg::FpOpAbs: result_o = {1'b0, a_i[Width-2:0]};
+        default: ;
+      endcase
+    end
   end
 
   logic unused_class;

@@ -14,8 +14,18 @@
       name: assert (prop) else $error("assertion %s failed", `"name`"); \
     end \
   end
+// ASSERT_IF(name, cond, prop): prop holds in every cycle where cond does. The same check as
+// ASSERT(name, !(cond) || (prop)), but a simulator evaluates prop only where cond holds (a
+// verilated model computes every operand of `||`), so cond should be cheap and seldom true.
+`define ASSERT_IF(name, cond, prop) \
+  always_ff @(posedge clk_i) begin \
+    if (rst_ni && (cond)) begin \
+      name: assert (prop) else $error("assertion %s failed", `"name`"); \
+    end \
+  end
 `else
 `define ASSERT(name, prop)
+`define ASSERT_IF(name, cond, prop)
 `endif
 
 `endif

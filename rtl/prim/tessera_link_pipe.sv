@@ -1,7 +1,7 @@
 // A fixed-latency pipeline of Stages link words (link_t), reset to zero, that also says whether
 // any stage holds a wavelet (its Valid bit set). Use it for the ramp between router and CE, where
 // the fabric must know that a wavelet is still in flight (quiescence); use tessera_pipe for
-// other pure delays.
+// other pure delays. Words without their Valid bit come out as zeros.
 module tessera_link_pipe #(
   parameter int unsigned Stages = 1
 ) (
@@ -21,23 +21,26 @@ module tessera_link_pipe #(
     logic unused_ctrl;
     assign unused_ctrl = clk_i ^ rst_ni ^ en_i;
   end else begin : g_regs
-    // Plain vectors rather than link_t: Yosys 0.23 cannot index arrays of structs.
-    logic [LinkBits-1:0] stage_d [Stages];
-    logic [LinkBits-1:0] stage_q [Stages];
-    logic [Stages-1:0]   valid;
+    // Each stage in a generate block of its own (see tessera_pipe); a word without its Valid bit
+    // enters as zeros, and the stages load only while a wavelet enters or is inside: an empty
+    // ramp holds its zeros.
+    logic              load;
+    logic [Stages-1:0] valid;
     for (genvar s = 0; s < Stages; s++) begin : g_stage
+      logic [LinkBits-1:0] d, q;
       if (s == 0) begin : g_first
-        assign stage_d[s] = d_i;
+        assign d = d_i[LinkValidLsb] ? d_i : '0;
       end else begin : g_next
-        assign stage_d[s] = stage_q[s-1];
+        assign d = g_stage[s-1].q;
       end
       always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni)   stage_q[s] <= '0;
-        else if (en_i) stage_q[s] <= stage_d[s];
+        if (!rst_ni)   q <= '0;
+        else if (load) q <= d;
       end
-      assign valid[s] = stage_q[s][LinkValidLsb];
+      assign valid[s] = q[LinkValidLsb];
     end
-    assign q_o    = stage_q[Stages-1];
+    assign load   = en_i && (d_i[LinkValidLsb] || (|valid));
+    assign q_o    = g_stage[Stages-1].q;
     assign busy_o = |valid;
   end
 endmodule

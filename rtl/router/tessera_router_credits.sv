@@ -43,10 +43,8 @@ module tessera_router_credits #(
 
   assign ok_o = ok_q;
 
-  `ASSERT(TakeNeedsCredit, !en_i || !take_i || ok_q[take_color_i])
-  // (Assertions read plain signals: Verilator 5.006 cannot index arrays inside them.)
-  logic ret_fits;
-  assign ret_fits = 32'(cnt_q[credit_i.color]) < Init || (take_i && credit_i.color == take_color_i);
-  `ASSERT(CreditNotAboveInit, !en_i || !ret || ret_fits)
-  `ASSERT(CreditRoutableColor, !ret || 32'(credit_i.color) < NumColors)
+  `ASSERT_IF(TakeNeedsCredit, en_i && take_i, ok_q[take_color_i])
+  `ASSERT_IF(CreditNotAboveInit, en_i && ret,
+             32'(cnt_q[credit_i.color]) < Init || (take_i && credit_i.color == take_color_i))
+  `ASSERT_IF(CreditRoutableColor, ret, 32'(credit_i.color) < NumColors)
 endmodule

@@ -103,10 +103,8 @@ module tessera_router_inq #(
     end
   end
 
-  // (Assertions read plain signals: Verilator 5.006 cannot index arrays inside them.)
-  logic push_fits;
-  assign push_fits = 32'(cnt_q[push_color_i]) < Depth || (pop_mem && pop_color_i == push_color_i);
-  `ASSERT(PushFitsQueue, !en_i || !write || push_fits)
-  `ASSERT(PushRoutableColor, !push_i || 32'(push_color_i) < NumColors)
-  `ASSERT(PopHasHead, !pop_i || avail_o[pop_color_i])
+  `ASSERT_IF(PushFitsQueue, en_i && write,
+             32'(cnt_q[push_color_i]) < Depth || (pop_mem && pop_color_i == push_color_i))
+  `ASSERT_IF(PushRoutableColor, push_i, 32'(push_color_i) < NumColors)
+  `ASSERT_IF(PopHasHead, pop_i, avail_o[pop_color_i])
 endmodule
