@@ -23,13 +23,12 @@ module tessera_ce_inq (
   localparam int unsigned Depth = CeInDepth;
   localparam int unsigned PtrW  = $clog2(Depth);
 
-  logic [32:0]     mem_q [NumColors*Depth];
-  logic [PtrW-1:0] head_q [NumColors];
-  logic [PtrW-1:0] head_d [NumColors];
-  logic [PtrW:0]   cnt_q [NumColors];
-  logic [PtrW:0]   cnt_d [NumColors];
-  logic [PtrW:0]   owed_q [NumColors];
-  logic [PtrW:0]   owed_d [NumColors];
+  logic [32:0] mem_q [NumColors*Depth];
+  // Per color, packed, loading only in a cycle with a push, a pop or a returned credit: the head
+  // pointer, the count (5 bits, as count_o has them) and the credits owed.
+  logic [NumColors-1:0][PtrW-1:0] head_q, head_d;
+  logic [NumColors-1:0][4:0]      cnt_q, cnt_d;
+  logic [NumColors-1:0][PtrW:0]   owed_q, owed_d;
   logic [4:0]      rptr_q, rptr_d;
   // per color, kept beside the counts: a wavelet is queued, a credit is owed
   logic [NumColors-1:0] valid_q, valid_d, owed_mask_q, owed_mask_d;
@@ -44,17 +43,27 @@ module tessera_ce_inq (
     pop = pop_i & valid_q & {NumColors{en_i}};
   end
 
-  for (genvar c = 0; c < NumColors; c++) begin : g_color
-    logic [32:0] head_word;
-    assign head_word               = mem_q[c*Depth + 32'(head_q[c])];
-    assign head_ctrl_o[c]          = head_word[32];
-    assign head_data_o[c*32 +: 32] = head_word[31:0];
-    assign count_o[c*5 +: 5]       = 5'(cnt_q[c]);
+  // The heads of the colors with a wavelet queued (zeros for the others).
+  always_comb begin
+    logic [32:0] w;
+    w           = '0;
+    head_ctrl_o = '0;
+    head_data_o = '0;
+    if (valid_q != '0) begin
+      for (int c = 0; c < NumColors; c++) begin
+        if (valid_q[c]) begin
+          w                       = mem_q[c*Depth + 32'(head_q[c])];
+          head_ctrl_o[c]          = w[32];
+          head_data_o[c*32 +: 32] = w[31:0];
+        end
+      end
+    end
   end
   assign head_valid_o = valid_q;
+  assign count_o      = cnt_q;
 
   // A push, a pop and a returned credit change only their colors; a cycle without them changes
-  // nothing (the registers load only when one happens).
+  // nothing (the registers load only when one happens, and their next values are zeros then).
   logic upd;
   always_comb begin
     logic rc;
@@ -62,17 +71,18 @@ module tessera_ce_inq (
     valid_d     = valid_q;
     owed_mask_d = owed_mask_q;
     rc          = 1'b0;
-    for (int c = 0; c < NumColors; c++) begin
-      head_d[c] = head_q[c];
-      cnt_d[c]  = cnt_q[c];
-      owed_d[c] = owed_q[c];
-    end
+    head_d      = '0;
+    cnt_d       = '0;
+    owed_d      = '0;
     if (upd) begin
+      head_d = head_q;
+      cnt_d  = cnt_q;
+      owed_d = owed_q;
       for (int c = 0; c < NumColors; c++) begin
         rc = ret && ret_color == 5'(c);
         if (push[c] || pop[c] || rc) begin
           head_d[c]      = pop[c] ? head_q[c] + PtrW'(1) : head_q[c];
-          cnt_d[c]       = cnt_q[c] + (PtrW+1)'(push[c]) - (PtrW+1)'(pop[c]);
+          cnt_d[c]       = cnt_q[c] + 5'(push[c]) - 5'(pop[c]);
           owed_d[c]      = owed_q[c] + (PtrW+1)'(pop[c]) - (PtrW+1)'(rc);
           valid_d[c]     = cnt_d[c] != '0;
           owed_mask_d[c] = owed_d[c] != '0;
@@ -83,19 +93,15 @@ module tessera_ce_inq (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int c = 0; c < NumColors; c++) begin
-        head_q[c] <= '0;
-        cnt_q[c]  <= '0;
-        owed_q[c] <= '0;
-      end
+      head_q      <= '0;
+      cnt_q       <= '0;
+      owed_q      <= '0;
       valid_q     <= '0;
       owed_mask_q <= '0;
     end else if (upd) begin
-      for (int c = 0; c < NumColors; c++) begin
-        head_q[c] <= head_d[c];
-        cnt_q[c]  <= cnt_d[c];
-        owed_q[c] <= owed_d[c];
-      end
+      head_q      <= head_d;
+      cnt_q       <= cnt_d;
+      owed_q      <= owed_d;
       valid_q     <= valid_d;
       owed_mask_q <= owed_mask_d;
     end
@@ -141,13 +147,6 @@ module tessera_ce_inq (
     else         rptr_q <= rptr_d;
   end
 
-  // Concurrent assertions cannot index arrays in this Verilator (5.006): precompute.
-  logic push_full;
-  always_comb begin
-    push_full = 1'b0;
-    if (push != '0) push_full = cnt_q[ramp_i.color] == (PtrW+1)'(Depth);
-  end
-
   `include "tessera_assert.svh"
-  `ASSERT(InqNoOverflow, !push_full)
+  `ASSERT_IF(InqNoOverflow, push != '0, 32'(cnt_q[ramp_i.color]) < Depth)
 endmodule

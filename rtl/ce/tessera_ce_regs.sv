@@ -79,18 +79,15 @@ module tessera_ce_regs (
 );
   `include "tessera_pkg_use.svh"
 
-  logic [31:0] gpr_q [NumGprs];
-  logic [31:0] gpr_d [NumGprs];
-  logic [63:0] dsr_q [NumDsrs];
-  logic [63:0] dsr_d [NumDsrs];
-  logic [1:0]  tkind_q [NumTasks];
-  logic [1:0]  tkind_d [NumTasks];
-  logic [15:0] tentry_q [NumTasks];
-  logic [15:0] tentry_d [NumTasks];
-  logic [15:0] targ_q [NumTasks];
-  logic [15:0] targ_d [NumTasks];
-  logic [31:0] dbg_q [NumDebugFmts];
-  logic [31:0] dbg_d [NumDebugFmts];
+  // Packed arrays, each loading only in a cycle that writes it (its _we): a simulator then
+  // copies nothing for a register file that no one writes, and the outputs are the registers.
+  logic [NumGprs-1:0][31:0]       gpr_q, gpr_d;
+  logic [NumDsrs-1:0][63:0]       dsr_q, dsr_d;
+  logic [NumTasks-1:0][1:0]       tkind_q, tkind_d;
+  logic [NumTasks-1:0][15:0]      tentry_q, tentry_d;
+  logic [NumTasks-1:0][15:0]      targ_q, targ_d;
+  logic [NumDebugFmts-1:0][31:0]  dbg_q, dbg_d;
+  logic                           gpr_we, dsr_we, tcfg_we, targ_we, dbg_we;
   logic [31:0] active_q, active_d, blocked_q, blocked_d;
   logic [4:0]  fpflags_q, fpflags_d;
   logic [15:0] cyc_hi_q, cyc_hi_d;
@@ -120,14 +117,20 @@ module tessera_ce_regs (
   // ---------------------------------------------------------------------------------------------
   // Next state
   always_comb begin
-    for (int r = 0; r < NumGprs; r++) gpr_d[r] = gpr_q[r];
-    for (int r = 0; r < NumDsrs; r++) dsr_d[r] = dsr_q[r];
-    for (int t = 0; t < NumTasks; t++) begin
-      tkind_d[t]  = tkind_q[t];
-      tentry_d[t] = tentry_q[t];
-      targ_d[t]   = targ_q[t];
-    end
-    for (int k = 0; k < NumDebugFmts; k++) dbg_d[k] = dbg_q[k];
+    gpr_we  = sc_gpr_i.we || fp_gpr_i.we || pick_i || dsd_gpr_i.we ||
+              (host_wr && host_reg_i == MmioGpr);
+    dsr_we  = sc_dsr_i.we || (host_wr && host_reg_i == MmioDsr);
+    tcfg_we = rw.we && rw_reg == MmioTaskCfg && rw.idx != 5'(NoTask);
+    targ_we = (rw.we && rw_reg == MmioTaskArg && rw.idx != 5'(NoTask)) || sc_task_i.arg_we ||
+              disp_i;
+    dbg_we  = rw.we && rw_reg == MmioDebugPort && rw.idx < 5'(NumDebugFmts);
+    // the next values of a file matter only where it loads
+    gpr_d    = gpr_we ? gpr_q : '0;
+    dsr_d    = dsr_we ? dsr_q : '0;
+    tkind_d  = tcfg_we ? tkind_q : '0;
+    tentry_d = tcfg_we ? tentry_q : '0;
+    targ_d   = targ_we ? targ_q : '0;
+    dbg_d    = dbg_we ? dbg_q : '0;
     active_d     = active_q;
     blocked_d    = blocked_q;
     fpflags_d    = fpflags_q;
@@ -153,12 +156,11 @@ module tessera_ce_regs (
     if (sc_task_i.arg_we) targ_d[sc_task_i.arg_task] = sc_task_i.arg;
     if (disp_i)           targ_d[disp_task_i] = disp_arg_i;
     // entry 31 of the task table is read-only zero (a CE store to it faults ReadOnly)
-    if (rw.we && rw_reg == MmioTaskCfg && rw.idx != 5'(NoTask)) begin
+    if (tcfg_we) begin
       tentry_d[rw.idx] = rw.data[15:0];
       tkind_d[rw.idx]  = rw.data[TaskCfgKindLsb +: 2];
     end
-    if (rw.we && rw_reg == MmioDebugPort && rw.idx < 5'(NumDebugFmts))
-      dbg_d[rw.idx[2:0]] = rw.data;
+    if (dbg_we) dbg_d[rw.idx[2:0]] = rw.data;
 
     // Masks and flags: the register write first, then the instruction's block/unblock, the
     // picker's clear, the activations (instruction, dispatcher, completions)
@@ -187,28 +189,12 @@ module tessera_ce_regs (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int r = 0; r < NumGprs; r++) gpr_q[r] <= '0;
-      for (int r = 0; r < NumDsrs; r++) dsr_q[r] <= '0;
-      for (int t = 0; t < NumTasks; t++) begin
-        tkind_q[t]  <= '0;
-        tentry_q[t] <= '0;
-        targ_q[t]   <= '0;
-      end
-      for (int k = 0; k < NumDebugFmts; k++) dbg_q[k] <= '0;
       active_q     <= '0;
       blocked_q    <= '0;
       fpflags_q    <= '0;
       cyc_hi_q     <= '0;
       fabric_dim_q <= '0;
     end else begin
-      for (int r = 0; r < NumGprs; r++) gpr_q[r] <= gpr_d[r];
-      for (int r = 0; r < NumDsrs; r++) dsr_q[r] <= dsr_d[r];
-      for (int t = 0; t < NumTasks; t++) begin
-        tkind_q[t]  <= tkind_d[t];
-        tentry_q[t] <= tentry_d[t];
-        targ_q[t]   <= targ_d[t];
-      end
-      for (int k = 0; k < NumDebugFmts; k++) dbg_q[k] <= dbg_d[k];
       active_q     <= active_d;
       blocked_q    <= blocked_d;
       fpflags_q    <= fpflags_d;
@@ -217,13 +203,34 @@ module tessera_ce_regs (
     end
   end
 
-  // ---------------------------------------------------------------------------------------------
-  // The read mux: the value of register r, element i (r as tessera_ce_mmio decodes it, valid)
-  logic [3:0] ocred [NumColors];
-  for (genvar c = 0; c < NumColors; c++) begin : g_col
-    assign ocred[c] = ocred_i[c*4 +: 4];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     gpr_q <= '0;
+    else if (gpr_we) gpr_q <= gpr_d;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     dsr_q <= '0;
+    else if (dsr_we) dsr_q <= dsr_d;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tkind_q  <= '0;
+      tentry_q <= '0;
+    end else if (tcfg_we) begin
+      tkind_q  <= tkind_d;
+      tentry_q <= tentry_d;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)      targ_q <= '0;
+    else if (targ_we) targ_q <= targ_d;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)     dbg_q <= '0;
+    else if (dbg_we) dbg_q <= dbg_d;
   end
 
+  // ---------------------------------------------------------------------------------------------
+  // The read mux: the value of register r, element i (r as tessera_ce_mmio decodes it, valid)
   function automatic logic [31:0] reg_read(input logic [4:0] r, input logic [4:0] i);
     logic [31:0] v;
     v = '0;
@@ -239,7 +246,7 @@ module tessera_ce_regs (
       MmioFaultAddr:   v = fault_addr_i;
       MmioFaultInfo:   v = fault_info_i;
       MmioDebugPort:   v = dbg_q[i[2:0]];
-      MmioCeColor:     v = {20'h0, ocred[i], 1'b0, ut_reads_i[i], in_ctrl_i[i] & in_valid_i[i],
+      MmioCeColor:     v = {20'h0, ocred_i[i*4 +: 4], 1'b0, ut_reads_i[i], in_ctrl_i[i] & in_valid_i[i],
                             in_count_i[i*5 +: 5]};
       MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = rt_rdata_i;
       MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
@@ -263,16 +270,10 @@ module tessera_ce_regs (
 
   // ---------------------------------------------------------------------------------------------
   // Outputs
-  for (genvar r = 0; r < NumGprs; r++) begin : g_gpr
-    assign gpr_o[32*r +: 32] = gpr_q[r];
-  end
-  for (genvar r = 0; r < NumDsrs; r++) begin : g_dsr
-    assign dsr_o[64*r +: 64] = dsr_q[r];
-  end
-  for (genvar t = 0; t < NumTasks; t++) begin : g_task
-    assign tkind_o[2*t +: 2]   = tkind_q[t];
-    assign tentry_o[16*t +: 16] = tentry_q[t];
-  end
+  assign gpr_o    = gpr_q;
+  assign dsr_o    = dsr_q;
+  assign tkind_o  = tkind_q;
+  assign tentry_o = tentry_q;
   assign active_o  = active_q;
   assign blocked_o = blocked_q;
 
