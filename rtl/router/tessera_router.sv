@@ -106,7 +106,10 @@ module tessera_router #(
   logic [PayW-1:0]      head      [NumDirs];
   logic [NumDirs-1:0]   stored;
   localparam int unsigned InCountWords = NumColors * RouterInCountCount0Width / 32;
-  logic [NumColors*RouterInCountCount0Width-1:0] in_count [NumDirs];
+  logic [31:0]          in_count [NumDirs];  // the RouterInCount word read, or zero
+  logic                 count_hit;
+  logic [2:0]           count_dir;
+  logic [1:0]           count_word;
 
   for (genvar d = 0; d < NumDirs; d++) begin : g_inq
     localparam int unsigned Depth = (d == 32'(DirRamp)) ? RampQueueDepth : LinkQueueDepth;
@@ -122,6 +125,8 @@ module tessera_router #(
       .pop_color_i   (pop_color[d]),
       .pop_payload_o (head[d]),
       .stored_o      (stored[d]),
+      .count_rd_i    (count_hit && count_dir == 3'(d)),
+      .count_word_i  (count_word),
       .count_o       (in_count[d])
     );
   end
@@ -340,18 +345,24 @@ module tessera_router #(
 
   // RouterInCount (host only): element InCountWords * d + w holds input d's counts of colors
   // 8w..8w+7.
+  // (decoded only for an address in its range; the queue computes the word)
   logic [31:0] count_rdata;
-  logic        count_hit;
   always_comb begin
-    count_hit   = 1'b0;
-    count_rdata = '0;
-    for (int i = 0; i < RouterInCountCount; i++) begin
-      if (cfg_addr_i == RouterInCountAddr + 16'(RouterInCountStride * i)) begin
-        count_hit   = 1'b1;
-        count_rdata = in_count[i / InCountWords][(i % InCountWords) * 32 +: 32];
+    count_hit  = 1'b0;
+    count_dir  = '0;
+    count_word = '0;
+    if (cfg_addr_i >= RouterInCountAddr &&
+        cfg_addr_i < RouterInCountAddr + 16'(RouterInCountStride * RouterInCountCount)) begin
+      for (int i = 0; i < RouterInCountCount; i++) begin
+        if (cfg_addr_i == RouterInCountAddr + 16'(RouterInCountStride * i)) begin
+          count_hit  = 1'b1;
+          count_dir  = 3'(i / InCountWords);
+          count_word = 2'(i % InCountWords);
+        end
       end
     end
   end
+  assign count_rdata = in_count[count_dir];
 
   assign fault_o     = fault_q[RouterFaultCountLsb +: 16] != '0;
   assign cfg_rdata_o = route_hit ? route_rdata :

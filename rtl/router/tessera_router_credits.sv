@@ -21,20 +21,29 @@ module tessera_router_credits #(
   logic                 ret;
   logic [CntW-1:0]      cnt_take_d, cnt_ret_d;
 
+  // (computed only in a cycle that takes or returns a credit; the others change nothing)
+  logic upd;
   always_comb begin
     ret        = credit_i.valid;
-    cnt_take_d = cnt_q[take_color_i] - 1'b1 + CntW'(ret && credit_i.color == take_color_i);
-    cnt_ret_d  = cnt_q[credit_i.color] + 1'b1 - CntW'(take_i && credit_i.color == take_color_i);
-    ok_d = ok_q;
-    if (take_i) ok_d[take_color_i]   = cnt_take_d != '0;
-    if (ret)    ok_d[credit_i.color] = cnt_ret_d != '0;
+    upd        = en_i && (take_i || ret);
+    cnt_take_d = '0;
+    cnt_ret_d  = '0;
+    ok_d       = ok_q;
+    if (take_i) begin
+      cnt_take_d = cnt_q[take_color_i] - 1'b1 + CntW'(ret && credit_i.color == take_color_i);
+      ok_d[take_color_i] = cnt_take_d != '0;
+    end
+    if (ret) begin
+      cnt_ret_d = cnt_q[credit_i.color] + 1'b1 - CntW'(take_i && credit_i.color == take_color_i);
+      ok_d[credit_i.color] = cnt_ret_d != '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ok_q <= '1;
       for (int c = 0; c < NumColors; c++) cnt_q[c] <= CntW'(Init);
-    end else if (en_i) begin
+    end else if (upd) begin
       ok_q <= ok_d;
       if (take_i) cnt_q[take_color_i]   <= cnt_take_d;
       if (ret)    cnt_q[credit_i.color] <= cnt_ret_d;

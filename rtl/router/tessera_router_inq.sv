@@ -20,8 +20,11 @@ module tessera_router_inq #(
   output logic [tessera_pkg::DataBits:0]      pop_payload_o,
   // some color holds a stored wavelet (after the last clock edge)
   output logic                                stored_o,
-  // per color: wavelets stored, in a RouterInCount field (a nibble)
-  output logic [tessera_pkg::NumColors*tessera_pkg::RouterInCountCount0Width-1:0] count_o
+  // RouterInCount word count_word_i (the counts of its colors, a nibble each) while count_rd_i,
+  // else zero: computed only for a read
+  input  logic                                count_rd_i,
+  input  logic [1:0]                          count_word_i,
+  output logic [31:0]                         count_o
 );
   `include "tessera_pkg_use.svh"
   `include "tessera_assert.svh"
@@ -47,8 +50,15 @@ module tessera_router_inq #(
   assign avail_o     = nonempty_q | push_onehot;
   assign stored_o    = |nonempty_q;
   localparam int unsigned InCountW = RouterInCountCount0Width;
-  for (genvar c = 0; c < NumColors; c++) begin : g_count
-    assign count_o[c*InCountW +: InCountW] = InCountW'(cnt_q[c]);
+  localparam int unsigned PerWord  = 32 / InCountW;  // colors per RouterInCount word
+  always_comb begin
+    count_o = '0;
+    if (count_rd_i) begin
+      for (int k = 0; k < PerWord; k++) begin
+        if (PerWord * 32'(count_word_i) + k < NumColors)
+          count_o[k*InCountW +: InCountW] = InCountW'(cnt_q[PerWord * 32'(count_word_i) + k]);
+      end
+    end
   end
 
   // (only in a cycle that pushes or pops: otherwise nothing changes and no head is read)
