@@ -10,22 +10,44 @@ module tessera_ce_dsd_ut (
   input  logic                                clk_i,
   input  logic                                rst_ni,
   input  logic                                live_i,        // enabled, no fault recorded
-  // the DSD instruction at issue (docs/isa.md 4.11), and whether it issues on this microthread
+  // whether the DSD instruction at issue issues on this microthread, and what it loads then
+  // (tessera_ce_dsd_issue decodes it once for the engine; docs/isa.md 4.11)
   input  logic                                issue_i,
-  input  logic [31:0]                         iss_insn_i,
+  input  logic                                iss_sync_i,
+  input  logic                                iss_unbl_i,
+  input  logic [4:0]                          iss_tid_i,
+  input  logic [15:0]                         iss_pc_i,
+  input  logic [6:0]                          iss_opc_i,
   input  tessera_pkg::dsd_op_e                iss_op_i,
   input  tessera_pkg::dsd_fmt_e               iss_fmt_i,
   input  tessera_pkg::dsd_form_e              iss_form_i,
-  input  logic [2:0]                          iss_has_i,     // bit r: an operand in role r
-  input  logic [14:0]                         iss_len_i,
-  input  logic [63:0]                         iss_dsr_dst_i,
-  input  logic [63:0]                         iss_dsr_src0_i,
-  input  logic [63:0]                         iss_dsr_src1_i,
-  input  logic [63:0]                         iss_ext_dst_i,  // the odd DSR of each role's pair
-  input  logic [63:0]                         iss_ext_src0_i, // (a mem4d operand's extension)
-  input  logic [63:0]                         iss_ext_src1_i,
-  input  logic [31:0]                         iss_scalar_i,
-  input  logic [15:0]                         iss_pc_i,
+  input  logic [2:0]                          iss_has_i,
+  input  logic [14:0]                         iss_n_i,
+  input  logic                                iss_n0_i,
+  input  logic                                iss_unb_i,
+  input  logic                                iss_dot_i,
+  input  logic                                iss_minmax_i,
+  input  logic                                iss_fmac_i,
+  input  logic                                iss_pairs_i,
+  input  logic [31:0]                         iss_scal_i,
+  input  logic [3:0]                          iss_sreg_i,
+  input  logic                                iss_dctrl_i,
+  input  logic                                iss_didx_i,
+  input  logic [15:0]                         iss_dbase_i,
+  input  logic [tessera_pkg::NumColors-1:0]   iss_fabin_i,
+  input  logic [2:0]                          iss_o4_i,
+  input  logic [2:0][1:0]                     iss_okind_i,
+  input  logic [2:0]                          iss_ohalf_i,
+  input  logic [2:0][4:0]                     iss_ocol_i,
+  input  logic [2:0][3:0]                     iss_odsr_i,
+  input  logic [2:0][18:0]                    iss_oinc_i,
+  input  logic [2:0][14:0]                    iss_l0_i,
+  input  logic [2:0][10:0]                    iss_l1_i,
+  input  logic [2:0][4:0]                     iss_l2_i,
+  input  logic [2:0][18:0]                    iss_inc1_i,
+  input  logic [2:0][18:0]                    iss_inc2_i,
+  input  logic [2:0][18:0]                    iss_inc3_i,
+  input  logic [2:0][20:0]                    iss_base_i,
   // what the next step needs this cycle
   input  logic [tessera_pkg::NumColors-1:0]   head_data_i,   // a data wavelet heads color c
   input  logic [tessera_pkg::NumColors-1:0]   head_ctrl_i,   // a control wavelet heads color c
@@ -76,61 +98,44 @@ module tessera_ce_dsd_ut (
   localparam int unsigned NumDw = 7;   // fdot words: partials 0..3, combine results 4..6
   localparam logic [1:0]  KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;  // dsd_kind_e, bits 1:0
 
-  // A stride in elements as a signed step in bytes (elements of 2 or 4 bytes).
-  function automatic logic [18:0] stride_bytes(input logic [15:0] stride, input logic half);
-    stride_bytes = half ? {{2{stride[15]}}, stride, 1'b0} : {stride[15], stride, 2'b00};
-  endfunction
-
   function automatic logic [2:0] stages(input dsd_fmt_e f);  // fdot combine steps
     stages = f == DsdFmtF16 ? 3'd4 : 3'd3;
   endfunction
 
   // ---------------------------------------------------------------------------------------------
-  // State: the operation as issued ...
+  // State: the operation as issued (loaded from the iss_ inputs when one issues) ...
   logic                 busy_q, busy_d;
-  logic                 sync_q, sync_d;      // the CE waits for it (UtStatus.Sync)
-  logic [15:0]          upc_q, upc_d;
-  logic [6:0]           opc_q, opc_d;
-  dsd_op_e              op_q, op_d;
-  dsd_fmt_e             fmt_q, fmt_d;
-  dsd_form_e            form_q, form_d;
-  logic [2:0]           has_q, has_d;
+  logic                 sync_q;              // the CE waits for it (UtStatus.Sync)
+  logic [15:0]          upc_q;
+  logic [6:0]           opc_q;
+  dsd_op_e              op_q;
+  dsd_fmt_e             fmt_q;
+  dsd_form_e            form_q;
+  logic [2:0]           has_q;
   logic [2:0][1:0]      okind_q;             // per role: kind, 16-bit, color, DSR, stride
-  logic [2:0][1:0]      okind_d;
   logic [2:0]           ohalf_q;
-  logic [2:0]           ohalf_d;
   logic [2:0][4:0]      ocol_q;
-  logic [2:0][4:0]      ocol_d;
   logic [2:0][3:0]      odsr_q;
-  logic [2:0][3:0]      odsr_d;
   logic [2:0][18:0]     oinc_q;              // signed: Stride * element size
-  logic [2:0][18:0]     oinc_d;
-  logic                 dctrl_q, dctrl_d, didx_q, didx_d;
-  logic [15:0]          dbase_q, dbase_d;
-  logic [31:0]          scal_q, scal_d;
-  logic [3:0]           sreg_q, sreg_d;
-  logic [14:0]          n_q, n_d;
-  logic                 unb_q, unb_d;        // unbounded length
-  logic [4:0]           tid_q, tid_d;
-  logic                 unbl_q, unbl_d;      // completion unblocks (else activates)
-  logic                 dot_q, dot_d, fmac_q, fmac_d, pairs_q, pairs_d;
-  logic [NumColors-1:0] fabin_q, fabin_d;
+  logic                 dctrl_q, didx_q;
+  logic [15:0]          dbase_q;
+  logic [31:0]          scal_q;
+  logic [3:0]           sreg_q;
+  logic [14:0]          n_q;
+  logic                 unb_q;               // unbounded length
+  logic [4:0]           tid_q;
+  logic                 unbl_q;              // completion unblocks (else activates)
+  logic                 dot_q, fmac_q, pairs_q;
+  logic [NumColors-1:0] fabin_q;
   // mem4d operands (docs/isa.md 2.3), per role: the lengths of dimensions 0..2 and the byte
   // steps of dimensions 1..3 (dimension 0's is oinc)
   logic [2:0]           o4_q;
-  logic [2:0]           o4_d;
   logic [2:0][14:0]     l0_q;
-  logic [2:0][14:0]     l0_d;
   logic [2:0][10:0]     l1_q;
-  logic [2:0][10:0]     l1_d;
   logic [2:0][4:0]      l2_q;
-  logic [2:0][4:0]      l2_d;
   logic [2:0][18:0]     inc1_q;
-  logic [2:0][18:0]     inc1_d;
   logic [2:0][18:0]     inc2_q;
-  logic [2:0][18:0]     inc2_d;
   logic [2:0][18:0]     inc3_q;
-  logic [2:0][18:0]     inc3_d;
   // ... and where it is
   logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
   logic [AW-1:0]        oaddr_d [3];
@@ -159,26 +164,6 @@ module tessera_ce_dsd_ut (
   logic                 cnt_q, cnt_d;        // some lrdy or crdy counter is not zero
   logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
   logic [4:0]           wcol_q, wcol_d;
-
-  // The instruction at issue.
-  tessera_pkg::insn_d_t iss_d;
-  logic [63:0]          iss_raw [3];
-  logic [63:0]          iss_ext [3];
-  logic [3:0]           iss_dsr [3];
-  logic                 iss_n0;
-  always_comb begin
-    iss_d      = iss_insn_i;
-    iss_raw[0] = iss_dsr_dst_i;
-    iss_raw[1] = iss_dsr_src0_i;
-    iss_raw[2] = iss_dsr_src1_i;
-    iss_ext[0] = iss_ext_dst_i;
-    iss_ext[1] = iss_ext_src0_i;
-    iss_ext[2] = iss_ext_src1_i;
-    iss_dsr[0] = iss_d.dst;
-    iss_dsr[1] = iss_d.src0;
-    iss_dsr[2] = iss_d.src1;
-    iss_n0     = iss_len_i == 15'd0;
-  end
 
   // An idle microthread (not busy, nothing in flight, its fdot counters at zero) keeps its state
   // until an operation issues on it: `act` says its state may change in this cycle. The logic
@@ -329,14 +314,12 @@ module tessera_ce_dsd_ut (
 
   // The operation issued reduces into R[S] through fdot's partials: fdot, a sum (a dot product
   // with ones), a max or a min (docs/isa.md 6.5).
-  logic iss_dot;
-  logic        iss_minmax;  // the identity of its partials: -0.0 for sums, the canonical NaN
-  logic [15:0] iss_id16;    // for max and min (a quiet NaN loses in maximumNumber)
+  // The identity of its partials: -0.0 for sums, the canonical NaN for max and min (a quiet
+  // NaN loses in maximumNumber).
+  logic [15:0] iss_id16;
   logic [31:0] iss_id32;
-  assign iss_minmax = iss_op_i == DsdOpMaxR || iss_op_i == DsdOpMinR;
-  assign iss_dot    = iss_op_i == DsdOpDot || iss_op_i == DsdOpSum || iss_minmax;
-  assign iss_id16   = iss_minmax ? CanonicalNan16[15:0] : 16'h8000;
-  assign iss_id32   = iss_minmax ? CanonicalNan32 : 32'h8000_0000;
+  assign iss_id16 = iss_minmax_i ? CanonicalNan16[15:0] : 16'h8000;
+  assign iss_id32 = iss_minmax_i ? CanonicalNan32 : 32'h8000_0000;
 
   // ---------------------------------------------------------------------------------------------
   // Completion: its last result is due, it issues with nothing to do, or it ends with nothing in
@@ -357,10 +340,10 @@ module tessera_ce_dsd_ut (
     kind       = '0;
     if (act) begin
       comp = due_i && ended_q && infl_q == 3'd1 && (!dot_q || stage_q == stages(fmt_q));
-      if (issue_i && iss_n0 && !iss_dot) begin
+      if (issue_i && iss_n0_i && !iss_dot_i) begin
         comp   = 1'b1;
-        c_tid  = iss_d.tid;
-        c_unbl = iss_d.u && iss_d.tid != 5'(NoTask);
+        c_tid  = iss_tid_i;
+        c_unbl = iss_unbl_i;
         c_pc   = iss_pc_i;
       end
       if (ending && !dot_q && infl_after == '0) comp = 1'b1;
@@ -381,50 +364,10 @@ module tessera_ce_dsd_ut (
   // Next state, in the order of the cycle: the fdot counters count down, the result due, the
   // issue, the wait found, the end, the completion, the step.
   always_comb begin
-    logic          pair, half;
+    logic          pair;
     logic [AW-1:0] inc;
-    logic [17:0]   step_bytes;
-    pair       = split_i ? spair_i : pl_pair;
-    half       = 1'b0;
-    inc        = '0;
-    step_bytes = '0;
-    // The operation as issued: its registers load only when one issues (below, where each gets
-    // its value), so their next values matter only then; zero in other cycles, which costs a
-    // simulator less than copying them.
-    sync_d  = 1'b0;
-    upc_d   = '0;
-    opc_d   = '0;
-    op_d    = DsdOpAdd;
-    fmt_d   = DsdFmtF32;
-    form_d  = DsdFormV3;
-    has_d   = '0;
-    dctrl_d = 1'b0;
-    didx_d  = 1'b0;
-    dbase_d = '0;
-    scal_d  = '0;
-    sreg_d  = '0;
-    n_d     = '0;
-    unb_d   = 1'b0;
-    tid_d   = '0;
-    unbl_d  = 1'b0;
-    dot_d   = 1'b0;
-    fmac_d  = 1'b0;
-    pairs_d = 1'b0;
-    fabin_d = '0;
-    for (int r = 0; r < 3; r++) begin
-      okind_d[r] = '0;
-      ohalf_d[r] = 1'b0;
-      ocol_d[r]  = '0;
-      odsr_d[r]  = '0;
-      oinc_d[r]  = '0;
-      o4_d[r]    = 1'b0;
-      l0_d[r]    = '0;
-      l1_d[r]    = '0;
-      l2_d[r]    = '0;
-      inc1_d[r]  = '0;
-      inc2_d[r]  = '0;
-      inc3_d[r]  = '0;
-    end
+    pair = split_i ? spair_i : pl_pair;
+    inc  = '0;
     // Where it is: its registers load only while it is active (act), and hold unless changed
     // below; zero while it is idle, for the same reason.
     busy_d  = 1'b0;
@@ -483,74 +426,31 @@ module tessera_ce_dsd_ut (
 
       // 3. the DSD instruction issues on this microthread (docs/isa.md 4.11)
       if (issue_i) begin
-        busy_d  = !(iss_n0 && !iss_dot);
-        sync_d  = iss_d.u && iss_d.tid == 5'(NoTask);
-        unbl_d  = iss_d.u && iss_d.tid != 5'(NoTask);
-        tid_d   = iss_d.tid;
-        upc_d   = iss_pc_i;
-        opc_d   = iss_d.op;
-        op_d    = iss_op_i;
-        fmt_d   = iss_fmt_i;
-        form_d  = iss_form_i;
-        has_d   = iss_has_i;
-        n_d     = iss_len_i;
-        unb_d   = iss_len_i == 15'(UnboundedLength);
+        busy_d  = !(iss_n0_i && !iss_dot_i);
         i_d     = '0;
-        ended_d = iss_n0;
+        ended_d = iss_n0_i;
         infl_d  = '0;
         wait_d  = 3'(UtWaitReady);
         wcol_d  = 5'(NoColor);
-        dot_d   = iss_dot;
-        fmac_d  = iss_fmt_i == DsdFmtF32 || iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtMix;
-        // conversions and compares step one element at a time: the FMAC takes lane 0 only
-        pairs_d = (iss_fmt_i == DsdFmtF16 || iss_fmt_i == DsdFmtW16) && iss_op_i != DsdOpCvt &&
-                  iss_op_i != DsdOpCvtF2I && iss_op_i != DsdOpCvtI2F &&
-                  !(iss_op_i >= DsdOpCmpEq && iss_op_i <= DsdOpCmpGe);
-        scal_d  = iss_scalar_i;
-        sreg_d  = iss_d.s;
         stage_d = '0;
-        fabin_d = '0;
-        dctrl_d = iss_dsr_dst_i[DsdCtrlLsb];
-        didx_d  = iss_dsr_dst_i[DsdIdxLsb];
-        dbase_d = iss_dsr_dst_i[DsdBaseLsb +: 16];
         for (int r = 0; r < 3; r++) begin
-          half       = iss_raw[r][DsdElemLsb];
-          step_bytes = half ? {iss_raw[r][DsdStrideLsb + 15], iss_raw[r][DsdStrideLsb +: 16], 1'b0}
-                            : {iss_raw[r][DsdStrideLsb +: 16], 2'b00};
-          o4_d[r]    = iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
-          okind_d[r] = o4_d[r] ? KMem : iss_raw[r][DsdKindLsb +: 2];
-          ohalf_d[r] = half;
-          ocol_d[r]  = iss_raw[r][DsdColorLsb +: 5];
-          odsr_d[r]  = iss_dsr[r];
-          oaddr_d[r] = AW'(iss_raw[r][DsdBaseLsb +: 16]);
-          oinc_d[r]  = {step_bytes[17], step_bytes};
-          l0_d[r]    = iss_raw[r][DsdLengthLsb +: 15];
-          l1_d[r]    = iss_ext[r][Dsd4xLen1Lsb +: 11];
-          l2_d[r]    = iss_ext[r][Dsd4xLen2Lsb +: 5];
-          inc1_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride1Lsb +: 16], half);
-          inc2_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride2Lsb +: 16], half);
-          inc3_d[r]  = stride_bytes(iss_ext[r][Dsd4xStride3Lsb +: 16], half);
+          oaddr_d[r] = iss_base_i[r];
           c0_d[r]    = '0;
           c1_d[r]    = '0;
           c2_d[r]    = '0;
-          row_d[r]   = oaddr_d[r];
-          plane_d[r] = oaddr_d[r];
-          block_d[r] = oaddr_d[r];
-          if (iss_has_i[r] && (iss_raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
-                               iss_raw[r][DsdStrideLsb +: 16] != 16'd1))
-            pairs_d = 1'b0;
-          if (r != 0 && iss_has_i[r] && iss_raw[r][DsdKindLsb +: 3] == 3'(DsdKindFabIn))
-            fabin_d[iss_raw[r][DsdColorLsb +: 5]] = 1'b1;
+          row_d[r]   = iss_base_i[r];
+          plane_d[r] = iss_base_i[r];
+          block_d[r] = iss_base_i[r];
         end
         // reduction partials: p0 = the accumulator, the others the combine's identity: -0.0 for
         // sums, the canonical NaN for max and min (docs/isa.md 6.5)
         for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
         for (int k = 0; k < 3; k++) crdy_d[k] = '0;
         if (iss_fmt_i == DsdFmtF16) begin
-          dw_d[0] = {iss_id16, iss_scalar_i[15:0]};
+          dw_d[0] = {iss_id16, iss_scal_i[15:0]};
           for (int k = 1; k < 4; k++) dw_d[k] = {iss_id16, iss_id16};
         end else begin
-          dw_d[0] = iss_scalar_i;
+          dw_d[0] = iss_scal_i;
           for (int k = 1; k < 4; k++) dw_d[k] = iss_id32;
         end
       end
@@ -665,40 +565,38 @@ module tessera_ce_dsd_ut (
         inc3_q[r]  <= '0;
       end
     end else if (issue_i) begin
-      sync_q  <= sync_d;
-      upc_q   <= upc_d;
-      opc_q   <= opc_d;
-      op_q    <= op_d;
-      fmt_q   <= fmt_d;
-      form_q  <= form_d;
-      has_q   <= has_d;
-      dctrl_q <= dctrl_d;
-      didx_q  <= didx_d;
-      dbase_q <= dbase_d;
-      scal_q  <= scal_d;
-      sreg_q  <= sreg_d;
-      n_q     <= n_d;
-      unb_q   <= unb_d;
-      tid_q   <= tid_d;
-      unbl_q  <= unbl_d;
-      dot_q   <= dot_d;
-      fmac_q  <= fmac_d;
-      pairs_q <= pairs_d;
-      fabin_q <= fabin_d;
-      for (int r = 0; r < 3; r++) begin
-        okind_q[r] <= okind_d[r];
-        ohalf_q[r] <= ohalf_d[r];
-        ocol_q[r]  <= ocol_d[r];
-        odsr_q[r]  <= odsr_d[r];
-        oinc_q[r]  <= oinc_d[r];
-        o4_q[r]    <= o4_d[r];
-        l0_q[r]    <= l0_d[r];
-        l1_q[r]    <= l1_d[r];
-        l2_q[r]    <= l2_d[r];
-        inc1_q[r]  <= inc1_d[r];
-        inc2_q[r]  <= inc2_d[r];
-        inc3_q[r]  <= inc3_d[r];
-      end
+      sync_q  <= iss_sync_i;
+      upc_q   <= iss_pc_i;
+      opc_q   <= iss_opc_i;
+      op_q    <= iss_op_i;
+      fmt_q   <= iss_fmt_i;
+      form_q  <= iss_form_i;
+      has_q   <= iss_has_i;
+      dctrl_q <= iss_dctrl_i;
+      didx_q  <= iss_didx_i;
+      dbase_q <= iss_dbase_i;
+      scal_q  <= iss_scal_i;
+      sreg_q  <= iss_sreg_i;
+      n_q     <= iss_n_i;
+      unb_q   <= iss_unb_i;
+      tid_q   <= iss_tid_i;
+      unbl_q  <= iss_unbl_i;
+      dot_q   <= iss_dot_i;
+      fmac_q  <= iss_fmac_i;
+      pairs_q <= iss_pairs_i;
+      fabin_q <= iss_fabin_i;
+      okind_q <= iss_okind_i;
+      ohalf_q <= iss_ohalf_i;
+      ocol_q  <= iss_ocol_i;
+      odsr_q  <= iss_odsr_i;
+      oinc_q  <= iss_oinc_i;
+      o4_q    <= iss_o4_i;
+      l0_q    <= iss_l0_i;
+      l1_q    <= iss_l1_i;
+      l2_q    <= iss_l2_i;
+      inc1_q  <= iss_inc1_i;
+      inc2_q  <= iss_inc2_i;
+      inc3_q  <= iss_inc3_i;
     end
   end
 
@@ -816,6 +714,4 @@ module tessera_ce_dsd_ut (
   `ASSERT_IF(BusyUtHasValidPlan, busy_q, plan_ok)
 `endif
 
-  logic unused;
-  assign unused = ^{iss_d.ut};
 endmodule
