@@ -170,7 +170,8 @@ module tessera_ce (
   tessera_ce_pkg::fp_issue_t  sc_fp;
   logic [NumTasks*2-1:0]      tkind;
   logic [NumTasks*16-1:0]     tentry;
-  logic [NumColors*4-1:0]     ocred, ocred_after;
+  logic [NumColors*4-1:0]     ocred;
+  logic [NumColors-1:0]       ocred_has, ocred_has_after;  // a credit left (after the send)
   // the DSD engine's hold on this cycle's resources, and its checks
   tessera_pkg::link_t         dsd_wave;
   tessera_ce_pkg::sram_wr_t   dsd_wr;
@@ -199,7 +200,7 @@ module tessera_ce (
     .fp_pend_i      (fp_pend),
     .ut_busy_i      (ut_busy),
     .tkind_i        (tkind),
-    .ocred_i        (ocred),
+    .cred_i         (ocred_has),
     .can_send_i,
     .eng_write_i    (dsd_wr.we),
     .eng_send_i     (dsd_wave.valid),
@@ -270,7 +271,7 @@ module tessera_ce (
     .sc_banks_i     (sc_banks),
     .sc_row_i       (sc_row),
     .sc_fmac_i      (sc_fmac),
-    .ocred_i        (ocred_after),
+    .cred_i         (ocred_has_after),
     .in_valid_i     (in_valid),
     .in_ctrl_i      (in_ctrl),
     .in_data_i      (in_data),
@@ -369,7 +370,8 @@ module tessera_ce (
     .dsd_take_i   (dsd_cred_take),
     .dsd_color_i  (dsd_cred_color),
     .ocred_o      (ocred),
-    .ocred_after_o(ocred_after)
+    .has_o        (ocred_has),
+    .has_after_o  (ocred_has_after)
   );
 
   tessera_ce_pkg::gpr_wr_t fp_gpr;

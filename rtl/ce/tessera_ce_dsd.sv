@@ -47,7 +47,8 @@ module tessera_ce_dsd (
   input  logic [7:0]                            sc_banks_i,
   input  logic [11:0]                           sc_row_i,
   input  logic                                  sc_fmac_i,
-  input  logic [tessera_pkg::NumColors*4-1:0]   ocred_i,      // after the scalar stage's send
+  input  logic [tessera_pkg::NumColors-1:0]     cred_i,       // an output credit per color, after
+                                                                // the scalar stage's send
   // CE input queue heads (start of cycle)
   input  logic [tessera_pkg::NumColors-1:0]     in_valid_i,
   input  logic [tessera_pkg::NumColors-1:0]     in_ctrl_i,
@@ -266,11 +267,6 @@ module tessera_ce_dsd (
   tessera_ce_pkg::dsd_ut_view_t view_fault; // the faulting microthread's
   logic [$bits(view_step)-1:0]  views [NumUts];
 
-  // A fabout step needs an output credit for its color (after the scalar stage's send).
-  logic [NumColors-1:0] cred;
-  for (genvar c = 0; c < NumColors; c++) begin : g_cred
-    assign cred[c] = ocred_i[4*c +: 4] != 4'd0;
-  end
 
   // The fdot word the result due updates (an fdot partial or combine result), merged once here
   // for the microthread's update and for the FMAC slot that reads it in this cycle.
@@ -330,7 +326,7 @@ module tessera_ce_dsd (
       .iss_base_i    (op_base),
       .head_data_i   (head_data),
       .head_ctrl_i   (head_ctrl),
-      .cred_i        (cred),
+      .cred_i,
       .sc_ports_i,
       .sc_banks_i,
       .sc_row_i,

@@ -11,20 +11,23 @@ module tessera_ce_ocred (
   input  logic                                dsd_take_i,   // a fabout step takes a credit
   input  logic [4:0]                          dsd_color_i,
   output logic [tessera_pkg::NumColors*4-1:0] ocred_o,      // color c at [4*c +: 4]
-  output logic [tessera_pkg::NumColors*4-1:0] ocred_after_o // ... after the scalar stage's send
+  output logic [tessera_pkg::NumColors-1:0]   has_o,        // per color: a credit is left
+  output logic [tessera_pkg::NumColors-1:0]   has_after_o   // ... after the scalar stage's send
 );
   `include "tessera_pkg_use.svh"
 
   // A credit returned, a send and a fabout take each touch one color; a cycle without them
   // changes nothing (the registers load only when one happens).
-  logic [NumColors*4-1:0] ocred_q, ocred_d, after;
+  // Beside the counts, whether each is above zero (has_q), in the same cycles.
+  logic [NumColors*4-1:0] ocred_q, ocred_d;
+  logic [NumColors-1:0]   has_q, has_d;
   logic                   ret, send, take;
   logic                   bad;  // a credit beyond RampInDepth, or below zero
   // (apart: the engine's take depends on the credits the scalar stage's send leaves)
   always_comb begin
-    send  = send_i.valid && 32'(send_i.color) < NumColors;
-    after = ocred_q;
-    if (send) after[4*send_i.color +: 4] = ocred_q[4*send_i.color +: 4] - 4'd1;
+    send        = send_i.valid && 32'(send_i.color) < NumColors;
+    has_after_o = has_q;
+    if (send && ocred_q[4*send_i.color +: 4] == 4'd1) has_after_o[send_i.color] = 1'b0;
   end
   always_comb begin
     logic [4:0] col [3];  // the colors of the return, the send and the take
@@ -38,25 +41,36 @@ module tessera_ce_ocred (
     hit[0]  = ret;
     hit[1]  = send;
     hit[2]  = take;
-    ocred_d = ocred_q;
+    ocred_d = '0;
+    has_d   = '0;
     bad     = 1'b0;
     next    = '0;
-    for (int k = 0; k < 3; k++) begin
-      if (hit[k]) begin
-        next = 6'(ocred_q[4*col[k] +: 4]) + 6'(ret && credit_i.color == col[k]) -
-               6'(send && send_i.color == col[k]) - 6'(take && dsd_color_i == col[k]);
-        ocred_d[4*col[k] +: 4] = next[3:0];
-        if (next[5] || next > 6'(RampInDepth)) bad = 1'b1;
+    if (ret || send || take) begin
+      ocred_d = ocred_q;
+      has_d   = has_q;
+      for (int k = 0; k < 3; k++) begin
+        if (hit[k]) begin
+          next = 6'(ocred_q[4*col[k] +: 4]) + 6'(ret && credit_i.color == col[k]) -
+                 6'(send && send_i.color == col[k]) - 6'(take && dsd_color_i == col[k]);
+          ocred_d[4*col[k] +: 4] = next[3:0];
+          has_d[col[k]]          = next != '0;
+          if (next[5] || next > 6'(RampInDepth)) bad = 1'b1;
+        end
       end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)                   ocred_q <= {NumColors{4'(RampInDepth)}};
-    else if (ret || send || take) ocred_q <= ocred_d;
+    if (!rst_ni) begin
+      ocred_q <= {NumColors{4'(RampInDepth)}};
+      has_q   <= '1;
+    end else if (ret || send || take) begin
+      ocred_q <= ocred_d;
+      has_q   <= has_d;
+    end
   end
-  assign ocred_o       = ocred_q;
-  assign ocred_after_o = after;
+  assign ocred_o = ocred_q;
+  assign has_o   = has_q;
 
   `include "tessera_assert.svh"
   `ASSERT(CreditsWithinRampInDepthAndNotNegative, !bad)

@@ -42,7 +42,7 @@ module tessera_ce_scalar (
   input  logic                                        fp_pend_i,   // a scalar FP result in flight
   input  logic [tessera_pkg::NumMicrothreads-1:0]     ut_busy_i,
   input  logic [tessera_pkg::NumTasks*2-1:0]          tkind_i,
-  input  logic [tessera_pkg::NumColors*4-1:0]         ocred_i,     // output credits
+  input  logic [tessera_pkg::NumColors-1:0]           cred_i,      // an output credit per color
   input  logic [tessera_pkg::NumColors-1:0]           can_send_i,
   // what the DSD engine holds in this cycle (6.8 item 1), and its checks of a DSD instruction
   input  logic                                        eng_write_i, // a result due: the write port
@@ -142,10 +142,6 @@ module tessera_ce_scalar (
   );
   assign mm_reg_o = mm_reg;
 
-  logic [3:0] ocred [NumColors];
-  for (genvar c = 0; c < NumColors; c++) begin : g_col
-    assign ocred[c] = ocred_i[c*4 +: 4];
-  end
 
   // The instruction's class and the accesses it makes.
   logic        is_fp, is_load, is_store, is_mem, is_ldd, is_std, is_dsr_mem, is_setbase, is_setlen;
@@ -222,7 +218,8 @@ module tessera_ce_scalar (
     stall_port   = ((is_load && !in_mmio) || is_ldd) && eng_split_i ||
                    ((is_store && !in_mmio) || is_std) && eng_write_i;
     stall_fmac   = is_fp && eng_split_i;
-    stall_send   = is_send && (ocred[task_id[4:0]] == 4'd0 || eng_send_i);
+    stall_send   = is_send && (32'(task_id[4:0]) >= NumColors || !cred_i[task_id[4:0]] ||
+                                eng_send_i);
     stall_utwait = is_utwait && (8'(ut_busy_i) & imm[7:0]) != 8'h0;
 
     fault_fetch      = ir_past_i;

@@ -45,16 +45,11 @@ module tessera_ce_tasks (
 );
   `include "tessera_pkg_use.svh"
 
-  logic [31:0] in_data [NumColors];
-  logic [1:0]  tkind [NumTasks];
-  logic [15:0] tentry [NumTasks];
-  for (genvar c = 0; c < NumColors; c++) begin : g_col
-    assign in_data[c] = in_data_i[c*32 +: 32];
-  end
-  for (genvar t = 0; t < NumTasks; t++) begin : g_task
-    assign tkind[t]  = tkind_i[2*t +: 2];
-    assign tentry[t] = tentry_i[16*t +: 16];
-  end
+  // (The packed inputs are read where needed: unpacking every color's head and every task's
+  // kind and entry into arrays would cost a simulator that much each cycle.)
+  function automatic logic [1:0] kind_of(input logic [4:0] t);
+    kind_of = tkind_i[2*t +: 2];
+  endfunction
 
   function automatic logic [31:0] fault_info(input logic write, input logic [14:0] index);
     logic [31:0] v;
@@ -78,7 +73,7 @@ module tessera_ce_tasks (
     heads       = in_valid_i & in_ctrl_i & ~ut_reads_i;
     if (heads != '0) begin
       for (int c = NumColors - 1; c >= 0; c--) begin
-        t = in_data[c][CtrlTaskLsb +: 5];
+        t = in_data_i[32*c + CtrlTaskLsb +: 5];
         if (heads[c] && (t == 5'(NoTask) || !active_i[t])) begin
           disp_o      = 1'b1;
           disp_color  = 5'(c);
@@ -86,14 +81,19 @@ module tessera_ce_tasks (
         end
       end
     end
-    disp_arg_o   = in_data[disp_color][15:0];
-    disp_set_o   = disp_o && disp_task_o != 5'(NoTask) && tkind[disp_task_o] == TaskKindControl;
-    disp_fault_o = disp_o && disp_task_o != 5'(NoTask) && tkind[disp_task_o] != TaskKindControl;
-    disp_fault_rec_o       = '0;
-    disp_fault_rec_o.cause = 5'(CeFaultTaskKind);
-    disp_fault_rec_o.pc    = pc_i;
-    disp_fault_rec_o.addr  = 32'(disp_task_o);
-    disp_fault_rec_o.info  = fault_info(1'b1, 15'(disp_color));
+    disp_arg_o       = '0;
+    disp_set_o       = 1'b0;
+    disp_fault_o     = 1'b0;
+    disp_fault_rec_o = '0;
+    if (disp_o) begin
+      disp_arg_o   = in_data_i[32*disp_color +: 16];
+      disp_set_o   = disp_task_o != 5'(NoTask) && kind_of(disp_task_o) == TaskKindControl;
+      disp_fault_o = disp_task_o != 5'(NoTask) && kind_of(disp_task_o) != TaskKindControl;
+      disp_fault_rec_o.cause = 5'(CeFaultTaskKind);
+      disp_fault_rec_o.pc    = pc_i;
+      disp_fault_rec_o.addr  = 32'(disp_task_o);
+      disp_fault_rec_o.info  = fault_info(1'b1, 15'(disp_color));
+    end
   end
 
   // The picker (item 6): only while no task runs (runnable_o is then all zeros; the CE is not
@@ -108,9 +108,9 @@ module tessera_ce_tasks (
       data_ready[NumColors-1:0] = in_valid_i & ~in_ctrl_i & ~ut_reads_i;
       for (int t = 0; t < NumTasks; t++) begin
         if (!blocked_i[t]) begin
-          if (tkind[t] == TaskKindData)
+          if (tkind_i[2*t +: 2] == TaskKindData)
             runnable_o[t] = data_ready[t];
-          else if (tkind[t] == TaskKindLocal || tkind[t] == TaskKindControl)
+          else if (tkind_i[2*t +: 2] == TaskKindLocal || tkind_i[2*t +: 2] == TaskKindControl)
             runnable_o[t] = active_i[t];
         end
       end
@@ -123,21 +123,27 @@ module tessera_ce_tasks (
       end
     end
     if (faulted_i) pick_o = 1'b0;
-    pick_entry_o = tentry[pick_task_o];
-    pick_data_o  = in_data[pick_task_o];
-    pick_fault_o = pick_o && (pick_entry_o[1:0] != 2'b00 || pick_entry_o >= SramBytes[15:0]);
-    pick_fault_rec_o       = '0;
-    pick_fault_rec_o.cause = 5'(CeFaultTaskEntry);
-    pick_fault_rec_o.pc    = pc_i;
-    pick_fault_rec_o.addr  = 32'(pick_entry_o);
-    pick_fault_rec_o.info  = fault_info(1'b0, 15'(pick_task_o));
+    pick_entry_o     = '0;
+    pick_data_o      = '0;
+    pick_fault_o     = 1'b0;
+    pick_fault_rec_o = '0;
+    if (pick_o) begin
+      pick_entry_o = tentry_i[16*pick_task_o +: 16];
+      // a data task's wavelet heads the color of its id (tasks 0..23)
+      if (32'(pick_task_o) < NumColors) pick_data_o = in_data_i[32*pick_task_o +: 32];
+      pick_fault_o = pick_entry_o[1:0] != 2'b00 || pick_entry_o >= SramBytes[15:0];
+      pick_fault_rec_o.cause = 5'(CeFaultTaskEntry);
+      pick_fault_rec_o.pc    = pc_i;
+      pick_fault_rec_o.addr  = 32'(pick_entry_o);
+      pick_fault_rec_o.info  = fault_info(1'b0, 15'(pick_task_o));
+    end
   end
 
   // What they pop when they act
   always_comb begin
     pop_o = '0;
     if (disp_i) pop_o[disp_color] = 1'b1;
-    if (pick_i && tkind[pick_task_o] == TaskKindData) pop_o[pick_task_o] = 1'b1;
+    if (pick_i && kind_of(pick_task_o) == TaskKindData) pop_o[pick_task_o] = 1'b1;
   end
 
   `include "tessera_assert.svh"
