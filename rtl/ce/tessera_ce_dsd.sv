@@ -274,7 +274,9 @@ module tessera_ce_dsd (
   logic [31:0] due_dw_data;
   always_comb begin
     due_dw_we   = due && res_due.dot && res_due.fmac;
-    due_dw_data = merge(dw[NumDw*32'(res_due.ut) + 32'(res_due.dw)], fmac_i.result, res_due.dm);
+    due_dw_data = '0;
+    if (due_dw_we)
+      due_dw_data = merge(dw[NumDw*32'(res_due.ut) + 32'(res_due.dw)], fmac_i.result, res_due.dm);
   end
 
   for (genvar u = 0; u < NumUts; u++) begin : g_ut
@@ -423,26 +425,31 @@ module tessera_ce_dsd (
     activate_o = '0;
     unblock_o  = '0;
     reads_o    = '0;
-    for (int u = 0; u < NumUts; u++) begin
-      if (may_complete[u] && comp[u] && comp_tid[u] != 5'(NoTask)) begin
-        if (comp_unbl[u]) unblock_o[comp_tid[u]]  = 1'b1;
-        else              activate_o[comp_tid[u]] = 1'b1;
+    for (int u = 0; u < NumUts; u++) reads_o = reads_o | ut_reads[u];
+    if ((may_complete & comp) != '0) begin
+      for (int u = 0; u < NumUts; u++) begin
+        if (may_complete[u] && comp[u] && comp_tid[u] != 5'(NoTask)) begin
+          if (comp_unbl[u]) unblock_o[comp_tid[u]]  = 1'b1;
+          else              activate_o[comp_tid[u]] = 1'b1;
+        end
       end
-      reads_o = reads_o | ut_reads[u];
     end
+    // the fault record, only for a fault
     fault_rec_o = '0;
-    fault_rec_o.info[FaultInfoUtLsb +: 4] = 4'(fault_ut);
-    if (cfault[fault_ut]) begin
-      fault_rec_o.cause = 5'(CeFaultTaskKind);
-      fault_rec_o.pc    = comp_pc[fault_ut];
-      fault_rec_o.addr  = 32'(comp_tid[fault_ut]);
-    end else begin
-      fault_rec_o.cause = 5'(CeFaultDsdRange);
-      fault_rec_o.pc    = ut_pc[fault_ut];
-      fault_rec_o.addr  = range_addr[fault_ut];
-      fault_rec_o.info[FaultInfoRoleLsb +: 3]   = 3'(range_role[fault_ut]) + 3'd1;
-      fault_rec_o.info[FaultInfoDsrLsb +: 4]    = range_dsr[fault_ut];
-      fault_rec_o.info[FaultInfoIndexLsb +: 15] = view_fault.i[14:0];
+    if (fault) begin
+      fault_rec_o.info[FaultInfoUtLsb +: 4] = 4'(fault_ut);
+      if (cfault[fault_ut]) begin
+        fault_rec_o.cause = 5'(CeFaultTaskKind);
+        fault_rec_o.pc    = comp_pc[fault_ut];
+        fault_rec_o.addr  = 32'(comp_tid[fault_ut]);
+      end else begin
+        fault_rec_o.cause = 5'(CeFaultDsdRange);
+        fault_rec_o.pc    = ut_pc[fault_ut];
+        fault_rec_o.addr  = range_addr[fault_ut];
+        fault_rec_o.info[FaultInfoRoleLsb +: 3]   = 3'(range_role[fault_ut]) + 3'd1;
+        fault_rec_o.info[FaultInfoDsrLsb +: 4]    = range_dsr[fault_ut];
+        fault_rec_o.info[FaultInfoIndexLsb +: 15] = view_fault.i[14:0];
+      end
     end
   end
 
@@ -459,9 +466,13 @@ module tessera_ce_dsd (
   logic [31:0] fwd [NumDw];  // its microthread's fdot words, the one due merged in
   always_comb begin
     logic [31:0] b;
-    for (int w = 0; w < NumDw; w++) begin
-      fwd[w] = dw[NumDw*32'(slot_q.ut) + w];
-      if (due_dw_we && res_due.ut == slot_q.ut && 32'(res_due.dw) == w) fwd[w] = due_dw_data;
+    // (an fdot word is read only by a slot that refers to one)
+    for (int w = 0; w < NumDw; w++) fwd[w] = '0;
+    if (slot_q.a_ref || slot_q.b_ref || slot_q.c_ref) begin
+      for (int w = 0; w < NumDw; w++) begin
+        fwd[w] = dw[NumDw*32'(slot_q.ut) + w];
+        if (due_dw_we && res_due.ut == slot_q.ut && 32'(res_due.dw) == w) fwd[w] = due_dw_data;
+      end
     end
     b            = slot_q.b_ref ? fwd[slot_q.b_w] : slot_q.b;
     fmac_o       = '0;

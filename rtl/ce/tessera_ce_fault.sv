@@ -46,8 +46,11 @@ module tessera_ce_fault (
   assign any       = sc_fault_i || dsd_fault_i || disp_fault_i || pick_fault_i;
   assign ret_go_o  = live_o && !any;
 
+  // The record loads only when a fault is taken or the host clears it.
+  logic rec_we;
   always_comb begin
-    rec_d     = rec_q;
+    rec_we = (live_o && any) || clear_i;
+    rec_d  = '0;
     if (live_o) begin
       if (sc_fault_i)        rec_d = sc_fault_rec_i;
       else if (dsd_fault_i)  rec_d = dsd_fault_rec_i;
@@ -58,13 +61,13 @@ module tessera_ce_fault (
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rec_q <= '0;
-    else         rec_q <= rec_d;
+    if (!rst_ni)     rec_q <= '0;
+    else if (rec_we) rec_q <= rec_d;
   end
   assign fault_o = rec_q;
 
   `include "tessera_assert.svh"
   // a recorded fault stays until the host clears it
-  `ASSERT_IF(FaultHolds, !live_o && !clear_i, rec_d == rec_q)
+  `ASSERT_IF(FaultHolds, !live_o && !clear_i, !rec_we)
   `ASSERT_IF(RecordedFaultHasCause, live_o && any, rec_d.cause != 5'(CeFaultNone))
 endmodule
