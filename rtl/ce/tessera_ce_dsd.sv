@@ -142,13 +142,17 @@ module tessera_ce_dsd (
   logic [31:0]            op_scal;
   logic [3:0]             op_sreg;
   logic [NumColors-1:0]   op_fabin;
-  logic [2:0][1:0]        op_okind;
-  logic [2:0][4:0]        op_ocol, op_l2;
-  logic [2:0][3:0]        op_odsr;
-  logic [2:0][18:0]       op_oinc, op_inc1, op_inc2, op_inc3;
-  logic [2:0][14:0]       op_l0;
-  logic [2:0][10:0]       op_l1;
-  logic [2:0][AW-1:0]     op_base;
+  logic [6-1:0]        op_okind;
+  logic [15-1:0]        op_ocol;
+  logic [15-1:0]        op_l2;
+  logic [12-1:0]        op_odsr;
+  logic [57-1:0]       op_oinc;
+  logic [57-1:0]       op_inc1;
+  logic [57-1:0]       op_inc2;
+  logic [57-1:0]       op_inc3;
+  logic [45-1:0]       op_l0;
+  logic [33-1:0]       op_l1;
+  logic [3*AW-1:0]     op_base;
 
   tessera_ce_dsd_issue #(.AW(AW)) u_issue (
     .active_i  (iss_go_i),

@@ -47,18 +47,18 @@ module tessera_ce_dsd_issue #(
   output logic [tessera_pkg::NumColors-1:0] fabin_o,   // its fabin colors
   // per role
   output logic [2:0]                        o4_o,      // mem4d
-  output logic [2:0][1:0]                   okind_o,   // dsd_kind_e bits 1:0 (mem4d as mem1d)
+  output logic [6-1:0]                   okind_o,   // dsd_kind_e bits 1:0 (mem4d as mem1d)
   output logic [2:0]                        ohalf_o,   // 16-bit elements
-  output logic [2:0][4:0]                   ocol_o,
-  output logic [2:0][3:0]                   odsr_o,
-  output logic [2:0][18:0]                  oinc_o,    // signed: Stride * element size
-  output logic [2:0][14:0]                  l0_o,      // mem4d lengths of dimensions 0..2
-  output logic [2:0][10:0]                  l1_o,
-  output logic [2:0][4:0]                   l2_o,
-  output logic [2:0][18:0]                  inc1_o,    // mem4d byte steps of dimensions 1..3
-  output logic [2:0][18:0]                  inc2_o,
-  output logic [2:0][18:0]                  inc3_o,
-  output logic [2:0][AW-1:0]                base_o     // the first element's address
+  output logic [15-1:0]                   ocol_o,
+  output logic [12-1:0]                   odsr_o,
+  output logic [57-1:0]                  oinc_o,    // signed: Stride * element size
+  output logic [45-1:0]                  l0_o,      // mem4d lengths of dimensions 0..2
+  output logic [33-1:0]                  l1_o,
+  output logic [15-1:0]                   l2_o,
+  output logic [57-1:0]                  inc1_o,    // mem4d byte steps of dimensions 1..3
+  output logic [57-1:0]                  inc2_o,
+  output logic [57-1:0]                  inc3_o,
+  output logic [3*AW-1:0]                base_o     // the first element's address
 );
   `include "tessera_pkg_use.svh"
 
@@ -147,17 +147,17 @@ module tessera_ce_dsd_issue #(
       for (int r = 0; r < 3; r++) begin
         half       = raw[r][DsdElemLsb];
         o4_o[r]    = raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
-        okind_o[r] = o4_o[r] ? KMem : raw[r][DsdKindLsb +: 2];
+        okind_o[2*r +: 2] = o4_o[r] ? KMem : raw[r][DsdKindLsb +: 2];
         ohalf_o[r] = half;
-        ocol_o[r]  = raw[r][DsdColorLsb +: 5];
-        oinc_o[r]  = stride_bytes(raw[r][DsdStrideLsb +: 16], half);
-        l0_o[r]    = raw[r][DsdLengthLsb +: 15];
-        l1_o[r]    = ext[r][Dsd4xLen1Lsb +: 11];
-        l2_o[r]    = ext[r][Dsd4xLen2Lsb +: 5];
-        inc1_o[r]  = stride_bytes(ext[r][Dsd4xStride1Lsb +: 16], half);
-        inc2_o[r]  = stride_bytes(ext[r][Dsd4xStride2Lsb +: 16], half);
-        inc3_o[r]  = stride_bytes(ext[r][Dsd4xStride3Lsb +: 16], half);
-        base_o[r]  = AW'(raw[r][DsdBaseLsb +: 16]);
+        ocol_o[5*r +: 5]  = raw[r][DsdColorLsb +: 5];
+        oinc_o[19*r +: 19]  = stride_bytes(raw[r][DsdStrideLsb +: 16], half);
+        l0_o[15*r +: 15]    = raw[r][DsdLengthLsb +: 15];
+        l1_o[11*r +: 11]    = ext[r][Dsd4xLen1Lsb +: 11];
+        l2_o[5*r +: 5]    = ext[r][Dsd4xLen2Lsb +: 5];
+        inc1_o[19*r +: 19]  = stride_bytes(ext[r][Dsd4xStride1Lsb +: 16], half);
+        inc2_o[19*r +: 19]  = stride_bytes(ext[r][Dsd4xStride2Lsb +: 16], half);
+        inc3_o[19*r +: 19]  = stride_bytes(ext[r][Dsd4xStride3Lsb +: 16], half);
+        base_o[AW*r +: AW]  = AW'(raw[r][DsdBaseLsb +: 16]);
         if (has_i[r] && (raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
                          raw[r][DsdStrideLsb +: 16] != 16'd1))
           pairs_o = 1'b0;

@@ -34,6 +34,7 @@ module tessera_ce_dsd_plan (
 
   logic [2:0] rr_q, rr_d;  // the round robin starts here
   logic       step_v;      // some microthread may step (before faults)
+  logic [NumUts-1:0] sel;  // the one that steps (not a split step's second half), one-hot
 
   always_comb begin
     logic [2:0] rr_u;
@@ -44,7 +45,7 @@ module tessera_ce_dsd_plan (
     if (split_i) begin
       step_v    = 1'b1;
       stepper_o = split_ut_i;
-    end else begin
+    end else if (ready_i != '0) begin
       for (int k = NumUts - 1; k >= 0; k--) begin
         rr_u = rr_q + 3'(k);
         if (ready_i[rr_u]) begin
@@ -53,22 +54,29 @@ module tessera_ce_dsd_plan (
         end
       end
     end
-    for (int u = 0; u < NumUts; u++)
-      turn_o[u] = ready_i[u] && !(step_v && !split_i && stepper_o == 3'(u));
+    // (vector operations; the per-microthread loops run only where a microthread faults)
+    sel        = (step_v && !split_i) ? NumUts'(1) << stepper_o : '0;
+    turn_o     = ready_i & ~sel;
     // faults in microthread order
     fault_o    = 1'b0;
     fault_ut_o = '0;
-    for (int u = NumUts - 1; u >= 0; u--) begin
-      if (cfault_i[u] || (step_v && !split_i && stepper_o == 3'(u) && range_i[u])) begin
-        fault_o    = 1'b1;
-        fault_ut_o = 3'(u);
+    if ((cfault_i | (sel & range_i)) != '0) begin
+      for (int u = NumUts - 1; u >= 0; u--) begin
+        if (cfault_i[u] || (sel[u] && range_i[u])) begin
+          fault_o    = 1'b1;
+          fault_ut_o = 3'(u);
+        end
       end
     end
-    fault_o = fault_o && run_o;
-    step_o  = run_o && step_v && (!fault_o || stepper_o < fault_ut_o);
-    for (int u = 0; u < NumUts; u++) begin
-      may_end_o[u]      = run_o && (!fault_o || 3'(u) <= fault_ut_o);
-      may_complete_o[u] = run_o && (!fault_o || 3'(u) < fault_ut_o);
+    fault_o        = fault_o && run_o;
+    step_o         = run_o && step_v && (!fault_o || stepper_o < fault_ut_o);
+    may_end_o      = {NumUts{run_o}};
+    may_complete_o = {NumUts{run_o}};
+    if (fault_o) begin
+      for (int u = 0; u < NumUts; u++) begin
+        may_end_o[u]      = run_o && 3'(u) <= fault_ut_o;
+        may_complete_o[u] = run_o && 3'(u) < fault_ut_o;
+      end
     end
     rr_d = (step_o && !split_i) ? stepper_o + 3'd1 : rr_q;
   end

@@ -36,18 +36,18 @@ module tessera_ce_dsd_ut (
   input  logic [15:0]                         iss_dbase_i,
   input  logic [tessera_pkg::NumColors-1:0]   iss_fabin_i,
   input  logic [2:0]                          iss_o4_i,
-  input  logic [2:0][1:0]                     iss_okind_i,
+  input  logic [6-1:0]                     iss_okind_i,
   input  logic [2:0]                          iss_ohalf_i,
-  input  logic [2:0][4:0]                     iss_ocol_i,
-  input  logic [2:0][3:0]                     iss_odsr_i,
-  input  logic [2:0][18:0]                    iss_oinc_i,
-  input  logic [2:0][14:0]                    iss_l0_i,
-  input  logic [2:0][10:0]                    iss_l1_i,
-  input  logic [2:0][4:0]                     iss_l2_i,
-  input  logic [2:0][18:0]                    iss_inc1_i,
-  input  logic [2:0][18:0]                    iss_inc2_i,
-  input  logic [2:0][18:0]                    iss_inc3_i,
-  input  logic [2:0][20:0]                    iss_base_i,
+  input  logic [15-1:0]                     iss_ocol_i,
+  input  logic [12-1:0]                     iss_odsr_i,
+  input  logic [57-1:0]                    iss_oinc_i,
+  input  logic [45-1:0]                    iss_l0_i,
+  input  logic [33-1:0]                    iss_l1_i,
+  input  logic [15-1:0]                     iss_l2_i,
+  input  logic [57-1:0]                    iss_inc1_i,
+  input  logic [57-1:0]                    iss_inc2_i,
+  input  logic [57-1:0]                    iss_inc3_i,
+  input  logic [63-1:0]                    iss_base_i,
   // what the next step needs this cycle
   input  logic [tessera_pkg::NumColors-1:0]   head_data_i,   // a data wavelet heads color c
   input  logic [tessera_pkg::NumColors-1:0]   head_ctrl_i,   // a control wavelet heads color c
@@ -112,11 +112,11 @@ module tessera_ce_dsd_ut (
   dsd_fmt_e             fmt_q;
   dsd_form_e            form_q;
   logic [2:0]           has_q;
-  logic [2:0][1:0]      okind_q;             // per role: kind, 16-bit, color, DSR, stride
+  logic [6-1:0]      okind_q;             // per role: kind, 16-bit, color, DSR, stride
   logic [2:0]           ohalf_q;
-  logic [2:0][4:0]      ocol_q;
-  logic [2:0][3:0]      odsr_q;
-  logic [2:0][18:0]     oinc_q;              // signed: Stride * element size
+  logic [15-1:0]      ocol_q;
+  logic [12-1:0]      odsr_q;
+  logic [57-1:0]     oinc_q;              // signed: Stride * element size
   logic                 dctrl_q, didx_q;
   logic [15:0]          dbase_q;
   logic [31:0]          scal_q;
@@ -130,37 +130,37 @@ module tessera_ce_dsd_ut (
   // mem4d operands (docs/isa.md 2.3), per role: the lengths of dimensions 0..2 and the byte
   // steps of dimensions 1..3 (dimension 0's is oinc)
   logic [2:0]           o4_q;
-  logic [2:0][14:0]     l0_q;
-  logic [2:0][10:0]     l1_q;
-  logic [2:0][4:0]      l2_q;
-  logic [2:0][18:0]     inc1_q;
-  logic [2:0][18:0]     inc2_q;
-  logic [2:0][18:0]     inc3_q;
+  logic [45-1:0]     l0_q;
+  logic [33-1:0]     l1_q;
+  logic [15-1:0]      l2_q;
+  logic [57-1:0]     inc1_q;
+  logic [57-1:0]     inc2_q;
+  logic [57-1:0]     inc3_q;
   // ... and where it is
   logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
   logic [AW-1:0]        oaddr_d [3];
-  logic [2:0][14:0]     c0_q;                // mem4d: element i's index in dimensions 0..2 ...
-  logic [2:0][14:0]     c0_d;
-  logic [2:0][10:0]     c1_q;
-  logic [2:0][10:0]     c1_d;
-  logic [2:0][4:0]      c2_q;
-  logic [2:0][4:0]      c2_d;
-  logic [2:0][AW-1:0]   row_q;               // ... and where its row, plane and block began
-  logic [2:0][AW-1:0]   row_d;
-  logic [2:0][AW-1:0]   plane_q;
-  logic [2:0][AW-1:0]   plane_d;
-  logic [2:0][AW-1:0]   block_q;
-  logic [2:0][AW-1:0]   block_d;
+  logic [45-1:0]     c0_q;                // mem4d: element i's index in dimensions 0..2 ...
+  logic [45-1:0]     c0_d;
+  logic [33-1:0]     c1_q;
+  logic [33-1:0]     c1_d;
+  logic [15-1:0]      c2_q;
+  logic [15-1:0]      c2_d;
+  logic [3*AW-1:0]   row_q;               // ... and where its row, plane and block began
+  logic [3*AW-1:0]   row_d;
+  logic [3*AW-1:0]   plane_q;
+  logic [3*AW-1:0]   plane_d;
+  logic [3*AW-1:0]   block_q;
+  logic [3*AW-1:0]   block_d;
   logic [15:0]          i_q, i_d;
   logic                 ended_q, ended_d;    // takes no more element steps
   logic [2:0]           infl_q, infl_d;      // results in flight
   logic [2:0]           stage_q, stage_d;    // fdot: next combine step
   logic [31:0]          dw_q [NumDw];
   logic [31:0]          dw_d [NumDw];
-  logic [7:0][1:0]      lrdy_q;              // cycles until fdot partial lane j may be used
-  logic [7:0][1:0]      lrdy_d;
-  logic [2:0][1:0]      crdy_q;              // cycles until combine result k may be used
-  logic [2:0][1:0]      crdy_d;
+  logic [16-1:0]      lrdy_q;              // cycles until fdot partial lane j may be used
+  logic [16-1:0]      lrdy_d;
+  logic [6-1:0]      crdy_q;              // cycles until combine result k may be used
+  logic [6-1:0]      crdy_d;
   logic                 cnt_q, cnt_d;        // some lrdy or crdy counter is not zero
   logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
   logic [4:0]           wcol_q, wcol_d;
@@ -220,18 +220,16 @@ module tessera_ce_dsd_ut (
           pl_comb = 1'b1;
           if (fmt_q == DsdFmtF16) begin
             unique case (st)
-              3'd0: in_ok = lrdy_q[0] == '0 && lrdy_q[1] == '0 && lrdy_q[2] == '0 &&
-                            lrdy_q[3] == '0;
-              3'd1: in_ok = lrdy_q[4] == '0 && lrdy_q[5] == '0 && lrdy_q[6] == '0 &&
-                            lrdy_q[7] == '0;
-              3'd2: in_ok = crdy_q[0] == '0 && crdy_q[1] == '0;
-              default: in_ok = crdy_q[2] == '0;
+              3'd0: in_ok = lrdy_q[7:0] == '0;   // partials 0..3 (2 bits each)
+              3'd1: in_ok = lrdy_q[15:8] == '0;  // partials 4..7
+              3'd2: in_ok = crdy_q[0 +: 2] == '0 && crdy_q[2 +: 2] == '0;
+              default: in_ok = crdy_q[4 +: 2] == '0;
             endcase
           end else begin
             unique case (st)
-              3'd0: in_ok = lrdy_q[0] == '0 && lrdy_q[1] == '0;
-              3'd1: in_ok = lrdy_q[2] == '0 && lrdy_q[3] == '0;
-              default: in_ok = crdy_q[0] == '0 && crdy_q[1] == '0;
+              3'd0: in_ok = lrdy_q[0 +: 2] == '0 && lrdy_q[2 +: 2] == '0;
+              3'd1: in_ok = lrdy_q[4 +: 2] == '0 && lrdy_q[6 +: 2] == '0;
+              default: in_ok = crdy_q[0 +: 2] == '0 && crdy_q[2 +: 2] == '0;
             endcase
           end
           if (sc_fmac_i || !in_ok) why = 3'(UtWaitFmac);
@@ -246,7 +244,7 @@ module tessera_ce_dsd_ut (
         for (int r = 0; r < 3; r++) begin
           logic [AW-1:0] lim;
           lim = (pl_pair || !ohalf_q[r]) ? AW'(SramBytes - 4) : AW'(SramBytes - 2);
-          if (has_q[r] && okind_q[r] == KMem) begin
+          if (has_q[r] && okind_q[2*r +: 2] == KMem) begin
             if ($signed(a[r]) < 0 || $signed(a[r]) > $signed(lim)) begin
               if (!pl_range) begin
                 pl_range = 1'b1;
@@ -262,16 +260,16 @@ module tessera_ce_dsd_ut (
         end
         // fabric operands: a data wavelet at each fabin head, a credit for fabout
         for (int r = 1; r < 3; r++) begin
-          if (why == 3'(UtWaitReady) && has_q[r] && okind_q[r] == KIn &&
-              !head_data_i[ocol_q[r]]) begin
+          if (why == 3'(UtWaitReady) && has_q[r] && okind_q[2*r +: 2] == KIn &&
+              !head_data_i[ocol_q[5*r +: 5]]) begin
             why = 3'(UtWaitFabIn);
-            wc  = ocol_q[r];
+            wc  = ocol_q[5*r +: 5];
           end
         end
-        if (why == 3'(UtWaitReady) && has_q[0] && okind_q[0] == KOut &&
-            !cred_i[ocol_q[0]]) begin
+        if (why == 3'(UtWaitReady) && has_q[0] && okind_q[0 +: 2] == KOut &&
+            !cred_i[ocol_q[0 +: 5]]) begin
           why = 3'(UtWaitFabOut);
-          wc  = ocol_q[0];
+          wc  = ocol_q[0 +: 5];
         end
         // reads: src0 and src1 through the ports and banks the scalar stage left
         if (why == 3'(UtWaitReady)) begin
@@ -294,11 +292,12 @@ module tessera_ce_dsd_ut (
           logic [1:0] lim;
           lim = pl_split ? 2'd1 : 2'd0;
           if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix)  // one f32 partial
-            dot_ok = lrdy_q[{1'b0, j[1:0]}] <= lim;
+            dot_ok = lrdy_q[2*({1'b0, j[1:0]}) +: 2] <= lim;
           else if (pl_pair)
-            dot_ok = lrdy_q[{j[2:1], 1'b0}] <= lim && lrdy_q[{j[2:1], 1'b1}] <= lim;
+            dot_ok = lrdy_q[2*({j[2:1], 1'b0}) +: 2] <= lim &&
+                     lrdy_q[2*({j[2:1], 1'b1}) +: 2] <= lim;
           else
-            dot_ok = lrdy_q[j] <= lim;
+            dot_ok = lrdy_q[2*j +: 2] <= lim;
           if (!dot_ok) why = 3'(UtWaitFmac);
         end
         if (why == 3'(UtWaitReady)) ready = 1'b1;
@@ -357,7 +356,7 @@ module tessera_ce_dsd_ut (
   assign comp_unbl_o  = c_unbl;
   assign comp_pc_o    = c_pc;
   assign range_role_o = pl_rrole;
-  assign range_dsr_o  = odsr_q[pl_rrole];
+  assign range_dsr_o  = odsr_q[4*pl_rrole +: 4];
   assign range_addr_o = 32'($signed(pl_raddr));
 
   // ---------------------------------------------------------------------------------------------
@@ -380,16 +379,16 @@ module tessera_ce_dsd_ut (
     cnt_d   = 1'b0;
     for (int r = 0; r < 3; r++) begin
       oaddr_d[r] = '0;
-      c0_d[r]    = '0;
-      c1_d[r]    = '0;
-      c2_d[r]    = '0;
-      row_d[r]   = '0;
-      plane_d[r] = '0;
-      block_d[r] = '0;
+      c0_d[15*r +: 15]    = '0;
+      c1_d[11*r +: 11]    = '0;
+      c2_d[5*r +: 5]    = '0;
+      row_d[AW*r +: AW]   = '0;
+      plane_d[AW*r +: AW] = '0;
+      block_d[AW*r +: AW] = '0;
     end
     for (int w = 0; w < NumDw; w++) dw_d[w] = '0;
-    for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
-    for (int k = 0; k < 3; k++) crdy_d[k] = '0;
+    for (int k = 0; k < 8; k++) lrdy_d[2*k +: 2] = '0;
+    for (int k = 0; k < 3; k++) crdy_d[2*k +: 2] = '0;
 
     if (act) begin
       busy_d  = busy_q;
@@ -402,22 +401,24 @@ module tessera_ce_dsd_ut (
       cnt_d   = cnt_q;
       for (int r = 0; r < 3; r++) begin
         oaddr_d[r] = oaddr_q[r];
-        c0_d[r]    = c0_q[r];
-        c1_d[r]    = c1_q[r];
-        c2_d[r]    = c2_q[r];
-        row_d[r]   = row_q[r];
-        plane_d[r] = plane_q[r];
-        block_d[r] = block_q[r];
+        c0_d[15*r +: 15]    = c0_q[15*r +: 15];
+        c1_d[11*r +: 11]    = c1_q[11*r +: 11];
+        c2_d[5*r +: 5]    = c2_q[5*r +: 5];
+        row_d[AW*r +: AW]   = row_q[AW*r +: AW];
+        plane_d[AW*r +: AW] = plane_q[AW*r +: AW];
+        block_d[AW*r +: AW] = block_q[AW*r +: AW];
       end
       for (int w = 0; w < NumDw; w++) dw_d[w] = dw_q[w];
-      for (int k = 0; k < 8; k++) lrdy_d[k] = lrdy_q[k];
-      for (int k = 0; k < 3; k++) crdy_d[k] = crdy_q[k];
+      for (int k = 0; k < 8; k++) lrdy_d[2*k +: 2] = lrdy_q[2*k +: 2];
+      for (int k = 0; k < 3; k++) crdy_d[2*k +: 2] = crdy_q[2*k +: 2];
     end
 
     if (act) begin
       if (live_i) begin
-        for (int k = 0; k < 8; k++) if (lrdy_q[k] != 2'd0) lrdy_d[k] = lrdy_q[k] - 2'd1;
-        for (int k = 0; k < 3; k++) if (crdy_q[k] != 2'd0) crdy_d[k] = crdy_q[k] - 2'd1;
+        for (int k = 0; k < 8; k++)
+          if (lrdy_q[2*k +: 2] != 2'd0) lrdy_d[2*k +: 2] = lrdy_q[2*k +: 2] - 2'd1;
+        for (int k = 0; k < 3; k++)
+          if (crdy_q[2*k +: 2] != 2'd0) crdy_d[2*k +: 2] = crdy_q[2*k +: 2] - 2'd1;
       end
 
       // 1. the result due: its fdot word, one fewer in flight
@@ -434,18 +435,18 @@ module tessera_ce_dsd_ut (
         wcol_d  = 5'(NoColor);
         stage_d = '0;
         for (int r = 0; r < 3; r++) begin
-          oaddr_d[r] = iss_base_i[r];
-          c0_d[r]    = '0;
-          c1_d[r]    = '0;
-          c2_d[r]    = '0;
-          row_d[r]   = iss_base_i[r];
-          plane_d[r] = iss_base_i[r];
-          block_d[r] = iss_base_i[r];
+          oaddr_d[r] = iss_base_i[21*r +: 21];
+          c0_d[15*r +: 15]    = '0;
+          c1_d[11*r +: 11]    = '0;
+          c2_d[5*r +: 5]    = '0;
+          row_d[AW*r +: AW]   = iss_base_i[21*r +: 21];
+          plane_d[AW*r +: AW] = iss_base_i[21*r +: 21];
+          block_d[AW*r +: AW] = iss_base_i[21*r +: 21];
         end
         // reduction partials: p0 = the accumulator, the others the combine's identity: -0.0 for
         // sums, the canonical NaN for max and min (docs/isa.md 6.5)
-        for (int k = 0; k < 8; k++) lrdy_d[k] = '0;
-        for (int k = 0; k < 3; k++) crdy_d[k] = '0;
+        for (int k = 0; k < 8; k++) lrdy_d[2*k +: 2] = '0;
+        for (int k = 0; k < 3; k++) crdy_d[2*k +: 2] = '0;
         if (iss_fmt_i == DsdFmtF16) begin
           dw_d[0] = {iss_id16, iss_scal_i[15:0]};
           for (int k = 1; k < 4; k++) dw_d[k] = {iss_id16, iss_id16};
@@ -471,50 +472,50 @@ module tessera_ce_dsd_ut (
       if (step_i && !(!split_i && pl_split)) begin
         if (pl_comb && !split_i) begin
           // an fdot combine step (6.5): its result is an input of a later one, or R[S]
-          if (stage_q != stages(fmt_q) - 3'd1) crdy_d[stage_q[1:0]] = 2'(FmacLatency - 1);
+          if (stage_q != stages(fmt_q) - 3'd1) crdy_d[2*(stage_q[1:0]) +: 2] = 2'(FmacLatency - 1);
           stage_d = stage_q + 3'd1;
           infl_d  = infl_after + 3'd1;
         end else begin
           // an element step: its result goes into flight, the next element
           if (dot_q) begin
             if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix) begin
-              lrdy_d[{1'b0, i_q[1:0]}] = 2'(FmacLatency - 1);
+              lrdy_d[2*({1'b0, i_q[1:0]}) +: 2] = 2'(FmacLatency - 1);
             end else if (pair) begin
-              lrdy_d[{i_q[2:1], 1'b0}] = 2'(FmacLatency - 1);
-              lrdy_d[{i_q[2:1], 1'b1}] = 2'(FmacLatency - 1);
+              lrdy_d[2*({i_q[2:1], 1'b0}) +: 2] = 2'(FmacLatency - 1);
+              lrdy_d[2*({i_q[2:1], 1'b1}) +: 2] = 2'(FmacLatency - 1);
             end else begin
-              lrdy_d[i_q[2:0]] = 2'(FmacLatency - 1);
+              lrdy_d[2*(i_q[2:0]) +: 2] = 2'(FmacLatency - 1);
             end
           end
           infl_d = infl_after + 3'd1;
           i_d    = i_q + (pair ? 16'd2 : 16'd1);
           for (int r = 0; r < 3; r++) begin
-            inc = AW'($signed(oinc_q[r]));
+            inc = AW'($signed(oinc_q[19*r +: 19]));
             if (pair) inc = {inc[AW-2:0], 1'b0};
             oaddr_d[r] = oaddr_q[r] + inc;
             // mem4d (never in pairs): dimension 0 fastest; at the end of a dimension the next
             // one's start moves by its step and the inner ones start there. A length 0 counts as 1.
             if (o4_q[r]) begin
-              if (16'(c0_q[r]) + 16'd1 < 16'(l0_q[r])) begin
-                c0_d[r] = c0_q[r] + 15'd1;
+              if (16'(c0_q[15*r +: 15]) + 16'd1 < 16'(l0_q[15*r +: 15])) begin
+                c0_d[15*r +: 15] = c0_q[15*r +: 15] + 15'd1;
               end else begin
-                c0_d[r] = '0;
-                if (12'(c1_q[r]) + 12'd1 < 12'(l1_q[r])) begin
-                  c1_d[r]  = c1_q[r] + 11'd1;
-                  row_d[r] = row_q[r] + AW'($signed(inc1_q[r]));
+                c0_d[15*r +: 15] = '0;
+                if (12'(c1_q[11*r +: 11]) + 12'd1 < 12'(l1_q[11*r +: 11])) begin
+                  c1_d[11*r +: 11]  = c1_q[11*r +: 11] + 11'd1;
+                  row_d[AW*r +: AW] = row_q[AW*r +: AW] + AW'($signed(inc1_q[19*r +: 19]));
                 end else begin
-                  c1_d[r] = '0;
-                  if (6'(c2_q[r]) + 6'd1 < 6'(l2_q[r])) begin
-                    c2_d[r]    = c2_q[r] + 5'd1;
-                    plane_d[r] = plane_q[r] + AW'($signed(inc2_q[r]));
+                  c1_d[11*r +: 11] = '0;
+                  if (6'(c2_q[5*r +: 5]) + 6'd1 < 6'(l2_q[5*r +: 5])) begin
+                    c2_d[5*r +: 5]    = c2_q[5*r +: 5] + 5'd1;
+                    plane_d[AW*r +: AW] = plane_q[AW*r +: AW] + AW'($signed(inc2_q[19*r +: 19]));
                   end else begin
-                    c2_d[r]    = '0;
-                    block_d[r] = block_q[r] + AW'($signed(inc3_q[r]));
-                    plane_d[r] = block_d[r];
+                    c2_d[5*r +: 5]    = '0;
+                    block_d[AW*r +: AW] = block_q[AW*r +: AW] + AW'($signed(inc3_q[19*r +: 19]));
+                    plane_d[AW*r +: AW] = block_d[AW*r +: AW];
                   end
-                  row_d[r] = plane_d[r];
+                  row_d[AW*r +: AW] = plane_d[AW*r +: AW];
                 end
-                oaddr_d[r] = row_d[r];
+                oaddr_d[r] = row_d[AW*r +: AW];
               end
             end
           end
@@ -522,8 +523,8 @@ module tessera_ce_dsd_ut (
         end
       end
       cnt_d = 1'b0;
-      for (int k = 0; k < 8; k++) if (lrdy_d[k] != '0) cnt_d = 1'b1;
-      for (int k = 0; k < 3; k++) if (crdy_d[k] != '0) cnt_d = 1'b1;
+      for (int k = 0; k < 8; k++) if (lrdy_d[2*k +: 2] != '0) cnt_d = 1'b1;
+      for (int k = 0; k < 3; k++) if (crdy_d[2*k +: 2] != '0) cnt_d = 1'b1;
     end
   end
 
@@ -551,18 +552,18 @@ module tessera_ce_dsd_ut (
       pairs_q <= 1'b0;
       fabin_q <= '0;
       for (int r = 0; r < 3; r++) begin
-        okind_q[r] <= '0;
+        okind_q[2*r +: 2] <= '0;
         ohalf_q[r] <= 1'b0;
-        ocol_q[r]  <= '0;
-        odsr_q[r]  <= '0;
-        oinc_q[r]  <= '0;
+        ocol_q[5*r +: 5]  <= '0;
+        odsr_q[4*r +: 4]  <= '0;
+        oinc_q[19*r +: 19]  <= '0;
         o4_q[r]    <= 1'b0;
-        l0_q[r]    <= '0;
-        l1_q[r]    <= '0;
-        l2_q[r]    <= '0;
-        inc1_q[r]  <= '0;
-        inc2_q[r]  <= '0;
-        inc3_q[r]  <= '0;
+        l0_q[15*r +: 15]    <= '0;
+        l1_q[11*r +: 11]    <= '0;
+        l2_q[5*r +: 5]    <= '0;
+        inc1_q[19*r +: 19]  <= '0;
+        inc2_q[19*r +: 19]  <= '0;
+        inc3_q[19*r +: 19]  <= '0;
       end
     end else if (issue_i) begin
       sync_q  <= iss_sync_i;
@@ -612,16 +613,16 @@ module tessera_ce_dsd_ut (
       cnt_q   <= 1'b0;
       for (int r = 0; r < 3; r++) begin
         oaddr_q[r] <= '0;
-        c0_q[r]    <= '0;
-        c1_q[r]    <= '0;
-        c2_q[r]    <= '0;
-        row_q[r]   <= '0;
-        plane_q[r] <= '0;
-        block_q[r] <= '0;
+        c0_q[15*r +: 15]    <= '0;
+        c1_q[11*r +: 11]    <= '0;
+        c2_q[5*r +: 5]    <= '0;
+        row_q[AW*r +: AW]   <= '0;
+        plane_q[AW*r +: AW] <= '0;
+        block_q[AW*r +: AW] <= '0;
       end
       for (int w = 0; w < NumDw; w++) dw_q[w] <= '0;
-      for (int k = 0; k < 8; k++) lrdy_q[k] <= '0;
-      for (int k = 0; k < 3; k++) crdy_q[k] <= '0;
+      for (int k = 0; k < 8; k++) lrdy_q[2*k +: 2] <= '0;
+      for (int k = 0; k < 3; k++) crdy_q[2*k +: 2] <= '0;
     end else if (act) begin
       busy_q  <= busy_d;
       i_q     <= i_d;
@@ -633,16 +634,16 @@ module tessera_ce_dsd_ut (
       cnt_q   <= cnt_d;
       for (int r = 0; r < 3; r++) begin
         oaddr_q[r] <= oaddr_d[r];
-        c0_q[r]    <= c0_d[r];
-        c1_q[r]    <= c1_d[r];
-        c2_q[r]    <= c2_d[r];
-        row_q[r]   <= row_d[r];
-        plane_q[r] <= plane_d[r];
-        block_q[r] <= block_d[r];
+        c0_q[15*r +: 15]    <= c0_d[15*r +: 15];
+        c1_q[11*r +: 11]    <= c1_d[11*r +: 11];
+        c2_q[5*r +: 5]    <= c2_d[5*r +: 5];
+        row_q[AW*r +: AW]   <= row_d[AW*r +: AW];
+        plane_q[AW*r +: AW] <= plane_d[AW*r +: AW];
+        block_q[AW*r +: AW] <= block_d[AW*r +: AW];
       end
       for (int w = 0; w < NumDw; w++) dw_q[w] <= dw_d[w];
-      for (int k = 0; k < 8; k++) lrdy_q[k] <= lrdy_d[k];
-      for (int k = 0; k < 3; k++) crdy_q[k] <= crdy_d[k];
+      for (int k = 0; k < 8; k++) lrdy_q[2*k +: 2] <= lrdy_d[2*k +: 2];
+      for (int k = 0; k < 3; k++) crdy_q[2*k +: 2] <= crdy_d[2*k +: 2];
     end
   end
 
@@ -657,12 +658,12 @@ module tessera_ce_dsd_ut (
       view_o.dot    = dot_q;
       view_o.fmac   = fmac_q;
       view_o.has    = has_q;
-      view_o.dst    = {okind_q[0], ohalf_q[0], ocol_q[0], oaddr_q[0][15:0]};
+      view_o.dst    = {okind_q[0 +: 2], ohalf_q[0], ocol_q[0 +: 5], oaddr_q[0][15:0]};
       view_o.ctrl   = dctrl_q;
       view_o.idx    = didx_q;
       view_o.base   = dbase_q;
-      view_o.src0   = {okind_q[1], ohalf_q[1], ocol_q[1], oaddr_q[1][15:0]};
-      view_o.src1   = {okind_q[2], ohalf_q[2], ocol_q[2], oaddr_q[2][15:0]};
+      view_o.src0   = {okind_q[2 +: 2], ohalf_q[1], ocol_q[5 +: 5], oaddr_q[1][15:0]};
+      view_o.src1   = {okind_q[4 +: 2], ohalf_q[2], ocol_q[10 +: 5], oaddr_q[2][15:0]};
       view_o.scalar = scal_q;
       view_o.sreg   = sreg_q;
       view_o.i      = i_q;
@@ -705,9 +706,9 @@ module tessera_ce_dsd_ut (
   always_comb begin
     plan_ok = 1'b1;
     if (busy_q)
-      plan_ok = (!has_q[0] || okind_q[0] == KMem || okind_q[0] == KOut) &&
-                (!has_q[1] || okind_q[1] == KMem || okind_q[1] == KIn) &&
-                (!has_q[2] || okind_q[2] == KMem || okind_q[2] == KIn) &&
+      plan_ok = (!has_q[0] || okind_q[0 +: 2] == KMem || okind_q[0 +: 2] == KOut) &&
+                (!has_q[1] || okind_q[2 +: 2] == KMem || okind_q[2 +: 2] == KIn) &&
+                (!has_q[2] || okind_q[4 +: 2] == KMem || okind_q[4 +: 2] == KIn) &&
                 (unb_q || {1'b0, i_q} <= 17'(n_q)) &&
                 (!dot_q || stage_q <= stages(fmt_q));
   end

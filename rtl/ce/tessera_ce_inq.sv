@@ -24,11 +24,13 @@ module tessera_ce_inq (
   localparam int unsigned PtrW  = $clog2(Depth);
 
   logic [32:0] mem_q [NumColors*Depth];
-  // Per color, packed, loading only in a cycle with a push, a pop or a returned credit: the head
-  // pointer, the count (5 bits, as count_o has them) and the credits owed.
-  logic [NumColors-1:0][PtrW-1:0] head_q, head_d;
-  logic [NumColors-1:0][4:0]      cnt_q, cnt_d;
-  logic [NumColors-1:0][PtrW:0]   owed_q, owed_d;
+  // Per color c, in flat vectors (at [W*c +: W]), loading only in a cycle with a push, a pop or a
+  // returned credit: the head pointer, the count (5 bits, as count_o has them) and the credits
+  // owed.
+  localparam int unsigned OwW = PtrW + 1;
+  logic [NumColors*PtrW-1:0] head_q, head_d;
+  logic [NumColors*5-1:0]    cnt_q, cnt_d;
+  logic [NumColors*OwW-1:0]  owed_q, owed_d;
   logic [4:0]      rptr_q, rptr_d;
   // per color, kept beside the counts: a wavelet is queued, a credit is owed
   logic [NumColors-1:0] valid_q, valid_d, owed_mask_q, owed_mask_d;
@@ -52,7 +54,7 @@ module tessera_ce_inq (
     if (valid_q != '0) begin
       for (int c = 0; c < NumColors; c++) begin
         if (valid_q[c]) begin
-          w                       = mem_q[c*Depth + 32'(head_q[c])];
+          w                       = mem_q[c*Depth + 32'(head_q[PtrW*c +: PtrW])];
           head_ctrl_o[c]          = w[32];
           head_data_o[c*32 +: 32] = w[31:0];
         end
@@ -81,11 +83,11 @@ module tessera_ce_inq (
       for (int c = 0; c < NumColors; c++) begin
         rc = ret && ret_color == 5'(c);
         if (push[c] || pop[c] || rc) begin
-          head_d[c]      = pop[c] ? head_q[c] + PtrW'(1) : head_q[c];
-          cnt_d[c]       = cnt_q[c] + 5'(push[c]) - 5'(pop[c]);
-          owed_d[c]      = owed_q[c] + (PtrW+1)'(pop[c]) - (PtrW+1)'(rc);
-          valid_d[c]     = cnt_d[c] != '0;
-          owed_mask_d[c] = owed_d[c] != '0;
+          head_d[PtrW*c +: PtrW] = head_q[PtrW*c +: PtrW] + PtrW'(pop[c]);
+          cnt_d[5*c +: 5]        = cnt_q[5*c +: 5] + 5'(push[c]) - 5'(pop[c]);
+          owed_d[OwW*c +: OwW]   = owed_q[OwW*c +: OwW] + OwW'(pop[c]) - OwW'(rc);
+          valid_d[c]             = cnt_d[5*c +: 5] != '0;
+          owed_mask_d[c]         = owed_d[OwW*c +: OwW] != '0;
         end
       end
     end
@@ -111,7 +113,8 @@ module tessera_ce_inq (
   logic [PtrW-1:0] tail;
   always_comb begin
     tail = '0;
-    if (push != '0) tail = head_q[ramp_i.color] + PtrW'(cnt_q[ramp_i.color]);
+    if (push != '0)
+      tail = head_q[PtrW*ramp_i.color +: PtrW] + PtrW'(cnt_q[5*ramp_i.color +: 5]);
   end
   always_ff @(posedge clk_i) begin
     if (|push) mem_q[32'(ramp_i.color)*Depth + 32'(tail)] <= {ramp_i.ctrl, ramp_i.data};
@@ -148,5 +151,5 @@ module tessera_ce_inq (
   end
 
   `include "tessera_assert.svh"
-  `ASSERT_IF(InqNoOverflow, push != '0, 32'(cnt_q[ramp_i.color]) < Depth)
+  `ASSERT_IF(InqNoOverflow, push != '0, 32'(cnt_q[5*ramp_i.color +: 5]) < Depth)
 endmodule

@@ -79,14 +79,21 @@ module tessera_ce_regs (
 );
   `include "tessera_pkg_use.svh"
 
-  // Packed arrays, each loading only in a cycle that writes it (its _we): a simulator then
+  // Register files as flat vectors (entry k at [W*k +: W]; Yosys 0.23 reads no multi-dimensional
+  // packed arrays), each loading only in a cycle that writes it (its _we): a simulator then
   // copies nothing for a register file that no one writes, and the outputs are the registers.
-  logic [NumGprs-1:0][31:0]       gpr_q, gpr_d;
-  logic [NumDsrs-1:0][63:0]       dsr_q, dsr_d;
-  logic [NumTasks-1:0][1:0]       tkind_q, tkind_d;
-  logic [NumTasks-1:0][15:0]      tentry_q, tentry_d;
-  logic [NumTasks-1:0][15:0]      targ_q, targ_d;
-  logic [NumDebugFmts-1:0][31:0]  dbg_q, dbg_d;
+  logic [NumGprs*32-1:0]       gpr_q;
+  logic [NumGprs*32-1:0]       gpr_d;
+  logic [NumDsrs*64-1:0]       dsr_q;
+  logic [NumDsrs*64-1:0]       dsr_d;
+  logic [NumTasks*2-1:0]       tkind_q;
+  logic [NumTasks*2-1:0]       tkind_d;
+  logic [NumTasks*16-1:0]      tentry_q;
+  logic [NumTasks*16-1:0]      tentry_d;
+  logic [NumTasks*16-1:0]      targ_q;
+  logic [NumTasks*16-1:0]      targ_d;
+  logic [NumDebugFmts*32-1:0]  dbg_q;
+  logic [NumDebugFmts*32-1:0]  dbg_d;
   logic                           gpr_we, dsr_we, tcfg_we, targ_we, dbg_we;
   logic [31:0] active_q, active_d, blocked_q, blocked_d;
   logic [4:0]  fpflags_q, fpflags_d;
@@ -137,30 +144,54 @@ module tessera_ce_regs (
     cyc_hi_d     = cyc_hi_q;
     fabric_dim_d = fabric_dim_q;
 
-    // GPRs and DSRs
-    if (sc_gpr_i.we)  gpr_d[sc_gpr_i.addr] = sc_gpr_i.data;
-    if (fp_gpr_i.we)  gpr_d[fp_gpr_i.addr] = fp_gpr_i.data;
-    if (pick_i)       gpr_d[0] = tkind_q[pick_task_i] == TaskKindData ? pick_data_i
-                                                                      : {16'h0, targ_q[pick_task_i]};
-    if (dsd_gpr_i.we) gpr_d[dsd_gpr_i.addr] = dsd_gpr_i.data;  // an fdot result wins
-    if (sc_dsr_i.we)  dsr_d[sc_dsr_i.addr] = sc_dsr_i.data;
-    if (host_wr && host_reg_i == MmioGpr) gpr_d[host_idx_i[3:0]] = host_wdata_i;
-    if (host_wr && host_reg_i == MmioDsr) begin
-      if (host_idx_i[0]) dsr_d[host_idx_i[4:1]][63:32] = host_wdata_i;
-      else               dsr_d[host_idx_i[4:1]][31:0]  = host_wdata_i;
+    // GPRs and DSRs, entry by entry (a write port per writer, in the order they land), only in a
+    // cycle that writes the file
+    if (gpr_we) begin
+      for (int r = 0; r < NumGprs; r++) begin
+        if (sc_gpr_i.we && sc_gpr_i.addr == 4'(r)) gpr_d[32*r +: 32] = sc_gpr_i.data;
+        if (fp_gpr_i.we && fp_gpr_i.addr == 4'(r)) gpr_d[32*r +: 32] = fp_gpr_i.data;
+        if (pick_i && r == 0)
+          gpr_d[0 +: 32] = tkind_q[2*pick_task_i +: 2] == TaskKindData ?
+                           pick_data_i : {16'h0, targ_q[16*pick_task_i +: 16]};
+        if (dsd_gpr_i.we && dsd_gpr_i.addr == 4'(r))  // an fdot result wins
+          gpr_d[32*r +: 32] = dsd_gpr_i.data;
+        if (host_wr && host_reg_i == MmioGpr && host_idx_i[3:0] == 4'(r))
+          gpr_d[32*r +: 32] = host_wdata_i;
+      end
+    end
+    if (dsr_we) begin
+      for (int r = 0; r < NumDsrs; r++) begin
+        if (sc_dsr_i.we && sc_dsr_i.addr == 4'(r)) dsr_d[64*r +: 64] = sc_dsr_i.data;
+        if (host_wr && host_reg_i == MmioDsr && host_idx_i[4:1] == 4'(r)) begin
+          if (host_idx_i[0]) dsr_d[64*r + 32 +: 32] = host_wdata_i;
+          else               dsr_d[64*r +: 32]      = host_wdata_i;
+        end
+      end
     end
     if (host_wr && host_reg_i == MmioFabricDim) fabric_dim_d = host_wdata_i;
 
-    // TaskArg: the register write, then activate with an argument, then the dispatcher
-    if (rw.we && rw_reg == MmioTaskArg && rw.idx != 5'(NoTask)) targ_d[rw.idx] = rw.data[15:0];
-    if (sc_task_i.arg_we) targ_d[sc_task_i.arg_task] = sc_task_i.arg;
-    if (disp_i)           targ_d[disp_task_i] = disp_arg_i;
-    // entry 31 of the task table is read-only zero (a CE store to it faults ReadOnly)
-    if (tcfg_we) begin
-      tentry_d[rw.idx] = rw.data[15:0];
-      tkind_d[rw.idx]  = rw.data[TaskCfgKindLsb +: 2];
+    // TaskArg: the register write, then activate with an argument, then the dispatcher; TaskCfg
+    // (entry 31 of the task table is read-only zero: a CE store to it faults ReadOnly)
+    if (targ_we) begin
+      for (int t = 0; t < NumTasks; t++) begin
+        if (rw.we && rw_reg == MmioTaskArg && rw.idx == 5'(t) && t != NoTask)
+          targ_d[16*t +: 16] = rw.data[15:0];
+        if (sc_task_i.arg_we && sc_task_i.arg_task == 5'(t)) targ_d[16*t +: 16] = sc_task_i.arg;
+        if (disp_i && disp_task_i == 5'(t))                  targ_d[16*t +: 16] = disp_arg_i;
+      end
     end
-    if (dbg_we) dbg_d[rw.idx[2:0]] = rw.data;
+    if (tcfg_we) begin
+      for (int t = 0; t < NumTasks; t++) begin
+        if (rw.idx == 5'(t)) begin
+          tentry_d[16*t +: 16] = rw.data[15:0];
+          tkind_d[2*t +: 2]    = rw.data[TaskCfgKindLsb +: 2];
+        end
+      end
+    end
+    if (dbg_we) begin
+      for (int k = 0; k < NumDebugFmts; k++)
+        if (rw.idx[2:0] == 3'(k)) dbg_d[32*k +: 32] = rw.data;
+    end
 
     // Masks and flags: the register write first, then the instruction's block/unblock, the
     // picker's clear, the activations (instruction, dispatcher, completions)
@@ -177,7 +208,7 @@ module tessera_ce_regs (
       endcase
     end
     blocked_d = (blocked_d | sc_task_i.block) & ~sc_task_i.unblock;
-    if (pick_i && tkind_q[pick_task_i] != TaskKindData) active_d[pick_task_i] = 1'b0;
+    if (pick_i && tkind_q[2*pick_task_i +: 2] != TaskKindData) active_d[pick_task_i] = 1'b0;
     active_d = active_d | sc_task_i.activate;
     if (disp_i) active_d[disp_task_i] = 1'b1;
     active_d  = active_d | dsd_activate_i;
@@ -245,20 +276,20 @@ module tessera_ce_regs (
       MmioFaultPc:     v = {16'h0, fault_pc_i};
       MmioFaultAddr:   v = fault_addr_i;
       MmioFaultInfo:   v = fault_info_i;
-      MmioDebugPort:   v = dbg_q[i[2:0]];
-      MmioCeColor:     v = {20'h0, ocred_i[i*4 +: 4], 1'b0, ut_reads_i[i], in_ctrl_i[i] & in_valid_i[i],
-                            in_count_i[i*5 +: 5]};
+      MmioDebugPort:   v = dbg_q[32*(i[2:0]) +: 32];
+      MmioCeColor:     v = {20'h0, ocred_i[i*4 +: 4], 1'b0, ut_reads_i[i],
+                            in_ctrl_i[i] & in_valid_i[i], in_count_i[i*5 +: 5]};
       MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = rt_rdata_i;
       MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
       MmioUtInfo:      v = ut_info_i[32*i[2:0] +: 32];
       MmioPerfCount:   v = perf_i[32*i +: 32];
-      MmioTaskCfg:     v = {14'h0, tkind_q[i], tentry_q[i]};
-      MmioTaskArg:     v = {16'h0, targ_q[i]};
+      MmioTaskCfg:     v = {14'h0, tkind_q[2*i +: 2], tentry_q[16*i +: 16]};
+      MmioTaskArg:     v = {16'h0, targ_q[16*i +: 16]};
       MmioTaskActive, MmioTaskActiveSet, MmioTaskActiveClr: v = active_q & 32'h7FFF_FFFF;
       MmioTaskBlocked, MmioTaskBlockSet, MmioTaskBlockClr:  v = blocked_q;
-      MmioGpr:         v = gpr_q[i[3:0]];
+      MmioGpr:         v = gpr_q[32*(i[3:0]) +: 32];
       MmioCePc:        v = {16'h0, pc_i};
-      MmioDsr:         v = i[0] ? dsr_q[i[4:1]][63:32] : dsr_q[i[4:1]][31:0];
+      MmioDsr:         v = i[0] ? dsr_q[64*(i[4:1]) + 32 +: 32] : dsr_q[64*(i[4:1]) +: 32];
       default: ;
     endcase
     reg_read = v;
