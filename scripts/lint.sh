@@ -32,6 +32,8 @@ lint "tessera_pe with CE" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac $pe_srcs 
 lint "tessera_tile 2x2 with CEs" rtl/tessera.vlt rtl/fmac/fmac.vlt -Irtl/fmac \
   $pe_srcs rtl/tile/tessera_tile.sv --top-module tessera_tile -GTileW=2 -GTileH=2 -GHasCe=1
 
+bash scripts/yosys_read.sh || fail=1
+
 cxx=$(git ls-files '*.cpp' '*.h' | grep -v -e '^model/arch/arch.h$' -e '^model/arch/isa_table.h$')
 bad=$(clang-format --dry-run --Werror $cxx 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: error' | cut -d: -f1 | sort -u)
 if [ -n "$bad" ]; then
