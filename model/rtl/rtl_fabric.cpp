@@ -250,8 +250,7 @@ void RtlFabric::TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,
   }
 }
 
-void RtlFabric::NoteFaults(int t, uint64_t fault_bits, uint64_t cycle) {
-  if (!fault_bits) return;
+void RtlFabric::NoteTileFaults(int t, uint64_t fault_bits, uint64_t cycle) {
   const Tile& tile = tiles_[t];
   for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {
     if (!((fault_bits >> local) & 1)) continue;
@@ -295,12 +294,9 @@ bool RtlFabric::ObservesLink(fabric::Coord pe, int port, bool into) const {
   }
 }
 
-void RtlFabric::Observe(int t, uint64_t cycle) {
+void RtlFabric::ObserveTile(int t, uint64_t cycle) {
   Tile& tile = tiles_[t];
   const TileIo& io = tile.io;
-  // Skipped since it was last observed: no record, event, back pressure or link to log (a
-  // skipped tile sends nothing), and its quiet bits are those it had.
-  if (io.observers_clear && tile.observed_clear) return;
   tile.observed_clear = io.observers_clear;
   if (io.want_blocked) {
     for (int local = 0; local < opt_.tile_w * opt_.tile_h; ++local) {

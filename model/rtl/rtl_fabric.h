@@ -142,8 +142,19 @@ class RtlFabric : public fabric::Fabric {
                          std::vector<uint8_t>& cin);
   // Notes the fault flags a tile shows after the edge that ended cycle `cycle`, and for full PEs
   // what their CEs showed before it.
-  void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle);
-  void Observe(int t, uint64_t cycle);
+  // (The checks that let an idle tile return at once are inline: the glue calls both for every
+  // tile in every cycle.)
+  void NoteFaults(int t, uint64_t fault_bits, uint64_t cycle) {
+    if (fault_bits) NoteTileFaults(t, fault_bits, cycle);
+  }
+  void Observe(int t, uint64_t cycle) {
+    // Skipped since it was last observed: no record, event, back pressure or link to log (a
+    // skipped tile sends nothing), and its quiet bits are those it had.
+    Tile& tile = tiles_[t];
+    if (!(tile.io.observers_clear && tile.observed_clear)) ObserveTile(t, cycle);
+  }
+  void NoteTileFaults(int t, uint64_t fault_bits, uint64_t cycle);
+  void ObserveTile(int t, uint64_t cycle);
   // Full PEs: the wavelets their routers sent down the ramp, which the log takes where an
   // endpoint's tick would have (TickEndpoints): FlushRampDown(c) logs those of cycles <= c.
   void FlushRampDown(uint64_t cycle);
