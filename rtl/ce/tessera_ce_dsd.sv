@@ -128,33 +128,9 @@ module tessera_ce_dsd (
   );
 
   // What the instruction loads into its microthread when it issues (decoded once, only then)
-  localparam int unsigned AW = 21;  // element addresses (tessera_ce_dsd_ut)
-  logic                   op_sync, op_unbl, op_n0, op_unb, op_dot, op_minmax, op_fmac, op_pairs;
-  logic                   op_dctrl, op_didx;
-  logic [4:0]             op_tid;
-  logic [15:0]            op_pc, op_dbase;
-  logic [6:0]             op_opc;
-  dsd_op_e                op_op;
-  dsd_fmt_e               op_fmt;
-  dsd_form_e              op_form;
-  logic [2:0]             op_has, op_o4, op_ohalf;
-  logic [14:0]            op_n;
-  logic [31:0]            op_scal;
-  logic [3:0]             op_sreg;
-  logic [NumColors-1:0]   op_fabin;
-  logic [6-1:0]        op_okind;
-  logic [15-1:0]        op_ocol;
-  logic [15-1:0]        op_l2;
-  logic [12-1:0]        op_odsr;
-  logic [57-1:0]       op_oinc;
-  logic [57-1:0]       op_inc1;
-  logic [57-1:0]       op_inc2;
-  logic [57-1:0]       op_inc3;
-  logic [45-1:0]       op_l0;
-  logic [33-1:0]       op_l1;
-  logic [3*AW-1:0]     op_base;
+  tessera_ce_pkg::dsd_issue_t iss_op;
 
-  tessera_ce_dsd_issue #(.AW(AW)) u_issue (
+  tessera_ce_dsd_issue u_issue (
     .active_i  (iss_go_i),
     .insn_i    (iss_insn_i),
     .op_i      (iss_dec_i.dsd_op),
@@ -170,41 +146,7 @@ module tessera_ce_dsd (
     .ext_src1_i(iss_ext_src1_i),
     .scalar_i  (iss_scalar_i),
     .pc_i      (iss_pc_i),
-    .sync_o    (op_sync),
-    .unbl_o    (op_unbl),
-    .tid_o     (op_tid),
-    .pc_o      (op_pc),
-    .opc_o     (op_opc),
-    .op_o      (op_op),
-    .fmt_o     (op_fmt),
-    .form_o    (op_form),
-    .has_o     (op_has),
-    .n_o       (op_n),
-    .n0_o      (op_n0),
-    .unb_o     (op_unb),
-    .dot_o     (op_dot),
-    .minmax_o  (op_minmax),
-    .fmac_o    (op_fmac),
-    .pairs_o   (op_pairs),
-    .scal_o    (op_scal),
-    .sreg_o    (op_sreg),
-    .dctrl_o   (op_dctrl),
-    .didx_o    (op_didx),
-    .dbase_o   (op_dbase),
-    .fabin_o   (op_fabin),
-    .o4_o      (op_o4),
-    .okind_o   (op_okind),
-    .ohalf_o   (op_ohalf),
-    .ocol_o    (op_ocol),
-    .odsr_o    (op_odsr),
-    .oinc_o    (op_oinc),
-    .l0_o      (op_l0),
-    .l1_o      (op_l1),
-    .l2_o      (op_l2),
-    .inc1_o    (op_inc1),
-    .inc2_o    (op_inc2),
-    .inc3_o    (op_inc3),
-    .base_o    (op_base)
+    .iss_o     (iss_op)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -295,41 +237,7 @@ module tessera_ce_dsd (
       .clk_i, .rst_ni,
       .live_i,
       .issue_i       (iss_go_i && iss_d.ut == 3'(u)),
-      .iss_sync_i    (op_sync),
-      .iss_unbl_i    (op_unbl),
-      .iss_tid_i     (op_tid),
-      .iss_pc_i      (op_pc),
-      .iss_opc_i     (op_opc),
-      .iss_op_i      (op_op),
-      .iss_fmt_i     (op_fmt),
-      .iss_form_i    (op_form),
-      .iss_has_i     (op_has),
-      .iss_n_i       (op_n),
-      .iss_n0_i      (op_n0),
-      .iss_unb_i     (op_unb),
-      .iss_dot_i     (op_dot),
-      .iss_minmax_i  (op_minmax),
-      .iss_fmac_i    (op_fmac),
-      .iss_pairs_i   (op_pairs),
-      .iss_scal_i    (op_scal),
-      .iss_sreg_i    (op_sreg),
-      .iss_dctrl_i   (op_dctrl),
-      .iss_didx_i    (op_didx),
-      .iss_dbase_i   (op_dbase),
-      .iss_fabin_i   (op_fabin),
-      .iss_o4_i      (op_o4),
-      .iss_okind_i   (op_okind),
-      .iss_ohalf_i   (op_ohalf),
-      .iss_ocol_i    (op_ocol),
-      .iss_odsr_i    (op_odsr),
-      .iss_oinc_i    (op_oinc),
-      .iss_l0_i      (op_l0),
-      .iss_l1_i      (op_l1),
-      .iss_l2_i      (op_l2),
-      .iss_inc1_i    (op_inc1),
-      .iss_inc2_i    (op_inc2),
-      .iss_inc3_i    (op_inc3),
-      .iss_base_i    (op_base),
+      .iss_i         (iss_op),
       .head_data_i   (head_data),
       .head_ctrl_i   (head_ctrl),
       .cred_i,

@@ -4,61 +4,23 @@
 // lies. Decoded once for the engine in the cycle an instruction issues (active_i), and zero in
 // every other cycle: each microthread's registers take these values when it is the one that
 // issues, so the eight of them decode nothing themselves.
-module tessera_ce_dsd_issue #(
-  parameter int unsigned AW = 21  // element addresses (signed; tessera_ce_dsd_ut)
-) (
-  input  logic                              active_i,  // an instruction issues in this cycle
-  input  logic [31:0]                       insn_i,
-  input  tessera_pkg::dsd_op_e              op_i,
-  input  tessera_pkg::dsd_fmt_e             fmt_i,
-  input  tessera_pkg::dsd_form_e            form_i,
-  input  logic [2:0]                        has_i,     // bit r: an operand in role r
-  input  logic [14:0]                       len_i,
-  input  logic [63:0]                       dsr_dst_i,
-  input  logic [63:0]                       dsr_src0_i,
-  input  logic [63:0]                       dsr_src1_i,
-  input  logic [63:0]                       ext_dst_i,   // the odd DSR of each role's pair
-  input  logic [63:0]                       ext_src0_i,  // (a mem4d operand's extension)
-  input  logic [63:0]                       ext_src1_i,
-  input  logic [31:0]                       scalar_i,
-  input  logic [15:0]                       pc_i,
-  // the operation
-  output logic                              sync_o,    // the CE waits for it (UtStatus.Sync)
-  output logic                              unbl_o,    // its completion unblocks
-  output logic [4:0]                        tid_o,
-  output logic [15:0]                       pc_o,
-  output logic [6:0]                        opc_o,
-  output tessera_pkg::dsd_op_e              op_o,
-  output tessera_pkg::dsd_fmt_e             fmt_o,
-  output tessera_pkg::dsd_form_e            form_o,
-  output logic [2:0]                        has_o,
-  output logic [14:0]                       n_o,
-  output logic                              n0_o,      // length zero
-  output logic                              unb_o,     // unbounded length
-  output logic                              dot_o,     // a reduction: fdot, a sum, max, min
-  output logic                              minmax_o,  // ... a max or a min
-  output logic                              fmac_o,    // every element step uses the FMAC
-  output logic                              pairs_o,   // steps may take two 16-bit elements
-  output logic [31:0]                       scal_o,
-  output logic [3:0]                        sreg_o,
-  output logic                              dctrl_o,   // dst's Ctrl, Idx and Base
-  output logic                              didx_o,
-  output logic [15:0]                       dbase_o,
-  output logic [tessera_pkg::NumColors-1:0] fabin_o,   // its fabin colors
-  // per role
-  output logic [2:0]                        o4_o,      // mem4d
-  output logic [6-1:0]                   okind_o,   // dsd_kind_e bits 1:0 (mem4d as mem1d)
-  output logic [2:0]                        ohalf_o,   // 16-bit elements
-  output logic [15-1:0]                   ocol_o,
-  output logic [12-1:0]                   odsr_o,
-  output logic [57-1:0]                  oinc_o,    // signed: Stride * element size
-  output logic [45-1:0]                  l0_o,      // mem4d lengths of dimensions 0..2
-  output logic [33-1:0]                  l1_o,
-  output logic [15-1:0]                   l2_o,
-  output logic [57-1:0]                  inc1_o,    // mem4d byte steps of dimensions 1..3
-  output logic [57-1:0]                  inc2_o,
-  output logic [57-1:0]                  inc3_o,
-  output logic [3*AW-1:0]                base_o     // the first element's address
+module tessera_ce_dsd_issue (
+  input  logic                       active_i,  // an instruction issues in this cycle
+  input  logic [31:0]                insn_i,
+  input  tessera_pkg::dsd_op_e       op_i,
+  input  tessera_pkg::dsd_fmt_e      fmt_i,
+  input  tessera_pkg::dsd_form_e     form_i,
+  input  logic [2:0]                 has_i,     // bit r: an operand in role r
+  input  logic [14:0]                len_i,
+  input  logic [63:0]                dsr_dst_i,
+  input  logic [63:0]                dsr_src0_i,
+  input  logic [63:0]                dsr_src1_i,
+  input  logic [63:0]                ext_dst_i,   // the odd DSR of each role's pair
+  input  logic [63:0]                ext_src0_i,  // (a mem4d operand's extension)
+  input  logic [63:0]                ext_src1_i,
+  input  logic [31:0]                scalar_i,
+  input  logic [15:0]                pc_i,
+  output tessera_ce_pkg::dsd_issue_t iss_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -76,93 +38,59 @@ module tessera_ce_dsd_issue #(
 
   always_comb begin
     logic half;
-    raw[0]   = dsr_dst_i;
-    raw[1]   = dsr_src0_i;
-    raw[2]   = dsr_src1_i;
-    ext[0]   = ext_dst_i;
-    ext[1]   = ext_src0_i;
-    ext[2]   = ext_src1_i;
-    half     = 1'b0;
-    sync_o   = 1'b0;
-    unbl_o   = 1'b0;
-    tid_o    = '0;
-    pc_o     = '0;
-    opc_o    = '0;
-    op_o     = DsdOpAdd;
-    fmt_o    = DsdFmtF32;
-    form_o   = DsdFormV3;
-    has_o    = '0;
-    n_o      = '0;
-    n0_o     = 1'b0;
-    unb_o    = 1'b0;
-    dot_o    = 1'b0;
-    minmax_o = 1'b0;
-    fmac_o   = 1'b0;
-    pairs_o  = 1'b0;
-    scal_o   = '0;
-    sreg_o   = '0;
-    dctrl_o  = 1'b0;
-    didx_o   = 1'b0;
-    dbase_o  = '0;
-    fabin_o  = '0;
-    o4_o     = '0;
-    okind_o  = '0;
-    ohalf_o  = '0;
-    ocol_o   = '0;
-    odsr_o   = '0;
-    oinc_o   = '0;
-    l0_o     = '0;
-    l1_o     = '0;
-    l2_o     = '0;
-    inc1_o   = '0;
-    inc2_o   = '0;
-    inc3_o   = '0;
-    base_o   = '0;
+    raw[0] = dsr_dst_i;
+    raw[1] = dsr_src0_i;
+    raw[2] = dsr_src1_i;
+    ext[0] = ext_dst_i;
+    ext[1] = ext_src0_i;
+    ext[2] = ext_src1_i;
+    half   = 1'b0;
+    iss_o  = '0;
     if (active_i) begin
-      sync_o   = d.u && d.tid == 5'(NoTask);
-      unbl_o   = d.u && d.tid != 5'(NoTask);
-      tid_o    = d.tid;
-      pc_o     = pc_i;
-      opc_o    = d.op;
-      op_o     = op_i;
-      fmt_o    = fmt_i;
-      form_o   = form_i;
-      has_o    = has_i;
-      n_o      = len_i;
-      n0_o     = len_i == 15'd0;
-      unb_o    = len_i == 15'(UnboundedLength);
-      minmax_o = op_i == DsdOpMaxR || op_i == DsdOpMinR;
-      dot_o    = op_i == DsdOpDot || op_i == DsdOpSum || minmax_o;
-      fmac_o   = fmt_i == DsdFmtF32 || fmt_i == DsdFmtF16 || fmt_i == DsdFmtMix;
+      iss_o.sync   = d.u && d.tid == 5'(NoTask);
+      iss_o.unbl   = d.u && d.tid != 5'(NoTask);
+      iss_o.tid    = d.tid;
+      iss_o.pc     = pc_i;
+      iss_o.opc    = d.op;
+      iss_o.op     = op_i;
+      iss_o.fmt    = fmt_i;
+      iss_o.form   = form_i;
+      iss_o.has    = has_i;
+      iss_o.n      = len_i;
+      iss_o.n0     = len_i == 15'd0;
+      iss_o.unb    = len_i == 15'(UnboundedLength);
+      iss_o.minmax = op_i == DsdOpMaxR || op_i == DsdOpMinR;
+      iss_o.dot    = op_i == DsdOpDot || op_i == DsdOpSum || iss_o.minmax;
+      iss_o.fmac   = fmt_i == DsdFmtF32 || fmt_i == DsdFmtF16 || fmt_i == DsdFmtMix;
       // conversions and compares step one element at a time: the FMAC takes lane 0 only
-      pairs_o  = (fmt_i == DsdFmtF16 || fmt_i == DsdFmtW16) && op_i != DsdOpCvt &&
-                 op_i != DsdOpCvtF2I && op_i != DsdOpCvtI2F &&
-                 !(op_i >= DsdOpCmpEq && op_i <= DsdOpCmpGe);
-      scal_o   = scalar_i;
-      sreg_o   = d.s;
-      dctrl_o  = dsr_dst_i[DsdCtrlLsb];
-      didx_o   = dsr_dst_i[DsdIdxLsb];
-      dbase_o  = dsr_dst_i[DsdBaseLsb +: 16];
-      odsr_o   = {d.src1, d.src0, d.dst};
+      iss_o.pairs  = (fmt_i == DsdFmtF16 || fmt_i == DsdFmtW16) && op_i != DsdOpCvt &&
+                     op_i != DsdOpCvtF2I && op_i != DsdOpCvtI2F &&
+                     !(op_i >= DsdOpCmpEq && op_i <= DsdOpCmpGe);
+      iss_o.scal   = scalar_i;
+      iss_o.sreg   = d.s;
+      iss_o.dctrl  = dsr_dst_i[DsdCtrlLsb];
+      iss_o.didx   = dsr_dst_i[DsdIdxLsb];
+      iss_o.dbase  = dsr_dst_i[DsdBaseLsb +: 16];
+      iss_o.odsr   = {d.src1, d.src0, d.dst};
       for (int r = 0; r < 3; r++) begin
-        half       = raw[r][DsdElemLsb];
-        o4_o[r]    = raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
-        okind_o[2*r +: 2] = o4_o[r] ? KMem : raw[r][DsdKindLsb +: 2];
-        ohalf_o[r] = half;
-        ocol_o[5*r +: 5]  = raw[r][DsdColorLsb +: 5];
-        oinc_o[19*r +: 19]  = stride_bytes(raw[r][DsdStrideLsb +: 16], half);
-        l0_o[15*r +: 15]    = raw[r][DsdLengthLsb +: 15];
-        l1_o[11*r +: 11]    = ext[r][Dsd4xLen1Lsb +: 11];
-        l2_o[5*r +: 5]    = ext[r][Dsd4xLen2Lsb +: 5];
-        inc1_o[19*r +: 19]  = stride_bytes(ext[r][Dsd4xStride1Lsb +: 16], half);
-        inc2_o[19*r +: 19]  = stride_bytes(ext[r][Dsd4xStride2Lsb +: 16], half);
-        inc3_o[19*r +: 19]  = stride_bytes(ext[r][Dsd4xStride3Lsb +: 16], half);
-        base_o[AW*r +: AW]  = AW'(raw[r][DsdBaseLsb +: 16]);
+        half                     = raw[r][DsdElemLsb];
+        iss_o.o4[r]              = raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
+        iss_o.okind[2*r +: 2]    = iss_o.o4[r] ? KMem : raw[r][DsdKindLsb +: 2];
+        iss_o.ohalf[r]           = half;
+        iss_o.ocol[5*r +: 5]     = raw[r][DsdColorLsb +: 5];
+        iss_o.oinc[19*r +: 19]   = stride_bytes(raw[r][DsdStrideLsb +: 16], half);
+        iss_o.l0[15*r +: 15]     = raw[r][DsdLengthLsb +: 15];
+        iss_o.l1[11*r +: 11]     = ext[r][Dsd4xLen1Lsb +: 11];
+        iss_o.l2[5*r +: 5]       = ext[r][Dsd4xLen2Lsb +: 5];
+        iss_o.inc1[19*r +: 19]   = stride_bytes(ext[r][Dsd4xStride1Lsb +: 16], half);
+        iss_o.inc2[19*r +: 19]   = stride_bytes(ext[r][Dsd4xStride2Lsb +: 16], half);
+        iss_o.inc3[19*r +: 19]   = stride_bytes(ext[r][Dsd4xStride3Lsb +: 16], half);
+        iss_o.base[21*r +: 21]   = 21'(raw[r][DsdBaseLsb +: 16]);
         if (has_i[r] && (raw[r][DsdKindLsb +: 3] != 3'(DsdKindMem1d) ||
                          raw[r][DsdStrideLsb +: 16] != 16'd1))
-          pairs_o = 1'b0;
+          iss_o.pairs = 1'b0;
         if (r != 0 && has_i[r] && raw[r][DsdKindLsb +: 3] == 3'(DsdKindFabIn))
-          fabin_o[raw[r][DsdColorLsb +: 5]] = 1'b1;
+          iss_o.fabin[raw[r][DsdColorLsb +: 5]] = 1'b1;
       end
     end
   end

@@ -13,41 +13,7 @@ module tessera_ce_dsd_ut (
   // whether the DSD instruction at issue issues on this microthread, and what it loads then
   // (tessera_ce_dsd_issue decodes it once for the engine; docs/isa.md 4.11)
   input  logic                                issue_i,
-  input  logic                                iss_sync_i,
-  input  logic                                iss_unbl_i,
-  input  logic [4:0]                          iss_tid_i,
-  input  logic [15:0]                         iss_pc_i,
-  input  logic [6:0]                          iss_opc_i,
-  input  tessera_pkg::dsd_op_e                iss_op_i,
-  input  tessera_pkg::dsd_fmt_e               iss_fmt_i,
-  input  tessera_pkg::dsd_form_e              iss_form_i,
-  input  logic [2:0]                          iss_has_i,
-  input  logic [14:0]                         iss_n_i,
-  input  logic                                iss_n0_i,
-  input  logic                                iss_unb_i,
-  input  logic                                iss_dot_i,
-  input  logic                                iss_minmax_i,
-  input  logic                                iss_fmac_i,
-  input  logic                                iss_pairs_i,
-  input  logic [31:0]                         iss_scal_i,
-  input  logic [3:0]                          iss_sreg_i,
-  input  logic                                iss_dctrl_i,
-  input  logic                                iss_didx_i,
-  input  logic [15:0]                         iss_dbase_i,
-  input  logic [tessera_pkg::NumColors-1:0]   iss_fabin_i,
-  input  logic [2:0]                          iss_o4_i,
-  input  logic [6-1:0]                     iss_okind_i,
-  input  logic [2:0]                          iss_ohalf_i,
-  input  logic [15-1:0]                     iss_ocol_i,
-  input  logic [12-1:0]                     iss_odsr_i,
-  input  logic [57-1:0]                    iss_oinc_i,
-  input  logic [45-1:0]                    iss_l0_i,
-  input  logic [33-1:0]                    iss_l1_i,
-  input  logic [15-1:0]                     iss_l2_i,
-  input  logic [57-1:0]                    iss_inc1_i,
-  input  logic [57-1:0]                    iss_inc2_i,
-  input  logic [57-1:0]                    iss_inc3_i,
-  input  logic [63-1:0]                    iss_base_i,
+  input  tessera_ce_pkg::dsd_issue_t          iss_i,
   // what the next step needs this cycle
   input  logic [tessera_pkg::NumColors-1:0]   head_data_i,   // a data wavelet heads color c
   input  logic [tessera_pkg::NumColors-1:0]   head_ctrl_i,   // a control wavelet heads color c
@@ -98,25 +64,26 @@ module tessera_ce_dsd_ut (
   localparam int unsigned NumDw = 7;   // fdot words: partials 0..3, combine results 4..6
   localparam logic [1:0]  KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;  // dsd_kind_e, bits 1:0
 
-  function automatic logic [2:0] stages(input dsd_fmt_e f);  // fdot combine steps
+  function automatic logic [2:0] stages(input logic [2:0] f);  // fdot combine steps (dsd_fmt_e)
     stages = f == DsdFmtF16 ? 3'd4 : 3'd3;
   endfunction
 
   // ---------------------------------------------------------------------------------------------
-  // State: the operation as issued (loaded from the iss_ inputs when one issues) ...
+  // State: the operation as issued (loaded from iss_i when one issues; per-role fields of width W
+  // at [W*r +: W], as in tessera_ce_pkg::dsd_issue_t) ...
   logic                 busy_q, busy_d;
   logic                 sync_q;              // the CE waits for it (UtStatus.Sync)
   logic [15:0]          upc_q;
   logic [6:0]           opc_q;
-  dsd_op_e              op_q;
-  dsd_fmt_e             fmt_q;
-  dsd_form_e            form_q;
+  logic [4:0]           op_q;                // dsd_op_e
+  logic [2:0]           fmt_q;               // dsd_fmt_e
+  logic [2:0]           form_q;              // dsd_form_e
   logic [2:0]           has_q;
-  logic [6-1:0]      okind_q;             // per role: kind, 16-bit, color, DSR, stride
+  logic [3*2-1:0]       okind_q;             // per role: kind, 16-bit, color, DSR, stride
   logic [2:0]           ohalf_q;
-  logic [15-1:0]      ocol_q;
-  logic [12-1:0]      odsr_q;
-  logic [57-1:0]     oinc_q;              // signed: Stride * element size
+  logic [3*5-1:0]       ocol_q;
+  logic [3*4-1:0]       odsr_q;
+  logic [3*19-1:0]      oinc_q;              // signed: Stride * element size
   logic                 dctrl_q, didx_q;
   logic [15:0]          dbase_q;
   logic [31:0]          scal_q;
@@ -130,37 +97,29 @@ module tessera_ce_dsd_ut (
   // mem4d operands (docs/isa.md 2.3), per role: the lengths of dimensions 0..2 and the byte
   // steps of dimensions 1..3 (dimension 0's is oinc)
   logic [2:0]           o4_q;
-  logic [45-1:0]     l0_q;
-  logic [33-1:0]     l1_q;
-  logic [15-1:0]      l2_q;
-  logic [57-1:0]     inc1_q;
-  logic [57-1:0]     inc2_q;
-  logic [57-1:0]     inc3_q;
+  logic [3*15-1:0]      l0_q;
+  logic [3*11-1:0]      l1_q;
+  logic [3*5-1:0]       l2_q;
+  logic [3*19-1:0]      inc1_q;
+  logic [3*19-1:0]      inc2_q;
+  logic [3*19-1:0]      inc3_q;
   // ... and where it is
   logic [AW-1:0]        oaddr_q [3];         // signed: the address of element i
   logic [AW-1:0]        oaddr_d [3];
-  logic [45-1:0]     c0_q;                // mem4d: element i's index in dimensions 0..2 ...
-  logic [45-1:0]     c0_d;
-  logic [33-1:0]     c1_q;
-  logic [33-1:0]     c1_d;
-  logic [15-1:0]      c2_q;
-  logic [15-1:0]      c2_d;
-  logic [3*AW-1:0]   row_q;               // ... and where its row, plane and block began
-  logic [3*AW-1:0]   row_d;
-  logic [3*AW-1:0]   plane_q;
-  logic [3*AW-1:0]   plane_d;
-  logic [3*AW-1:0]   block_q;
-  logic [3*AW-1:0]   block_d;
+  logic [3*15-1:0]      c0_q, c0_d;          // mem4d: element i's index in dimensions 0..2 ...
+  logic [3*11-1:0]      c1_q, c1_d;
+  logic [3*5-1:0]       c2_q, c2_d;
+  logic [3*AW-1:0]      row_q, row_d;       // ... and where its row, plane and block began
+  logic [3*AW-1:0]      plane_q, plane_d;
+  logic [3*AW-1:0]      block_q, block_d;
   logic [15:0]          i_q, i_d;
   logic                 ended_q, ended_d;    // takes no more element steps
   logic [2:0]           infl_q, infl_d;      // results in flight
   logic [2:0]           stage_q, stage_d;    // fdot: next combine step
   logic [31:0]          dw_q [NumDw];
   logic [31:0]          dw_d [NumDw];
-  logic [16-1:0]      lrdy_q;              // cycles until fdot partial lane j may be used
-  logic [16-1:0]      lrdy_d;
-  logic [6-1:0]      crdy_q;              // cycles until combine result k may be used
-  logic [6-1:0]      crdy_d;
+  logic [8*2-1:0]       lrdy_q, lrdy_d;     // cycles until fdot partial lane j may be used
+  logic [3*2-1:0]       crdy_q, crdy_d;     // cycles until combine result k may be used
   logic                 cnt_q, cnt_d;        // some lrdy or crdy counter is not zero
   logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
   logic [4:0]           wcol_q, wcol_d;
@@ -292,10 +251,10 @@ module tessera_ce_dsd_ut (
           logic [1:0] lim;
           lim = pl_split ? 2'd1 : 2'd0;
           if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix)  // one f32 partial
-            dot_ok = lrdy_q[2*({1'b0, j[1:0]}) +: 2] <= lim;
+            dot_ok = lrdy_q[2*j[1:0] +: 2] <= lim;
           else if (pl_pair)
-            dot_ok = lrdy_q[2*({j[2:1], 1'b0}) +: 2] <= lim &&
-                     lrdy_q[2*({j[2:1], 1'b1}) +: 2] <= lim;
+            dot_ok = lrdy_q[4*j[2:1] +: 2] <= lim &&
+                     lrdy_q[4*j[2:1] + 2 +: 2] <= lim;
           else
             dot_ok = lrdy_q[2*j +: 2] <= lim;
           if (!dot_ok) why = 3'(UtWaitFmac);
@@ -317,8 +276,8 @@ module tessera_ce_dsd_ut (
   // NaN loses in maximumNumber).
   logic [15:0] iss_id16;
   logic [31:0] iss_id32;
-  assign iss_id16 = iss_minmax_i ? CanonicalNan16[15:0] : 16'h8000;
-  assign iss_id32 = iss_minmax_i ? CanonicalNan32 : 32'h8000_0000;
+  assign iss_id16 = iss_i.minmax ? CanonicalNan16[15:0] : 16'h8000;
+  assign iss_id32 = iss_i.minmax ? CanonicalNan32 : 32'h8000_0000;
 
   // ---------------------------------------------------------------------------------------------
   // Completion: its last result is due, it issues with nothing to do, or it ends with nothing in
@@ -339,11 +298,11 @@ module tessera_ce_dsd_ut (
     kind       = '0;
     if (act) begin
       comp = due_i && ended_q && infl_q == 3'd1 && (!dot_q || stage_q == stages(fmt_q));
-      if (issue_i && iss_n0_i && !iss_dot_i) begin
+      if (issue_i && iss_i.n0 && !iss_i.dot) begin
         comp   = 1'b1;
-        c_tid  = iss_tid_i;
-        c_unbl = iss_unbl_i;
-        c_pc   = iss_pc_i;
+        c_tid  = iss_i.tid;
+        c_unbl = iss_i.unbl;
+        c_pc   = iss_i.pc;
       end
       if (ending && !dot_q && infl_after == '0) comp = 1'b1;
       kind     = tkind_i[32'(c_tid)*2 +: 2];
@@ -427,31 +386,31 @@ module tessera_ce_dsd_ut (
 
       // 3. the DSD instruction issues on this microthread (docs/isa.md 4.11)
       if (issue_i) begin
-        busy_d  = !(iss_n0_i && !iss_dot_i);
+        busy_d  = !(iss_i.n0 && !iss_i.dot);
         i_d     = '0;
-        ended_d = iss_n0_i;
+        ended_d = iss_i.n0;
         infl_d  = '0;
         wait_d  = 3'(UtWaitReady);
         wcol_d  = 5'(NoColor);
         stage_d = '0;
         for (int r = 0; r < 3; r++) begin
-          oaddr_d[r] = iss_base_i[21*r +: 21];
+          oaddr_d[r] = iss_i.base[AW*r +: AW];
           c0_d[15*r +: 15]    = '0;
           c1_d[11*r +: 11]    = '0;
           c2_d[5*r +: 5]    = '0;
-          row_d[AW*r +: AW]   = iss_base_i[21*r +: 21];
-          plane_d[AW*r +: AW] = iss_base_i[21*r +: 21];
-          block_d[AW*r +: AW] = iss_base_i[21*r +: 21];
+          row_d[AW*r +: AW]   = iss_i.base[AW*r +: AW];
+          plane_d[AW*r +: AW] = iss_i.base[AW*r +: AW];
+          block_d[AW*r +: AW] = iss_i.base[AW*r +: AW];
         end
         // reduction partials: p0 = the accumulator, the others the combine's identity: -0.0 for
         // sums, the canonical NaN for max and min (docs/isa.md 6.5)
         for (int k = 0; k < 8; k++) lrdy_d[2*k +: 2] = '0;
         for (int k = 0; k < 3; k++) crdy_d[2*k +: 2] = '0;
-        if (iss_fmt_i == DsdFmtF16) begin
-          dw_d[0] = {iss_id16, iss_scal_i[15:0]};
+        if (iss_i.fmt == DsdFmtF16) begin
+          dw_d[0] = {iss_id16, iss_i.scal[15:0]};
           for (int k = 1; k < 4; k++) dw_d[k] = {iss_id16, iss_id16};
         end else begin
-          dw_d[0] = iss_scal_i;
+          dw_d[0] = iss_i.scal;
           for (int k = 1; k < 4; k++) dw_d[k] = iss_id32;
         end
       end
@@ -472,19 +431,19 @@ module tessera_ce_dsd_ut (
       if (step_i && !(!split_i && pl_split)) begin
         if (pl_comb && !split_i) begin
           // an fdot combine step (6.5): its result is an input of a later one, or R[S]
-          if (stage_q != stages(fmt_q) - 3'd1) crdy_d[2*(stage_q[1:0]) +: 2] = 2'(FmacLatency - 1);
+          if (stage_q != stages(fmt_q) - 3'd1) crdy_d[2*stage_q[1:0] +: 2] = 2'(FmacLatency - 1);
           stage_d = stage_q + 3'd1;
           infl_d  = infl_after + 3'd1;
         end else begin
           // an element step: its result goes into flight, the next element
           if (dot_q) begin
             if (fmt_q == DsdFmtF32 || fmt_q == DsdFmtMix) begin
-              lrdy_d[2*({1'b0, i_q[1:0]}) +: 2] = 2'(FmacLatency - 1);
+              lrdy_d[2*i_q[1:0] +: 2] = 2'(FmacLatency - 1);
             end else if (pair) begin
-              lrdy_d[2*({i_q[2:1], 1'b0}) +: 2] = 2'(FmacLatency - 1);
-              lrdy_d[2*({i_q[2:1], 1'b1}) +: 2] = 2'(FmacLatency - 1);
+              lrdy_d[4*i_q[2:1] +: 2] = 2'(FmacLatency - 1);
+              lrdy_d[4*i_q[2:1] + 2 +: 2] = 2'(FmacLatency - 1);
             end else begin
-              lrdy_d[2*(i_q[2:0]) +: 2] = 2'(FmacLatency - 1);
+              lrdy_d[2*i_q[2:0] +: 2] = 2'(FmacLatency - 1);
             end
           end
           infl_d = infl_after + 3'd1;
@@ -534,9 +493,9 @@ module tessera_ce_dsd_ut (
       sync_q  <= 1'b0;
       upc_q   <= '0;
       opc_q   <= '0;
-      op_q    <= DsdOpAdd;
-      fmt_q   <= DsdFmtF32;
-      form_q  <= DsdFormV3;
+      op_q    <= 5'(DsdOpAdd);
+      fmt_q   <= 3'(DsdFmtF32);
+      form_q  <= 3'(DsdFormV3);
       has_q   <= '0;
       dctrl_q <= 1'b0;
       didx_q  <= 1'b0;
@@ -566,38 +525,38 @@ module tessera_ce_dsd_ut (
         inc3_q[19*r +: 19]  <= '0;
       end
     end else if (issue_i) begin
-      sync_q  <= iss_sync_i;
-      upc_q   <= iss_pc_i;
-      opc_q   <= iss_opc_i;
-      op_q    <= iss_op_i;
-      fmt_q   <= iss_fmt_i;
-      form_q  <= iss_form_i;
-      has_q   <= iss_has_i;
-      dctrl_q <= iss_dctrl_i;
-      didx_q  <= iss_didx_i;
-      dbase_q <= iss_dbase_i;
-      scal_q  <= iss_scal_i;
-      sreg_q  <= iss_sreg_i;
-      n_q     <= iss_n_i;
-      unb_q   <= iss_unb_i;
-      tid_q   <= iss_tid_i;
-      unbl_q  <= iss_unbl_i;
-      dot_q   <= iss_dot_i;
-      fmac_q  <= iss_fmac_i;
-      pairs_q <= iss_pairs_i;
-      fabin_q <= iss_fabin_i;
-      okind_q <= iss_okind_i;
-      ohalf_q <= iss_ohalf_i;
-      ocol_q  <= iss_ocol_i;
-      odsr_q  <= iss_odsr_i;
-      oinc_q  <= iss_oinc_i;
-      o4_q    <= iss_o4_i;
-      l0_q    <= iss_l0_i;
-      l1_q    <= iss_l1_i;
-      l2_q    <= iss_l2_i;
-      inc1_q  <= iss_inc1_i;
-      inc2_q  <= iss_inc2_i;
-      inc3_q  <= iss_inc3_i;
+      sync_q  <= iss_i.sync;
+      upc_q   <= iss_i.pc;
+      opc_q   <= iss_i.opc;
+      op_q    <= iss_i.op;
+      fmt_q   <= iss_i.fmt;
+      form_q  <= iss_i.form;
+      has_q   <= iss_i.has;
+      dctrl_q <= iss_i.dctrl;
+      didx_q  <= iss_i.didx;
+      dbase_q <= iss_i.dbase;
+      scal_q  <= iss_i.scal;
+      sreg_q  <= iss_i.sreg;
+      n_q     <= iss_i.n;
+      unb_q   <= iss_i.unb;
+      tid_q   <= iss_i.tid;
+      unbl_q  <= iss_i.unbl;
+      dot_q   <= iss_i.dot;
+      fmac_q  <= iss_i.fmac;
+      pairs_q <= iss_i.pairs;
+      fabin_q <= iss_i.fabin;
+      okind_q <= iss_i.okind;
+      ohalf_q <= iss_i.ohalf;
+      ocol_q  <= iss_i.ocol;
+      odsr_q  <= iss_i.odsr;
+      oinc_q  <= iss_i.oinc;
+      o4_q    <= iss_i.o4;
+      l0_q    <= iss_i.l0;
+      l1_q    <= iss_i.l1;
+      l2_q    <= iss_i.l2;
+      inc1_q  <= iss_i.inc1;
+      inc2_q  <= iss_i.inc2;
+      inc3_q  <= iss_i.inc3;
     end
   end
 

@@ -82,19 +82,13 @@ module tessera_ce_regs (
   // Register files as flat vectors (entry k at [W*k +: W]; Yosys 0.23 reads no multi-dimensional
   // packed arrays), each loading only in a cycle that writes it (its _we): a simulator then
   // copies nothing for a register file that no one writes, and the outputs are the registers.
-  logic [NumGprs*32-1:0]       gpr_q;
-  logic [NumGprs*32-1:0]       gpr_d;
-  logic [NumDsrs*64-1:0]       dsr_q;
-  logic [NumDsrs*64-1:0]       dsr_d;
-  logic [NumTasks*2-1:0]       tkind_q;
-  logic [NumTasks*2-1:0]       tkind_d;
-  logic [NumTasks*16-1:0]      tentry_q;
-  logic [NumTasks*16-1:0]      tentry_d;
-  logic [NumTasks*16-1:0]      targ_q;
-  logic [NumTasks*16-1:0]      targ_d;
-  logic [NumDebugFmts*32-1:0]  dbg_q;
-  logic [NumDebugFmts*32-1:0]  dbg_d;
-  logic                           gpr_we, dsr_we, tcfg_we, targ_we, dbg_we;
+  logic [NumGprs*32-1:0]       gpr_q, gpr_d;
+  logic [NumDsrs*64-1:0]       dsr_q, dsr_d;
+  logic [NumTasks*2-1:0]       tkind_q, tkind_d;
+  logic [NumTasks*16-1:0]      tentry_q, tentry_d;
+  logic [NumTasks*16-1:0]      targ_q, targ_d;
+  logic [NumDebugFmts*32-1:0]  dbg_q, dbg_d;
+  logic                        gpr_we, dsr_we, tcfg_we, targ_we, dbg_we;
   logic [31:0] active_q, active_d, blocked_q, blocked_d;
   logic [4:0]  fpflags_q, fpflags_d;
   logic [15:0] cyc_hi_q, cyc_hi_d;
@@ -276,7 +270,7 @@ module tessera_ce_regs (
       MmioFaultPc:     v = {16'h0, fault_pc_i};
       MmioFaultAddr:   v = fault_addr_i;
       MmioFaultInfo:   v = fault_info_i;
-      MmioDebugPort:   v = dbg_q[32*(i[2:0]) +: 32];
+      MmioDebugPort:   v = dbg_q[32*i[2:0] +: 32];
       MmioCeColor:     v = {20'h0, ocred_i[i*4 +: 4], 1'b0, ut_reads_i[i],
                             in_ctrl_i[i] & in_valid_i[i], in_count_i[i*5 +: 5]};
       MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = rt_rdata_i;
@@ -287,9 +281,9 @@ module tessera_ce_regs (
       MmioTaskArg:     v = {16'h0, targ_q[16*i +: 16]};
       MmioTaskActive, MmioTaskActiveSet, MmioTaskActiveClr: v = active_q & 32'h7FFF_FFFF;
       MmioTaskBlocked, MmioTaskBlockSet, MmioTaskBlockClr:  v = blocked_q;
-      MmioGpr:         v = gpr_q[32*(i[3:0]) +: 32];
+      MmioGpr:         v = gpr_q[32*i[3:0] +: 32];
       MmioCePc:        v = {16'h0, pc_i};
-      MmioDsr:         v = i[0] ? dsr_q[64*(i[4:1]) + 32 +: 32] : dsr_q[64*(i[4:1]) +: 32];
+      MmioDsr:         v = i[0] ? dsr_q[64*i[4:1] + 32 +: 32] : dsr_q[64*i[4:1] +: 32];
       default: ;
     endcase
     reg_read = v;

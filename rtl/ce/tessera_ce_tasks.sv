@@ -108,9 +108,9 @@ module tessera_ce_tasks (
       data_ready[NumColors-1:0] = in_valid_i & ~in_ctrl_i & ~ut_reads_i;
       for (int t = 0; t < NumTasks; t++) begin
         if (!blocked_i[t]) begin
-          if (tkind_i[2*t +: 2] == TaskKindData)
+          if (kind_of(5'(t)) == TaskKindData)
             runnable_o[t] = data_ready[t];
-          else if (tkind_i[2*t +: 2] == TaskKindLocal || tkind_i[2*t +: 2] == TaskKindControl)
+          else if (kind_of(5'(t)) == TaskKindLocal || kind_of(5'(t)) == TaskKindControl)
             runnable_o[t] = active_i[t];
         end
       end

@@ -156,6 +156,47 @@ package tessera_ce_pkg;
     logic        pair;    // plan: a step over two 16-bit elements
   } dsd_ut_view_t;
 
+  // What a DSD instruction that issues loads into its microthread (tessera_ce_dsd_issue decodes
+  // it once for the engine; tessera_ce_dsd_ut loads it): the operation, and per operand role r
+  // (0 dst, 1 src0, 2 src1) a field of width W at [W*r +: W]. All zero when nothing issues.
+  typedef struct packed {
+    logic        sync;    // the CE waits for it (UtStatus.Sync)
+    logic        unbl;    // its completion unblocks (else activates)
+    logic [4:0]  tid;     // its completion's task
+    logic [15:0] pc;
+    logic [6:0]  opc;
+    logic [4:0]  op;      // tessera_pkg::dsd_op_e
+    logic [2:0]  fmt;     // tessera_pkg::dsd_fmt_e
+    logic [2:0]  form;    // tessera_pkg::dsd_form_e
+    logic [2:0]  has;     // bit r: an operand in role r
+    logic [14:0] n;       // length
+    logic        n0;      // length zero
+    logic        unb;     // unbounded length
+    logic        dot;     // a reduction: fdot, a sum, a max or a min (docs/isa.md 6.5)
+    logic        minmax;  // ... a max or a min
+    logic        fmac;    // every element step uses the FMAC
+    logic        pairs;   // steps may take two 16-bit elements
+    logic [31:0] scal;    // R[S]
+    logic [3:0]  sreg;    // S
+    logic        dctrl;   // dst's Ctrl, Idx and Base
+    logic        didx;
+    logic [15:0] dbase;
+    logic [23:0] fabin;   // its fabin colors (tessera_pkg::NumColors)
+    logic [2:0]  o4;      // role r: mem4d
+    logic [5:0]  okind;   // role r: tessera_pkg::dsd_kind_e bits 1:0 (mem4d as mem1d), W 2
+    logic [2:0]  ohalf;   // role r: 16-bit elements
+    logic [14:0] ocol;    // role r: color, W 5
+    logic [11:0] odsr;    // role r: DSR, W 4
+    logic [56:0] oinc;    // role r: signed byte step of dimension 0 (Stride * size), W 19
+    logic [44:0] l0;      // role r: mem4d lengths of dimensions 0..2, W 15, 11, 5
+    logic [32:0] l1;
+    logic [14:0] l2;
+    logic [56:0] inc1;    // role r: mem4d byte steps of dimensions 1..3, W 19
+    logic [56:0] inc2;
+    logic [56:0] inc3;
+    logic [62:0] base;    // role r: the first element's address (signed), W 21
+  } dsd_issue_t;
+
   // The engine's FMAC slot: the operation of the step taken in the previous cycle. An operand
   // with *_ref set is fdot word *_w of microthread ut, read in the slot's own cycle.
   typedef struct packed {

@@ -29,7 +29,6 @@ module tessera_pipe #(
   end else begin : g_regs
     logic             load;   // the stages take their next values
     logic [Width-1:0] first;  // what enters the first stage
-    logic [Stages-1:0] valid;  // per stage: holds a valid word (ValidBit set), else unused
 
     for (genvar s = 0; s < Stages; s++) begin : g_stage
       logic [Width-1:0] d, q;
@@ -42,22 +41,18 @@ module tessera_pipe #(
         if (!rst_ni)   q <= '0;
         else if (load) q <= d;
       end
-      if (ValidBit >= 0) begin : g_valid
-        assign valid[s] = q[ValidBit];
-      end else begin : g_no_valid
-        assign valid[s] = 1'b0;
-      end
     end
 
     if (ValidBit >= 0) begin : g_gated
+      logic [Stages-1:0] valid;  // per stage: holds a valid word
+      for (genvar s = 0; s < Stages; s++) begin : g_valid
+        assign valid[s] = g_stage[s].q[ValidBit];
+      end
       assign first = d_i[ValidBit] ? d_i : '0;
       assign load  = en_i && (d_i[ValidBit] || (|valid));
     end else begin : g_always
       assign first = d_i;
       assign load  = en_i;
-
-      logic unused_valid;
-      assign unused_valid = ^valid;
     end
     assign q_o = g_stage[Stages-1].q;
   end
