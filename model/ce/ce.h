@@ -56,6 +56,23 @@ class Ce {
   // Also runs ahead through port.horizon - 1 while the running task only computes (run_ahead.cpp).
   void Tick(uint64_t cycle, fabric::RampPort& port);
   uint64_t NextWake() const;
+  // Asks the host to bring what a tick of this engine reads first into its caches (a fabric
+  // backend calls it for the next engine due while it ticks this one).
+  void Prefetch() const {
+    const auto line = [](const void* a) { __builtin_prefetch(a); };
+    line(&ahead_);  // open
+    line(&decoded_);
+    line(&st_.gpr);
+    line(&st_.pc);
+    line(&st_.active);
+    line(&st_.head_data);
+    line(&st_.busy);
+    line(&st_.pipe);
+    line(&st_.perf);
+    line(&retired_);
+    line(&cyc_);
+    line(st_.sram + st_.pc);  // the instruction at pc
+  }
   // The first cycle from `cycle` on at which the engine could send or return a credit: later than
   // `cycle` only while its task waits for microthreads it runs in bulk (dsd_bulk.cpp).
   uint64_t QuietUntil(uint64_t cycle) const;
@@ -176,9 +193,13 @@ class Ce {
   void WriteSram(uint16_t addr, uint8_t size, uint32_t value) {
     uint8_t* p = &st_.sram[addr];
     if (ahead_.open) {
-      uint32_t old = 0;
-      Bytes(&old, p, size);
-      ahead_.sram.push_back({addr, size, old});
+      // Filled in place: a record built on the stack and copied as one word would wait for its
+      // three narrow stores (a store-forwarding stall on every store run ahead).
+      AheadLog::Bytes& b = ahead_.sram.emplace_back();
+      b.addr = addr;
+      b.size = size;
+      b.old = 0;
+      Bytes(&b.old, p, size);
     }
     Bytes(p, &value, size);
   }

@@ -12,6 +12,7 @@ class CeEndpoint final : public fabric::RampEndpoint {
   explicit CeEndpoint(Ce& ce) : ce_(ce) {}
   void Tick(uint64_t cycle, fabric::RampPort& port) override { ce_.Tick(cycle, port); }
   uint64_t NextWake() const override { return ce_.NextWake(); }
+  void Prefetch() const override { ce_.Prefetch(); }
   uint64_t QuietUntil(uint64_t cycle) const override { return ce_.QuietUntil(cycle); }
   bool Quiet() const override { return ce_.Quiet(); }
   bool Fault(uint32_t regs[4]) const override {

@@ -41,6 +41,9 @@ class RampEndpoint {
   // a wavelet or a credit on its ramp, whatever reaches it; `cycle` when it cannot tell. A
   // backend may give other endpoints a later horizon on that promise.
   virtual uint64_t QuietUntil(uint64_t cycle) const { return cycle; }
+  // A hint: the backend ticks this endpoint soon (after the one it ticks now). An endpoint may
+  // start bringing its state into the host's caches; it must change nothing.
+  virtual void Prefetch() const {}
   // Nothing left to do unless something arrives (a compute engine's CeStatus.Quiet; a host
   // stream with nothing to send or consume): part of the fabric's quiescence (Fabric::Quiescent).
   virtual bool Quiet() const { return true; }

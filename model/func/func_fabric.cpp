@@ -9,8 +9,8 @@ namespace tessera::func {
 
 namespace {
 
-// The worker thread running the current endpoint Tick (util::WorkerPool; 0 outside one).
-thread_local int t_worker = 0;
+// The part of the due endpoints whose Tick runs on this thread (util::WorkerPool; 0 outside one).
+thread_local size_t t_part = 0;
 
 using L = arch::Link;
 using C = arch::Credit;
@@ -69,7 +69,9 @@ FuncFabric::FuncFabric(int width, int height) : w_(width), h_(height) {
 void FuncFabric::SetThreads(int threads) {
   if (threads < 1) throw std::invalid_argument(fmt::format("--threads {}: at least 1", threads));
   pool_ = threads > 1 ? std::make_unique<util::WorkerPool>(threads) : nullptr;
-  reg_writes_.resize(static_cast<size_t>(threads));
+  const size_t parts = pool_ ? pool_->MaxParts() : 1;
+  reg_writes_.resize(parts);
+  tick_bufs_.resize(parts);
 }
 
 fabric::RouterRegs& FuncFabric::RouterRegsOf(fabric::Coord pe) {
@@ -79,7 +81,7 @@ fabric::RouterRegs& FuncFabric::RouterRegsOf(fabric::Coord pe) {
 
 void FuncFabric::PeRegs::Write(uint16_t addr, uint32_t value) {
   if (f_->stepping_) {
-    f_->reg_writes_[t_worker].push_back({pe_, addr, value});
+    f_->reg_writes_[t_part].writes.push_back({pe_, addr, value});
   } else {
     f_->WriteReg(pe_, addr, value);
   }
@@ -379,28 +381,43 @@ void FuncFabric::TickEndpoints(Slot& now) {
 }
 
 void FuncFabric::TickDue(Slot& now) {
-  // Ticks in two phases with workers: each one's share of ep_due_ (an endpoint touches only its
-  // own state; its register writes go to its worker's list), then, in the order of ep_due_, what
-  // the ticks did to the fabric. Alone, in one pass. The result does not depend on the threads.
-  tick_bufs_.resize(pool_ ? static_cast<size_t>(pool_->threads()) : 1);
-  for (TickBuf& buf : tick_bufs_) {  // a worker whose range is empty does not run at all
-    buf.outs.clear();
-    buf.soon.clear();
-    buf.far.clear();
-  }
+  // Ticks in two phases with workers: the parts of ep_due_ on the threads (an endpoint touches
+  // only its own state; its register writes go to its part's list), then, in the order of
+  // ep_due_, what the ticks did to the fabric. Alone, in one pass. The result does not depend on
+  // the threads.
   if (!pool_) {
     TickRange<true>(0, ep_due_.size(), 0, now);
     return;
   }
-  pool_->For(ep_due_.size(), [&](size_t begin, size_t end, int worker) {
-    TickRange<false>(begin, end, worker, now);
-  });
-  // The workers' ranges are contiguous and in order: their lists, in worker order, are in the
-  // order of ep_due_, as one thread alone would have made them.
-  for (TickBuf& buf : tick_bufs_) {
+  const size_t parts = pool_->Parts(ep_due_.size());
+  for (size_t p = 0; p < parts; ++p) {
+    tick_bufs_[p].outs.clear();
+    tick_bufs_[p].wakes.clear();
+  }
+  // The parts are contiguous and in order: their lists, merged in part order, are in the order
+  // of ep_due_, as one thread alone would have made them. A part is merged as soon as it is done,
+  // while later ones are stepped: the merge touches only what the ticks do not (the wakes, the
+  // wheel, the link log).
+  const util::WorkerPool::MergeFn merge = [&](size_t p) {
+    const TickBuf& buf = tick_bufs_[p];
     for (const TickOut& o : buf.outs) ApplyTick(o, now);
-    soon_.insert(soon_.end(), buf.soon.begin(), buf.soon.end());
-    for (const WakeAt& w : buf.far) QueueWake(w.first, w.second);
+    for (const WakeAt& w : buf.wakes) NoteWake(w.second, w.first);
+  };
+  pool_->For(
+      ep_due_.size(),
+      [&](size_t begin, size_t end, size_t part) { TickRange<false>(begin, end, part, now); },
+      &merge);
+}
+
+void FuncFabric::NoteWake(int pe, uint64_t wake) {
+  const uint64_t t = cycle_;
+  if (wake <= t) wake = t + 1;
+  if (wake >= next_wake_[pe]) return;  // an earlier wake is queued
+  next_wake_[pe] = wake;
+  if (wake == t + 1) {
+    soon_.push_back(pe);
+  } else {
+    QueueWake(wake, pe);
   }
 }
 
@@ -428,45 +445,45 @@ void FuncFabric::ApplyTick(const TickOut& o, Slot& now) {
   }
 }
 
-// Ticks endpoints [begin, end) of ep_due_ on worker `worker`: kDirect (alone), doing what each
-// tick does to the fabric at once; else keeping it in the worker's TickBuf.
+// Ticks endpoints [begin, end) of ep_due_, part `part` of them: kDirect (alone), doing what each
+// tick does to the fabric at once; else keeping it in the part's TickBuf.
 template <bool kDirect>
-void FuncFabric::TickRange(size_t begin, size_t end, int worker, Slot& now) {
+void FuncFabric::TickRange(size_t begin, size_t end, size_t part, Slot& now) {
   const uint64_t t = cycle_;
   const int n = NumPes();
-  t_worker = worker;
-  TickBuf& buf = tick_bufs_[static_cast<size_t>(worker)];  // emptied by TickEndpoints
-  std::vector<int>& soon = kDirect ? soon_ : buf.soon;
+  t_part = part;
+  TickBuf& buf = tick_bufs_[part];  // emptied by TickDue
   uint32_t regs[4];
   for (size_t k = begin; k < end; ++k) {
     const int pe = ep_due_[k];  // an endpoint id: a ramp (pe < n) or an edge port
     const bool ramp = pe < n;
+    // The next endpoint's state reaches the cache while this one ticks (and the one after's
+    // endpoint object, which the next Prefetch reads).
+    if (k + 2 < end) __builtin_prefetch(endpoints_[ep_due_[k + 2]]);
+    if (k + 1 < end) {
+      if (const fabric::RampEndpoint* next = endpoints_[ep_due_[k + 1]]) next->Prefetch();
+    }
     fabric::RampPort port;
     port.from_router = ce_link_[pe];
     port.credit_from_router = static_cast<uint8_t>(ce_credit_[pe]);
     port.to_router = 0;
     port.credit_to_router = 0;
     port.horizon = ramp && !inbound_[pe] ? std::min(run_end_, t + quiet_span_) : 0;
-    ce_link_[pe] = 0;
-    ce_credit_[pe] = 0;
+    // Cleared only if set: a line of these arrays another thread reads stays clean.
+    if (port.from_router) ce_link_[pe] = 0;
+    if (port.credit_from_router) ce_credit_[pe] = 0;
     const uint64_t from = ramp && link_log_on_ ? port.from_router : 0;  // only to log it
     bool fault = false;
     fabric::RampEndpoint* ep = endpoints_[pe];
     if (ep) {  // else nobody is on the CE side: the wavelet leaves the fabric unconsumed
       ep->Tick(t, port);
       fault = ramp && fault_cycle_[pe] == fabric::kNever && ep->Fault(regs);
-      uint64_t wake = ep->NextWake();
+      const uint64_t wake = ep->NextWake();
       if (wake != fabric::kNever) {
-        if (wake <= t) wake = t + 1;
-        if (wake < next_wake_[pe]) {
-          next_wake_[pe] = wake;
-          if (wake == t + 1) {
-            soon.push_back(pe);
-          } else if constexpr (kDirect) {
-            QueueWake(wake, pe);
-          } else {
-            buf.far.push_back({wake, pe});
-          }
+        if constexpr (kDirect) {
+          NoteWake(pe, wake);
+        } else {
+          buf.wakes.push_back({wake, pe});
         }
       }
     }
@@ -558,9 +575,9 @@ void FuncFabric::StepCycle() {
   // Register writes the compute engines made in this cycle take effect at its end (after the
   // switch advances: a write wins).
   // (Each router's writes come from its own CE, on one thread: their order is kept.)
-  for (std::vector<RegWrite>& writes : reg_writes_) {
-    for (const RegWrite& w : writes) WriteReg(w.pe, w.addr, w.value);
-    writes.clear();
+  for (RegWrites& list : reg_writes_) {
+    for (const RegWrite& w : list.writes) WriteReg(w.pe, w.addr, w.value);
+    list.writes.clear();
   }
   ++cycle_;
 }

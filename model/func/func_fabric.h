@@ -113,8 +113,11 @@ class FuncFabric final : public fabric::Fabric {
   void TickDue(Slot& now);  // Tick every endpoint in ep_due_ (TickEndpoints)
   struct TickOut;
   template <bool kDirect>
-  void TickRange(size_t begin, size_t end, int worker, Slot& now);
+  void TickRange(size_t begin, size_t end, size_t part, Slot& now);
   void ApplyTick(const TickOut& o, Slot& now);
+  // An endpoint ticked in this cycle asks to be ticked again at `wake` (on the calling thread:
+  // only it touches the wakes).
+  void NoteWake(int pe, uint64_t wake);
   void StepRouter(int r, const uint64_t* in);
   Slot& SlotAt(uint64_t cycle) { return wheel_[cycle % kWheel]; }
   // The cycles from cycle_ on in which nothing is due: no wavelet anywhere, no endpoint to tick,
@@ -202,8 +205,12 @@ class FuncFabric final : public fabric::Fabric {
 
   std::vector<PeRegs> pe_regs_;
   bool stepping_ = false;  // inside StepCycle
-  // CE register writes of this cycle, applied at its end: one list per worker thread.
-  std::vector<std::vector<RegWrite>> reg_writes_ = std::vector<std::vector<RegWrite>>(1);
+  // CE register writes of this cycle, applied at its end: one list per part of the due
+  // endpoints (util::WorkerPool), each on a cache line of its own.
+  struct alignas(64) RegWrites {
+    std::vector<RegWrite> writes;
+  };
+  std::vector<RegWrites> reg_writes_ = std::vector<RegWrites>(1);
   std::unique_ptr<util::WorkerPool> pool_;  // SetThreads(n > 1)
   struct TickOut {  // what one endpoint's Tick did to the fabric (TickEndpoints)
     int pe = 0;
@@ -211,12 +218,13 @@ class FuncFabric final : public fabric::Fabric {
     uint8_t credit_to_router = 0;
     bool fault = false;
   };
-  struct TickBuf {  // one worker's ticks: those that did something, and the wakes they asked
+  // One part's ticks: those that did something, and the wakes they asked (a cache line of its
+  // own: threads fill neighbouring parts at once).
+  struct alignas(64) TickBuf {
     std::vector<TickOut> outs;
-    std::vector<int> soon;
-    std::vector<std::pair<uint64_t, int>> far;
+    std::vector<std::pair<uint64_t, int>> wakes;  // NextWake of each ticked endpoint
   };
-  std::vector<TickBuf> tick_bufs_;
+  std::vector<TickBuf> tick_bufs_ = std::vector<TickBuf>(1);
 };
 
 }  // namespace tessera::func

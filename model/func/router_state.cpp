@@ -2,15 +2,26 @@
 
 namespace tessera::func {
 
-void RouterState::Reset() {
-  Payload* storage = buf;
-  *this = RouterState{};
-  buf = storage;
+namespace {
+
+// A router's state after reset, computed once: every router of a fabric starts from it.
+RouterState ResetState() {
+  RouterState s;
   for (int d = 0; d < kDirs; ++d) {
-    for (int c = 0; c < kColors; ++c) credit[d][c] = static_cast<uint8_t>(CreditInit(d));
-    credit_ok[d] = (1u << kColors) - 1;
+    for (int c = 0; c < kColors; ++c) s.credit[d][c] = static_cast<uint8_t>(CreditInit(d));
+    s.credit_ok[d] = (1u << kColors) - 1;
   }
-  for (int c = 0; c < kColors; ++c) UpdateRoute(c);
+  for (int c = 0; c < kColors; ++c) s.UpdateRoute(c);
+  return s;
+}
+
+}  // namespace
+
+void RouterState::Reset() {
+  static const RouterState kReset = ResetState();
+  Payload* storage = buf;
+  *this = kReset;
+  buf = storage;
 }
 
 void RouterState::UpdateRoute(int color) {

@@ -485,9 +485,9 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
       DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
       for (auto& t : tiles_) t.model->StepHigh(t.io, cycle_);
     } else if (pool_) {
-      // Contiguous ranges of tiles, one per thread: each tile touches only its own model and
+      // Contiguous parts of the tiles on the threads: each tile touches only its own model and
       // ports. Assertion failures go to this fabric's context from every thread.
-      pool_->For(tiles_.size(), [this](size_t begin, size_t end, int) {
+      pool_->For(tiles_.size(), [this](size_t begin, size_t end, size_t) {
         Verilated::threadContextp(ctx_.get());
         for (size_t t = begin; t < end; ++t) tiles_[t].model->Step(tiles_[t].io, cycle_);
       });

@@ -1,14 +1,26 @@
 // A fork-join pool for stepping parts of a fabric on several host threads (docs/performance.md,
-// "Threads"): For(n, fn) splits [0, n) into one contiguous range per thread, runs them at once
-// (the caller takes the first) and returns when all are done. The ranges depend only on n and the
-// thread count, so a caller that merges per-item results in index order gets the same result
-// whatever the threads' timing. Workers spin briefly between cycles, then sleep.
+// "Threads"). For(n, fn) cuts [0, n) into Parts(n) contiguous parts, runs them on the threads
+// (the caller is one of them) and returns when all are done. The parts depend only on n and the
+// thread count, never on the threads' timing, so a caller that keeps each part's results apart
+// (indexed by part) and merges them in part order gets the same result with any threads.
+//
+// Each thread owns a contiguous run of parts and takes them in order; a thread done with its own
+// takes the next untaken part of the others. When the threads run alike, every thread steps the
+// same items each time (its caches stay warm); when one is slowed (a shared host core, a larger
+// part), the others take over its remaining parts instead of waiting for them. Workers spin
+// briefly between calls, then sleep.
+//
+// For(n, fn, merge) also calls merge(part) on the calling thread for every part, in part order,
+// each as soon as that part is done: the merging of the first parts overlaps the stepping of the
+// last ones (and the other threads take over more parts meanwhile), instead of waiting for all.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -17,10 +29,18 @@ namespace tessera::util {
 
 class WorkerPool {
  public:
-  // The range function: items [begin, end), run by thread `worker` (0: the caller).
-  using RangeFn = std::function<void(size_t begin, size_t end, int worker)>;
+  // The part function: items [begin, end), which are part `part` of For's Parts(n).
+  using PartFn = std::function<void(size_t begin, size_t end, size_t part)>;
+  // What the caller does with a part's results once it is done (on the calling thread).
+  using MergeFn = std::function<void(size_t part)>;
+  // Parts per thread: enough that a slowed thread's share can be taken over, few enough that
+  // claiming a part (one atomic add) costs nothing next to stepping it.
+  static constexpr size_t kPartsPerThread = 32;
 
-  explicit WorkerPool(int threads) : threads_(threads < 1 ? 1 : threads) {
+  explicit WorkerPool(int threads)
+      : threads_(threads < 1 ? 1 : threads),
+        next_(new Claim[static_cast<size_t>(threads_)]),
+        done_(new Done[MaxParts()]) {
     for (int w = 1; w < threads_; ++w) workers_.emplace_back([this, w] { Loop(w); });
   }
   ~WorkerPool() {
@@ -32,33 +52,71 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int threads() const { return threads_; }
+  // How many parts For(n, ...) makes, and the most it makes for any n.
+  size_t Parts(size_t n) const { return n < 2 ? n : std::min(n, MaxParts()); }
+  size_t MaxParts() const {
+    return threads_ == 1 ? 1 : static_cast<size_t>(threads_) * kPartsPerThread;
+  }
 
-  void For(size_t n, const RangeFn& fn) {
-    if (threads_ == 1 || n < 2) {
-      fn(0, n, 0);
+  void For(size_t n, const PartFn& fn, const MergeFn* merge = nullptr) {
+    if (Parts(n) < 2) {
+      if (n) fn(0, n, 0);
+      if (n && merge) (*merge)(0);
       return;
     }
     fn_ = &fn;
     n_ = n;
+    parts_ = Parts(n);
+    for (int w = 0; w < threads_; ++w) next_[w].part.store(Home(w), std::memory_order_relaxed);
+    for (size_t p = 0; p < parts_; ++p) done_[p].done.store(false, std::memory_order_relaxed);
     pending_.store(threads_ - 1, std::memory_order_relaxed);
     Signal();
-    Part(0);
-    for (int spins = 0; pending_.load(std::memory_order_acquire) != 0; ++spins)
+    size_t merged = 0;  // parts merged so far, in order
+    auto merge_ready = [&] {
+      while (merge && merged < parts_ && done_[merged].done.load(std::memory_order_acquire))
+        (*merge)(merged++);
+    };
+    Work(0, merge_ready);
+    for (int spins = 0; pending_.load(std::memory_order_acquire) != 0; ++spins) {
+      merge_ready();
       if (spins > 100000) std::this_thread::yield();
+    }
+    merge_ready();
   }
 
  private:
   static constexpr int kSpins = 200000;  // a worker's busy wait for the next For, then it sleeps
+  struct alignas(64) Claim {             // one per thread, each on its own cache line
+    std::atomic<size_t> part{0};         // the next untaken part of the thread's own run
+  };
+  struct alignas(64) Done {  // one per part: its items are stepped
+    std::atomic<bool> done{false};
+  };
 
+  // Thread w owns parts [Home(w), Home(w + 1)).
+  size_t Home(int w) const {
+    return parts_ * static_cast<size_t>(w) / static_cast<size_t>(threads_);
+  }
   void Signal() {
     gen_.fetch_add(1, std::memory_order_release);
     { std::lock_guard<std::mutex> lock(mu_); }  // a worker about to sleep sees the new generation
     cv_.notify_all();
   }
-  void Part(int w) {
-    const size_t begin = n_ * static_cast<size_t>(w) / static_cast<size_t>(threads_);
-    const size_t end = n_ * static_cast<size_t>(w + 1) / static_cast<size_t>(threads_);
-    if (begin < end) (*fn_)(begin, end, w);
+  // Thread w's own parts in order, then what is left of the others' (the next thread's first).
+  // Before each part, `between()` (the caller merges what is done).
+  template <typename Between>
+  void Work(int w, const Between& between) {
+    for (int k = 0; k < threads_; ++k) {
+      const int owner = (w + k) % threads_;
+      const size_t end = Home(owner + 1);
+      for (;;) {
+        between();
+        const size_t p = next_[owner].part.fetch_add(1, std::memory_order_relaxed);
+        if (p >= end) break;
+        (*fn_)(n_ * p / parts_, n_ * (p + 1) / parts_, p);
+        done_[p].done.store(true, std::memory_order_release);
+      }
+    }
   }
   void Loop(int w) {
     uint64_t seen = 0;
@@ -71,19 +129,21 @@ class WorkerPool {
       }
       seen = g;
       if (stop_.load(std::memory_order_relaxed)) return;
-      Part(w);
+      Work(w, [] {});
       pending_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }
 
   int threads_;
+  std::unique_ptr<Claim[]> next_;
+  std::unique_ptr<Done[]> done_;
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::atomic<uint64_t> gen_{0};
   std::atomic<bool> stop_{false};
-  const RangeFn* fn_ = nullptr;
-  size_t n_ = 0;
+  const PartFn* fn_ = nullptr;
+  size_t n_ = 0, parts_ = 0;
   std::atomic<int> pending_{0};
 };
 
