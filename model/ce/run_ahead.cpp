@@ -287,11 +287,12 @@ void Ce::CopyAheadState(bool save) {
   copy(a.retired, retired_);
   if (!a.engine) return;  // no microthread was busy: none started since
   copy(a.busy, st_.busy);
+  if (!a.ut) a.ut = std::make_unique<std::array<Microthread, kUts>>();
   // Only busy microthreads change while running ahead (none issues): a.busy is the same mask
   // saving and restoring.
   for (uint8_t b = a.busy; b; b &= b - 1) {
     const int u = __builtin_ctz(b);
-    copy(a.ut[u], st_.ut[u]);
+    copy((*a.ut)[u], st_.ut[u]);
   }
   copy(a.rr_ptr, st_.rr_ptr);
   copy(a.results, st_.results);
