@@ -155,6 +155,7 @@ std::pair<TileModel*, int> RtlFabric::Locate(fabric::Coord pe) {
 
 void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
   auto [model, local] = Locate(pe);
+  AttendTile(TileOf(pe), true);
   // A frozen edge moves nothing else, in this tile or elsewhere: zero simulated time.
   model->WriteReg(local, addr, value);
   quiet_stale_ = opt_.ce;
@@ -162,6 +163,7 @@ void RtlFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
 
 uint32_t RtlFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
   auto [model, local] = Locate(pe);
+  AttendTile(TileOf(pe), false);
   return model->ReadReg(local, addr);
 }
 
@@ -182,8 +184,13 @@ void RtlFabric::SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint*
   const int j = (s == kWest || s == kEast) ? pe.y % opt_.tile_h : pe.x % opt_.tile_w;
   if (e.ep && ep != e.ep && (arch::Link::Valid(tile.io.out[s][j]) || arch::Link::Valid(e.link_q)))
     ThrowEdgeLinkBusy(pe, dir);
+  if (!e.ep != !ep) {
+    for (EdgeSide& side : edge_sides_)
+      if (side.tile == TileOf(pe) && side.side == s) side.endpoints += ep ? 1 : -1;
+  }
   e.ep = ep;
   tile.io.tied[s][j] = ep ? 0 : 1;
+  AttendTile(TileOf(pe), true);
   tile.model->ApplyTies(tile.io);
 }
 

@@ -126,9 +126,17 @@ class RtlFabric : public fabric::Fabric {
   struct EdgeSide {  // a tile side at the fabric edge
     int tile;
     Side side;
+    int endpoints = 0;  // its edge ports with an endpoint: none, and it has nothing to tick
   };
 
   explicit RtlFabric(const RtlFabricOptions& opt);
+  // The host is about to use tile t's model from outside a cycle (the register back door, new
+  // ties): a glue that lets idle tiles sleep through cycles brings the tile's own cycle count up
+  // to date, and wakes it if `wake` (the access may give it something to do).
+  virtual void AttendTile(int t, bool wake) {
+    (void)t;
+    (void)wake;
+  }
   // The CE side of every PE of tile t: endpoints read io.ramp_out/ramp_cout and set
   // io.ramp_in/ramp_cin for the next edge.
   void TickEndpoints(int t, const std::vector<uint64_t>& ramp_out,

@@ -85,12 +85,22 @@ SC_MODULE(TileSc) {
   const uint64_t* cycle = nullptr;  // the fabric's: the cycle this edge ends
 
   // The input signals' values stay where they are: read them there, not through the ports.
+  // What wakes a sleeping tile: a change on any input, or the fabric (Attend).
   void end_of_elaboration() override {
-    for (int s = 0; s < kNumSides; ++s) in_[s] = &side_in[s].read();
+    for (int s = 0; s < kNumSides; ++s) {
+      in_[s] = &side_in[s].read();
+      wake_on_ |= side_in[s].value_changed_event();
+    }
     in_[kNumSides] = &ramp_in.read();
+    wake_on_ |= ramp_in.value_changed_event();
+    wake_on_ |= wake_;
   }
 
   void OnPosedge() {
+    if (asleep_) {  // woken: the next rising edge steps the tile (static sensitivity again)
+      asleep_ = false;
+      return;
+    }
     // A settled tile whose inputs carry nothing, as in the last cycle, is skipped without
     // copying them or testing them again (the common case of an idle tile). A tile that is not
     // settled is stepped whatever arrives: its inputs are not tested.
@@ -98,6 +108,12 @@ SC_MODULE(TileSc) {
     const bool wave_cycle = two_phase && *wave_now;
     if (zero && in_zero_ && !wave_cycle && model->SkipIdle(*io, *cycle)) {
       on_edge(io->fault);  // idle, not evaluated: its outputs stay as they are (zero)
+      // It would skip every cycle until an input changes: it sleeps until then, and its
+      // process does not run at all (its outputs, observers and faults stay as they are).
+      if (!two_phase && !io->fault) {
+        asleep_ = true;
+        next_trigger(wake_on_);
+      }
       return;
     }
     for (int s = 0; s < kNumSides; ++s) {
@@ -146,9 +162,21 @@ SC_MODULE(TileSc) {
     return any == 0;
   }
 
+  // The fabric is about to use the model from outside a cycle: a sleeping tile's own cycle
+  // count catches up with the cycles it slept through (as if it had skipped each), and `wake`
+  // wakes it for the next rising edge.
+  void Attend(bool wake) {
+    if (!asleep_) return;
+    if (!model->SkipIdle(*io, *cycle - 1)) wake = true;  // it may no longer skip: clock it
+    if (wake) wake_.notify(sc_core::SC_ZERO_TIME);
+  }
+
   LinkBundle out_[kNumSides], ramp_;
   const LinkBundle* in_[kNumSides + 1] = {};  // the input signals' current values; ramp last
   bool in_zero_ = false;  // io's inputs were all zero when last copied (false: not known)
+  bool asleep_ = false;   // skipped, and waits for wake_on_ instead of the clock
+  sc_core::sc_event wake_;
+  sc_core::sc_event_or_list wake_on_;
 
   SC_HAS_PROCESS(TileSc);
   // `high` is the fabric's event for the second step of a cycle when waves are on, else null.
@@ -185,6 +213,33 @@ SC_MODULE(RampSc) {
   }
 };
 
+// The end of every rising edge, after every tile that stepped (sleeping tiles do not run): one
+// delta cycle after the edge, two in a cycle whose waves are dumped (the tiles' second step runs
+// in the first).
+SC_MODULE(EdgeEndSc) {
+  sc_core::sc_in<bool> clk;
+  std::function<void()> end;
+  const bool* wave_now = nullptr;  // the fabric's: this cycle is dumped (null: never)
+
+  // Run by the edge, then by its own delta notifications.
+  void OnPosedge() {
+    if (waited_ < (wave_now && *wave_now ? 2 : 1)) {
+      ++waited_;
+      next_trigger(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    waited_ = 0;
+    end();  // static sensitivity again: the next rising edge
+  }
+  int waited_ = 0;  // delta cycles waited in this edge
+
+  SC_CTOR(EdgeEndSc) {
+    SC_METHOD(OnPosedge);
+    sensitive << clk.pos();
+    dont_initialize();
+  }
+};
+
 // The host's edge endpoints of every tile side at the fabric edge, in one process: on the
 // falling edge it ticks them with the side's outputs and writes the side's inputs.
 SC_MODULE(EdgeSc) {
@@ -193,13 +248,23 @@ SC_MODULE(EdgeSc) {
   sc_core::sc_vector<sc_core::sc_out<LinkBundle>> to_tile;   // per edge side: the tile's inputs
 
   std::function<void(size_t side, const LinkBundle& in, LinkBundle& out)> tick;
+  std::function<bool(size_t side)> has_endpoints;
   std::vector<LinkBundle> out_;
 
   void OnNegedge() {
     for (size_t k = 0; k < out_.size(); ++k) {
+      // A side with no endpoint sends nothing, and what leaves the fabric there is dropped:
+      // once its inputs are written zero, nothing is left to tick.
+      if (!has_endpoints(k) && Zero(out_[k])) continue;
       tick(k, from_tile[k].read(), out_[k]);
       WriteIfChanged(to_tile[k], out_[k]);
     }
+  }
+  static bool Zero(const LinkBundle& b) {
+    uint64_t any = 0;
+    for (uint64_t w : b.link) any |= w;
+    for (uint8_t c : b.credit) any |= c;
+    return any == 0;
   }
 
   SC_HAS_PROCESS(EdgeSc);
@@ -232,6 +297,10 @@ class ScRtlFabric final : public RtlFabric {
       edge_in_.push_back(std::make_unique<Signal>(sc_core::sc_gen_unique_name("edge_in")));
     edge_sc_ = std::make_unique<EdgeSc>("edges", edge_sides_.size());
     edge_sc_->clk(clk_);
+    edge_end_ = std::make_unique<EdgeEndSc>("edge_end");
+    edge_end_->clk(clk_);
+    edge_end_->end = [this] { EndEdge(); };
+    if (Tracing()) edge_end_->wave_now = &wave_now_;
     for (int t = 0; t < n; ++t) {
       Tile& tile = tiles_[t];
       auto ts = std::make_unique<TileSc>(
@@ -288,6 +357,7 @@ class ScRtlFabric final : public RtlFabric {
       edge_sc_->out_[k] = LinkBundle{io.in[e.side], io.cin[e.side]};  // idle: zero
       edge_in_[k]->write(edge_sc_->out_[k]);
     }
+    edge_sc_->has_endpoints = [this](size_t k) { return edge_sides_[k].endpoints > 0; };
     edge_sc_->tick = [this](size_t k, const LinkBundle& in, LinkBundle& out) {
       const EdgeSide e = edge_sides_[k];
       TickEdgeEndpoints(e.tile, e.side, in.link, in.credit, out.link, out.credit);
@@ -324,33 +394,39 @@ class ScRtlFabric final : public RtlFabric {
   void OnTileEdge(int t, uint64_t fault_bits) {
     NoteFaults(t, fault_bits, cycle_);
     Observe(t, cycle_);
-    if (++tiles_stepped_ == NumTiles()) {  // the last tile of this edge
-      tiles_stepped_ = 0;
-      FlushRampDown(cycle_);
-      ++cycle_;
-      wave_now_ = WaveCycle(cycle_);
-      if (!fault_pending_ && !assertion_failed_) {
-        try {
-          CheckAssertions();
-        } catch (const std::runtime_error&) {
-          assertion_failed_ = true;
-        }
-      }
-      if (fault_pending_ || assertion_failed_ || (stop_when_quiescent_ && Quiescent())) {
-        paused_ = true;  // at a rising edge: the next run starts mid-cycle
-        sc_core::sc_pause();
+  }
+
+  // After every tile that stepped in this rising edge (EdgeEndSc).
+  void EndEdge() {
+    FlushRampDown(cycle_);
+    ++cycle_;
+    wave_now_ = WaveCycle(cycle_);
+    if (!fault_pending_ && !assertion_failed_) {
+      try {
+        CheckAssertions();
+      } catch (const std::runtime_error&) {
+        assertion_failed_ = true;
       }
     }
+    if (fault_pending_ || assertion_failed_ || (stop_when_quiescent_ && Quiescent())) {
+      paused_ = true;  // at a rising edge: the next run starts mid-cycle
+      sc_core::sc_pause();
+    }
+  }
+
+  void AttendTile(int t, bool wake) override {
+    if (static_cast<size_t>(t) < tile_sc_.size()) tile_sc_[static_cast<size_t>(t)]->Attend(wake);
   }
 
   sc_core::sc_clock clk_;
   std::vector<std::unique_ptr<Signal>> out_sig_, ramp_to_tile_, ramp_to_ce_;
   std::vector<std::unique_ptr<Signal>> edge_in_;
   std::unique_ptr<EdgeSc> edge_sc_;
+  std::unique_ptr<EdgeEndSc> edge_end_;
   std::vector<std::unique_ptr<TileSc>> tile_sc_;
   std::vector<std::unique_ptr<RampSc>> ramp_sc_;
   sc_core::sc_event high_;
-  int tiles_stepped_ = 0, tiles_low_ = 0;
+  int tiles_low_ = 0;
   bool mid_cycle_ = false, assertion_failed_ = false, paused_ = false;
   bool wave_now_ = false;  // the cycle about to be clocked is in the wave window
 };
