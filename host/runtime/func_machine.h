@@ -28,7 +28,15 @@ class FuncMachine final : public Machine {
   void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
     CeOf(pe).HostWrite(addr, value);
   }
-  uint32_t Read(fabric::Coord pe, uint16_t addr) override { return CeOf(pe).HostRead(addr); }
+  uint32_t Read(fabric::Coord pe, uint16_t addr) override {
+    // CycleLo: the fabric's cycle, as on the RTL. An engine the fabric did not need to step
+    // since its last tick (idle, waiting) is at that cycle too, though it last stepped earlier.
+    if (addr == arch::CycleLo::kAddr) {
+      CeOf(pe);  // checks the coordinates
+      return static_cast<uint32_t>(fab_.Cycle());
+    }
+    return CeOf(pe).HostRead(addr);
+  }
   int PortOf(fabric::Coord pe) override;
   uint64_t Run(uint64_t cycles) override { return fab_.Run(cycles); }
   std::vector<ce::DebugRecord> TakeDebug() override;
