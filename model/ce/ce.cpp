@@ -201,6 +201,9 @@ void Ce::Tick(uint64_t cycle, fabric::RampPort& port) {
   if (sink_) return Cycle<true>(cycle, port);
   if (!run_ahead_) return Cycle<false>(cycle, port);
   const Decoded* d;
+  // Microthreads on the fabric or mem4d: the whole cycle model, and no running ahead in this
+  // tick (it would refuse; if they finish in this cycle, the next tick runs ahead).
+  if (st_.busy & st_.not_mem1d) return Cycle<false>(cycle, port);
   if (PlainState() && PlainIssue(cycle, d)) {  // the same cycle in fewer steps (run_ahead.cpp)
     port.to_router = 0;
     port.credit_to_router = 0;

@@ -175,6 +175,10 @@ struct CeState {
   // Microthreads (2.4) and the DSD engine.
   std::array<Microthread, kUts> ut{};
   uint8_t busy = 0;  // bit u: ut[u].busy
+  // Bit u: ut[u]'s operation, when it issued, was not on memory only (!ut[u].mem1d): while it is
+  // busy, the engine takes its whole cycle model (no bulk steps, no running ahead). Read only
+  // with `busy`.
+  uint8_t not_mem1d = 0;
   uint8_t rr_ptr = 0;
   std::array<PendingResult, kResultRing> results{};
   SplitStep split;

@@ -208,6 +208,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
     m.mem1d = false;
   }
   const uint8_t bit = static_cast<uint8_t>(1u << u);
+  st_.not_mem1d = static_cast<uint8_t>(m.mem1d ? st_.not_mem1d & ~bit : st_.not_mem1d | bit);
   if (m.n == 0 && !m.dot) {
     x.complete |= bit;  // no step: it completes in its issue cycle
   } else {

@@ -135,7 +135,7 @@ uint8_t Ce::WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const {
 
 uint8_t Ce::BulkState(uint64_t c, arch::CeStall& stall) const {
   const uint8_t busy = st_.busy;
-  if (!busy) return 0;
+  if (!busy || (busy & st_.not_mem1d)) return 0;  // one test refuses fabric and mem4d operands
   for (uint8_t b = busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
     if (!m.mem1d || m.dot || !m.has[kDst]) return 0;

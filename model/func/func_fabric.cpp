@@ -186,11 +186,9 @@ void FuncFabric::SetEdgeEndpoint(fabric::Coord pe, int dir, fabric::RampEndpoint
 }
 
 bool FuncFabric::WaveletsInFlight() {
-  if (!queued_.empty()) return true;  // some router holds a queued wavelet
-  // On a link or in a ramp: an arrival at a router input or a delivery to an endpoint is due.
-  for (const Slot& slot : wheel_)
-    if (!slot.arrivals.empty() || !slot.ce_links.empty()) return true;
-  return false;
+  // Some router holds a queued wavelet, or one is on a link or in a ramp (an arrival at a router
+  // input or a delivery to an endpoint is in the wheel).
+  return !queued_.empty() || in_wheel_ != 0;
 }
 
 void FuncFabric::Wake(int id, uint64_t wake) {
@@ -296,11 +294,19 @@ bool FuncFabric::Quiescent() {
 void FuncFabric::TickEndpoints(Slot& now) {
   const uint64_t t = cycle_;
   const uint64_t mark = t + 1;
+  const int n = NumPes();
   ep_due_.clear();
+  // Each due engine is listed once; running ahead, it is also listed as unpromised (its promise
+  // is taken again when it can matter), unless the promises lengthen the horizon below (then
+  // the due engines' promises are fresh, and the list is emptied).
   auto due = [&](int pe) {
     if (ep_stamp_[pe] != mark) {
       ep_stamp_[pe] = mark;
       ep_due_.push_back(pe);
+      if (run_ahead_ && pe < n && !unpromised_at_[static_cast<size_t>(pe)]) {
+        unpromised_at_[static_cast<size_t>(pe)] = 1;
+        unpromised_.push_back(pe);
+      }
     }
   };
   for (const CeEvent& e : now.ce_links) {
@@ -339,9 +345,8 @@ void FuncFabric::TickEndpoints(Slot& now) {
   // Before any tick, what the due engines promise (QuietUntil); with no wavelet anywhere and no
   // host stream, the horizon is the least promise plus two ramps (ramp up, ramp down). Only then,
   // and only if every due engine promises more than "now", can the promises lengthen it. In the
-  // other cycles the due engines are only listed, and their promises are taken again (from
-  // NextWake, as after a tick) when they can matter.
-  const int n = NumPes();
+  // other cycles the due engines are only listed (as unpromised, above), and their promises are
+  // taken again (from NextWake, as after a tick) when they can matter.
   constexpr uint64_t kTwoRamps = 2 * arch::kRampLatency;
   bool extend = run_ahead_ && quiet_span_ == kTwoRamps;
   if (extend) {
@@ -364,13 +369,6 @@ void FuncFabric::TickEndpoints(Slot& now) {
     unpromised_.clear();
     const uint64_t q = std::max(QuietMin(), t);
     quiet_span_ = q >= fabric::kNever - kTwoRamps ? fabric::kNever - t : q + kTwoRamps - t;
-  } else if (run_ahead_) {
-    for (int pe : ep_due_) {
-      if (pe < n && !unpromised_at_[static_cast<size_t>(pe)]) {
-        unpromised_at_[static_cast<size_t>(pe)] = 1;
-        unpromised_.push_back(pe);
-      }
-    }
   }
   TickDue(now);
   // After the ticks: an engine sends nothing before it next acts on its own (NextWake).
@@ -438,6 +436,7 @@ void FuncFabric::ApplyTick(const TickOut& o, Slot& now) {
     if (link_log_on_) LogLink(t, At(r), dir, true, o.to_router);
     // Through the RampLatency stages into the router's RAMP input; an edge link is one hop.
     Add(SlotAt(t + (ramp ? arch::kRampLatency : 1)).arrivals, r, dir, o.to_router);
+    ++in_wheel_;
   }
   if (C::Valid(o.credit_to_router)) {
     // Visible at the router's output this cycle: usable from the next.
@@ -568,6 +567,7 @@ void FuncFabric::StepCycle() {
     s.credit_ok[c.dir] |= 1u << c.color;
     s.dirty = true;
   }
+  in_wheel_ -= now.arrivals.size() + now.ce_links.size();
   now.arrivals.clear();
   now.credits.clear();
   now.ce_links.clear();
@@ -719,10 +719,13 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
         if (o == kRampDir) {
           // Output register plus RampLatency-1 stages to the CE side.
           Add(SlotAt(t + arch::kRampLatency).ce_links, r, word);
+          ++in_wheel_;
         } else if (s.edge >> o & 1) {
           Add(SlotAt(t + 1).ce_links, EdgeId(r, o), word);  // to the edge port's endpoint
+          ++in_wheel_;
         } else {
           Add(SlotAt(t + 1).arrivals, Neighbour(r, o), o ^ 1, word);
+          ++in_wheel_;
         }
       }
       s.rr_ptr[dd] = static_cast<uint8_t>(c + 1 == kColors ? 0 : c + 1);

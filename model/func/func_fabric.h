@@ -145,6 +145,7 @@ class FuncFabric final : public fabric::Fabric {
   std::vector<uint64_t> fault_cycle_;
   bool fault_pending_ = false;
   Slot wheel_[kWheel];
+  size_t in_wheel_ = 0;  // arrivals and CE deliveries in the wheel (WaveletsInFlight)
 
   // Scratch for one cycle.
   std::vector<uint64_t> in_word_;     // per router per direction: arriving link word
