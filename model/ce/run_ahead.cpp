@@ -33,7 +33,6 @@ bool Ce::CreditsHome() const {
 }
 
 bool Ce::CanRunAhead() const {
-  if (st_.busy & st_.not_mem1d) return false;
   for (uint8_t b = st_.busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
     // Only mem1d operands (no fabric, no mem4d), every element in SRAM (an element step cannot
