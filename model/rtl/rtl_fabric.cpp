@@ -453,7 +453,9 @@ void RtlFabric::CheckAssertions() const {
 LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
   if (opt.threads > 1 && NumTiles() > 1)
     pool_ = std::make_unique<util::WorkerPool>(std::min(opt.threads, NumTiles()));
-  // Precompute every copy from a tile output to its neighbour's input.
+  // Precompute every copy from a tile output to its neighbour's input, by the tile copied from.
+  link_copies_.resize(static_cast<size_t>(NumTiles()));
+  credit_copies_.resize(static_cast<size_t>(NumTiles()));
   for (int t = 0; t < NumTiles(); ++t) {
     for (int s = 0; s < kNumSides; ++s) {
       int n = Neighbour(t, static_cast<Side>(s));
@@ -462,11 +464,22 @@ LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
       TileIo& other = tiles_[n].io;
       Side o = Opposite(static_cast<Side>(s));
       for (size_t i = 0; i < me.in[s].size(); ++i) {
-        link_copies_.push_back({&other.out[o][i], &me.in[s][i]});
-        credit_copies_.push_back({&other.cout[o][i], &me.cin[s][i]});
+        link_copies_[static_cast<size_t>(n)].push_back({&other.out[o][i], &me.in[s][i], t});
+        credit_copies_[static_cast<size_t>(n)].push_back({&other.cout[o][i], &me.cin[s][i], t});
       }
     }
   }
+  can_sleep_ = opt.ce && !Tracing();
+  asleep_.assign(static_cast<size_t>(NumTiles()), 0);
+  evaluated_.assign(static_cast<size_t>(NumTiles()), 0);
+}
+
+void LoopRtlFabric::AttendTile(int t, bool wake) {
+  if (asleep_.empty() || !asleep_[static_cast<size_t>(t)]) return;
+  // Its own cycle count catches up with the cycles it slept through (as if it had skipped each).
+  Tile& tile = tiles_[static_cast<size_t>(t)];
+  if (!tile.model->SkipIdle(tile.io, cycle_ - 1)) wake = true;  // it may no longer skip
+  if (wake) asleep_[static_cast<size_t>(t)] = 0;
 }
 
 uint64_t LoopRtlFabric::Run(uint64_t cycles) {
@@ -484,26 +497,58 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
       TileIo& io = tiles_[e.tile].io;
       TickEdgeEndpoints(e.tile, e.side, io.out[e.side], io.cout[e.side], io.in[e.side],
                         io.cin[e.side]);
+      if (asleep_[static_cast<size_t>(e.tile)]) {  // something arrives across the edge
+        uint64_t any = 0;
+        for (uint64_t w : io.in[e.side]) any |= w;
+        for (uint8_t c : io.cin[e.side]) any |= c;
+        if (any) asleep_[static_cast<size_t>(e.tile)] = 0;
+      }
     }
-    for (const auto& c : link_copies_) *c.to = *c.from;
-    for (const auto& c : credit_copies_) *c.to = *c.from;
-    if (WaveCycle(cycle_)) {
+    awake_.clear();
+    for (int t = 0; t < NumTiles(); ++t)
+      if (!asleep_[static_cast<size_t>(t)]) awake_.push_back(t);
+    // A sleeping tile's outputs are zero, and were copied so when it fell asleep: only awake
+    // tiles are copied from. A nonzero word into a sleeping tile wakes it for this cycle.
+    const size_t copied_from = awake_.size();
+    for (size_t k = 0; k < copied_from; ++k) {
+      const auto t = static_cast<size_t>(awake_[k]);
+      for (const Copy64& c : link_copies_[t]) {
+        *c.to = *c.from;
+        if (*c.to) Wake(c.to_tile);
+      }
+      for (const Copy8& c : credit_copies_[t]) {
+        *c.to = *c.from;
+        if (*c.to) Wake(c.to_tile);
+      }
+    }
+    if (WaveCycle(cycle_)) {  // (no tile sleeps while waves are traced)
       for (auto& t : tiles_) t.model->StepLow(t.io, cycle_);
       DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
       for (auto& t : tiles_) t.model->StepHigh(t.io, cycle_);
+      std::fill(evaluated_.begin(), evaluated_.end(), 1);
     } else if (pool_) {
-      // Contiguous parts of the tiles on the threads: each tile touches only its own model and
+      // Parts of the awake tiles on the threads: each tile touches only its own model and
       // ports. Assertion failures go to this fabric's context from every thread.
-      pool_->For(tiles_.size(), [this](size_t begin, size_t end, size_t) {
+      pool_->For(awake_.size(), [this](size_t begin, size_t end, size_t) {
         Verilated::threadContextp(ctx_.get());
-        for (size_t t = begin; t < end; ++t) tiles_[t].model->Step(tiles_[t].io, cycle_);
+        for (size_t k = begin; k < end; ++k) {
+          const auto t = static_cast<size_t>(awake_[k]);
+          evaluated_[t] = tiles_[t].model->Step(tiles_[t].io, cycle_);
+        }
       });
     } else {
-      for (auto& t : tiles_) t.model->Step(t.io, cycle_);
+      for (int t : awake_)
+        evaluated_[static_cast<size_t>(t)] =
+            tiles_[static_cast<size_t>(t)].model->Step(tiles_[static_cast<size_t>(t)].io, cycle_);
     }
+    // In tile order (the logs' order within a cycle): the awake tiles' faults and observers; a
+    // tile skipped with its inputs zero then sleeps.
     for (int t = 0; t < NumTiles(); ++t) {
-      NoteFaults(t, tiles_[t].io.fault, cycle_);
+      const auto i = static_cast<size_t>(t);
+      if (asleep_[i]) continue;
+      NoteFaults(t, tiles_[i].io.fault, cycle_);
       Observe(t, cycle_);
+      if (can_sleep_ && !evaluated_[i] && !tiles_[i].io.fault) asleep_[i] = 1;
     }
     ++cycle_;
     ++done;

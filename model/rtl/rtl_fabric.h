@@ -218,17 +218,35 @@ class LoopRtlFabric final : public RtlFabric {
   uint64_t Run(uint64_t cycles) override;
 
  private:
+  // A copy from one tile's output to its neighbour's input (the neighbour: tile `to_tile`).
   struct Copy64 {
     const uint64_t* from;
     uint64_t* to;
+    int to_tile;
   };
   struct Copy8 {
     const uint8_t* from;
     uint8_t* to;
+    int to_tile;
   };
-  std::vector<Copy64> link_copies_;
-  std::vector<Copy8> credit_copies_;
+  void AttendTile(int t, bool wake) override;
+  void Wake(int t) {
+    if (asleep_[static_cast<size_t>(t)]) {
+      asleep_[static_cast<size_t>(t)] = 0;
+      awake_.push_back(t);
+    }
+  }
+  // Per tile: the copies from its outputs.
+  std::vector<std::vector<Copy64>> link_copies_;
+  std::vector<std::vector<Copy8>> credit_copies_;
   std::unique_ptr<util::WorkerPool> pool_;  // with opt.threads > 1
+  // Tiles of full PEs that skipped a cycle with all inputs zero sleep (as in the SystemC glue):
+  // not copied from, stepped or observed until an input becomes nonzero or the host attends
+  // them. Not while waves are traced.
+  bool can_sleep_ = false;
+  std::vector<uint8_t> asleep_;     // per tile
+  std::vector<int> awake_;          // this cycle's tiles to step
+  std::vector<uint8_t> evaluated_;  // per tile: Step evaluated it in this cycle
 };
 
 // Tiles as SystemC modules joined by sc_signals (model/rtl/sc_fabric.cpp). SystemC allows one
