@@ -81,6 +81,34 @@ TEST(RtlTiles, IdleTilesAreSkippedWithTheSameResult) {
   EXPECT_EQ(cosim::CompareState(func.dev->machine(0), skipped.dev->machine(0)), "");
 }
 
+TEST(RtlTiles, SleepingTilesAndTheBackDoorBetweenRuns) {
+  // Stopped while PE(0,0) still loops and 15 tiles sleep: the back door reads every PE's cycle
+  // count and status as the functional model does; a write to a sleeping PE's SRAM (a word its
+  // program does not use) wakes it; the run then goes on to the same end. On 1 and 2 threads.
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    LayoutRun func = RunWith(kWake, kData, {Backend::kFunc}, 400);
+    LayoutRun rtl = RunWith(kWake, kData, {Backend::kRtl, {1, 1}, false, threads}, 400);
+    ASSERT_EQ(rtl.result.cycles(), 400u);
+    Machine& mf = func.dev->machine(0);
+    Machine& mr = rtl.dev->machine(0);
+    for (int y = 0; y < 4; ++y) {
+      for (int x = 0; x < 4; ++x) {
+        const fabric::Coord pe{x, y};
+        SCOPED_TRACE(testing::Message() << "PE(" << x << "," << y << ")");
+        EXPECT_EQ(mr.Read(pe, arch::CycleLo::kAddr), mf.Read(pe, arch::CycleLo::kAddr));
+        EXPECT_EQ(mr.Read(pe, arch::CeStatus::kAddr), mf.Read(pe, arch::CeStatus::kAddr));
+      }
+    }
+    for (Machine* m : {&mf, &mr}) m->Write({2, 3}, 0x7f00, 0x44332211u);
+    const RunResult rf = func.dev->Run(5000);
+    const RunResult rr = rtl.dev->Run(5000);
+    EXPECT_EQ(StatusName(rr.status), StatusName(rf.status));
+    EXPECT_EQ(rr.cycles(), rf.cycles());
+    EXPECT_EQ(cosim::CompareState(mf, mr), "");
+  }
+}
+
 TEST(RtlTiles, UnchangedInputsSkipTheInputRegionWithTheSameResult) {
   // The broadcast after an idle wait on 1x1 tiles (inputs change while wavelets cross tiles and
   // when a skipped tile wakes with a new cycle_i), and 4x4 PEs of the scalar loop on 2x2 tiles
