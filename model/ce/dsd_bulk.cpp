@@ -138,7 +138,7 @@ uint8_t Ce::BulkState(uint64_t c, arch::CeStall& stall) const {
   if (!busy || (busy & st_.not_mem1d)) return 0;  // one test refuses fabric and mem4d operands
   for (uint8_t b = busy; b; b &= b - 1) {
     const Microthread& m = st_.ut[__builtin_ctz(b)];
-    if (!m.mem1d || m.dot || !m.has[kDst]) return 0;
+    if (m.dot || !m.has[kDst]) return 0;  // (not mem1d: refused above)
   }
   if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
     return 0;

@@ -475,7 +475,7 @@ LoopRtlFabric::LoopRtlFabric(const RtlFabricOptions& opt) : RtlFabric(opt) {
 }
 
 void LoopRtlFabric::AttendTile(int t, bool wake) {
-  if (asleep_.empty() || !asleep_[static_cast<size_t>(t)]) return;
+  if (!asleep_[static_cast<size_t>(t)]) return;
   // Its own cycle count catches up with the cycles it slept through (as if it had skipped each).
   Tile& tile = tiles_[static_cast<size_t>(t)];
   if (!tile.model->SkipIdle(tile.io, cycle_ - 1)) wake = true;  // it may no longer skip
@@ -497,12 +497,9 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
       TileIo& io = tiles_[e.tile].io;
       TickEdgeEndpoints(e.tile, e.side, io.out[e.side], io.cout[e.side], io.in[e.side],
                         io.cin[e.side]);
-      if (asleep_[static_cast<size_t>(e.tile)]) {  // something arrives across the edge
-        uint64_t any = 0;
-        for (uint64_t w : io.in[e.side]) any |= w;
-        for (uint8_t c : io.cin[e.side]) any |= c;
-        if (any) asleep_[static_cast<size_t>(e.tile)] = 0;
-      }
+      uint8_t& asleep = asleep_[static_cast<size_t>(e.tile)];
+      if (asleep && (!AllZero(io.in[e.side]) || !AllZero(io.cin[e.side])))
+        asleep = 0;  // something arrives across the edge: awake for this cycle
     }
     awake_.clear();
     for (int t = 0; t < NumTiles(); ++t)
@@ -525,7 +522,6 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
       for (auto& t : tiles_) t.model->StepLow(t.io, cycle_);
       DumpWaves(cycle_);  // every tile holds this cycle's state and inputs
       for (auto& t : tiles_) t.model->StepHigh(t.io, cycle_);
-      std::fill(evaluated_.begin(), evaluated_.end(), 1);
     } else if (pool_) {
       // Parts of the awake tiles on the threads: each tile touches only its own model and
       // ports. Assertion failures go to this fabric's context from every thread.

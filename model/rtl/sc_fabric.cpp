@@ -255,16 +255,10 @@ SC_MODULE(EdgeSc) {
     for (size_t k = 0; k < out_.size(); ++k) {
       // A side with no endpoint sends nothing, and what leaves the fabric there is dropped:
       // once its inputs are written zero, nothing is left to tick.
-      if (!has_endpoints(k) && Zero(out_[k])) continue;
+      if (!has_endpoints(k) && AllZero(out_[k].link) && AllZero(out_[k].credit)) continue;
       tick(k, from_tile[k].read(), out_[k]);
       WriteIfChanged(to_tile[k], out_[k]);
     }
-  }
-  static bool Zero(const LinkBundle& b) {
-    uint64_t any = 0;
-    for (uint64_t w : b.link) any |= w;
-    for (uint8_t c : b.credit) any |= c;
-    return any == 0;
   }
 
   SC_HAS_PROCESS(EdgeSc);

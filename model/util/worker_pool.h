@@ -51,7 +51,6 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  int threads() const { return threads_; }
   // How many parts For(n, ...) makes, and the most it makes for any n.
   size_t Parts(size_t n) const { return n < 2 ? n : std::min(n, MaxParts()); }
   size_t MaxParts() const {
@@ -59,14 +58,15 @@ class WorkerPool {
   }
 
   void For(size_t n, const PartFn& fn, const MergeFn* merge = nullptr) {
-    if (Parts(n) < 2) {
+    const size_t parts = Parts(n);
+    if (parts < 2) {
       if (n) fn(0, n, 0);
       if (n && merge) (*merge)(0);
       return;
     }
     fn_ = &fn;
     n_ = n;
-    parts_ = Parts(n);
+    parts_ = parts;
     for (int w = 0; w < threads_; ++w) next_[w].part.store(Home(w), std::memory_order_relaxed);
     for (size_t p = 0; p < parts_; ++p) done_[p].done.store(false, std::memory_order_relaxed);
     pending_.store(threads_ - 1, std::memory_order_relaxed);

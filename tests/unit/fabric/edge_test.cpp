@@ -21,6 +21,7 @@
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "route.h"
 #include "rtl/rtl_fabric.h"
 #include "testbench/directed/script_endpoint.h"
 
@@ -73,11 +74,6 @@ int fabrics_built = 0;
 #else
 #define SKIP_UNLESS_FIRST_FABRIC() ++fabrics_built
 #endif
-
-void Route(fabric::Fabric& f, Coord pe, uint32_t color, uint32_t rx, uint32_t tx) {
-  f.WriteReg(pe, arch::ColorCfg::Addr(color),
-             arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, tx), rx));
-}
 
 // One backend's fabric with its edge streams and the in-flight trace.
 struct Scene {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "func/func_fabric.h"
+#include "route.h"
 #include "rtl/rtl_fabric.h"
 #include "testbench/directed/script_endpoint.h"
 
@@ -41,11 +42,6 @@ std::vector<Backend> Backends() {
          return std::make_unique<rtl::LoopRtlFabric>(rtl::RtlFabricOptions{w, h, 2, 2, ""});
        }},
   };
-}
-
-void Route(fabric::Fabric& f, Coord pe, uint32_t color, uint32_t rx, uint32_t tx) {
-  f.WriteReg(pe, arch::ColorCfg::Addr(color),
-             arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, tx), rx));
 }
 
 // A scenario sets up routes and endpoints on a fabric; the harness runs it on every backend.

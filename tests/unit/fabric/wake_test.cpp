@@ -13,6 +13,7 @@
 #include "arch/arch.h"
 #include "fabric/ramp_port.h"
 #include "func/func_fabric.h"
+#include "route.h"
 #include "testbench/directed/script_endpoint.h"
 
 namespace tessera {
@@ -43,11 +44,6 @@ class PeriodicEndpoint final : public fabric::RampEndpoint {
   uint64_t now_ = 0;
   bool got_ = false;
 };
-
-void Route(fabric::Fabric& f, Coord pe, uint32_t color, uint32_t rx, uint32_t tx) {
-  f.WriteReg(pe, arch::ColorCfg::Addr(color),
-             arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, tx), rx));
-}
 
 struct Ticks {
   std::vector<std::vector<uint64_t>> periodic;  // per receiving PE

@@ -56,4 +56,28 @@ inline void ExpectSameRuns(const LayoutRun& a, const LayoutRun& b) {
   EXPECT_EQ(b.dev->machine(0).Fabric().BackPressure(), a.dev->machine(0).Fabric().BackPressure());
 }
 
+// Two runs of one layout stopped after the same cycles (`ref` the reference): the register back
+// door reads every PE's CycleLo and CeStatus alike; a write of `value` to the SRAM word at `addr`
+// of PE `pe` in both; then both run at most `cycles` more and end alike (status, cycles, every
+// PE's state).
+inline void ExpectSameAfterBackDoor(LayoutRun& ref, LayoutRun& run, fabric::Coord pe, uint16_t addr,
+                                    uint32_t value, uint64_t cycles) {
+  Machine& mf = ref.dev->machine(0);
+  Machine& mr = run.dev->machine(0);
+  for (int y = 0; y < mf.Height(); ++y) {
+    for (int x = 0; x < mf.Width(); ++x) {
+      const fabric::Coord c{x, y};
+      SCOPED_TRACE(testing::Message() << "PE(" << x << "," << y << ")");
+      EXPECT_EQ(mr.Read(c, arch::CycleLo::kAddr), mf.Read(c, arch::CycleLo::kAddr));
+      EXPECT_EQ(mr.Read(c, arch::CeStatus::kAddr), mf.Read(c, arch::CeStatus::kAddr));
+    }
+  }
+  for (Machine* m : {&mf, &mr}) m->Write(pe, addr, value);
+  const RunResult rf = ref.dev->Run(cycles);
+  const RunResult rr = run.dev->Run(cycles);
+  EXPECT_EQ(StatusName(rr.status), StatusName(rf.status));
+  EXPECT_EQ(rr.cycles(), rf.cycles());
+  EXPECT_EQ(cosim::CompareState(mf, mr), "");
+}
+
 }  // namespace tessera::runtime::test

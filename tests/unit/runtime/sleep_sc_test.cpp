@@ -44,23 +44,7 @@ TEST(SleepingTiles, BackDoorReadsAndWritesBetweenRuns) {
   LayoutRun func = RunOn(Backend::kFunc, 400);
   LayoutRun rtl = RunOn(Backend::kRtl, 400);
   ASSERT_EQ(rtl.result.cycles(), 400u);
-  Machine& mf = func.dev->machine(0);
-  Machine& mr = rtl.dev->machine(0);
-  for (int y = 0; y < 4; ++y) {
-    for (int x = 0; x < 4; ++x) {
-      const fabric::Coord pe{x, y};
-      SCOPED_TRACE(testing::Message() << "PE(" << x << "," << y << ")");
-      EXPECT_EQ(mr.Read(pe, arch::CycleLo::kAddr), mf.Read(pe, arch::CycleLo::kAddr));
-      EXPECT_EQ(mr.Read(pe, arch::CeStatus::kAddr), mf.Read(pe, arch::CeStatus::kAddr));
-    }
-  }
-  const fabric::Coord sleeper{2, 3};
-  for (Machine* m : {&mf, &mr}) m->Write(sleeper, 0x7f00, 0x44332211u);
-  const RunResult rf = func.dev->Run(5000);
-  const RunResult rr = rtl.dev->Run(5000);
-  EXPECT_EQ(StatusName(rr.status), StatusName(rf.status));
-  EXPECT_EQ(rr.cycles(), rf.cycles());
-  EXPECT_EQ(cosim::CompareState(mf, mr), "");
+  test::ExpectSameAfterBackDoor(func, rtl, {2, 3}, 0x7f00, 0x44332211u, 5000);
 }
 
 }  // namespace
