@@ -123,6 +123,9 @@ void RunFuzzCommand(const FuzzArgs& a) {
     o.run.apart = true;
     other = [w = width, h = height] { return runtime::MakeFuncMachine(w, h, {1, 1}, 1, false); };
   }
+  // Every batch: the functional model with each of its fast paths off, against all of them.
+  o.run.reference = fuzz::FuncReference(width, height);
+  o.run.paths = fuzz::PathVariants(width, height);
   if (a.backend == "cosim") {
     other = [w = width, h = height, tile] {
       runtime::RtlMachineOptions m;
@@ -146,7 +149,8 @@ void RunFuzzCommand(const FuzzArgs& a) {
     std::fflush(stdout);
   };
 
-  const char* how = a.backend == "cosim" ? "func and rtl in lockstep" : "func, and func-step apart";
+  const char* how = a.backend == "cosim" ? "func and rtl in lockstep; func's paths apart"
+                                         : "func, and func-step and func's other paths apart";
   std::string on = fabric ? fmt::format(", fabric {}x{}", width, height) : "";
   if (fabric && a.backend == "cosim") on += fmt::format(" of {}x{} tiles", tile.first, tile.second);
   if (a.replay.empty()) {

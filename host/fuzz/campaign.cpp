@@ -12,6 +12,7 @@
 #include "ce/fault_text.h"
 #include "cosim/end_state.h"
 #include "cosim/faults.h"
+#include "runtime/func_machine.h"
 #include "runtime/pe_load.h"
 
 namespace tessera::fuzz {
@@ -157,17 +158,18 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
                                     : fmt::format("fuzz-{}.s", pes[pe].seed);
     if (auto error = Build(pes[pe], file, images[pe])) return fail("assembly", *error);
   }
-  for (runtime::Machine* x : {ba.get(), bb.get()}) {
-    if (!x) continue;
+  auto load = [&](runtime::Machine& x) {
     for (int pe = 0; pe < n; ++pe) {
-      const fabric::Coord c = x->Fabric().At(pe);
+      const fabric::Coord c = x.Fabric().At(pe);
       if (fabric)
-        x->Write(c, arch::FabricDim::kAddr,
-                 static_cast<uint32_t>(x->Height()) << 16 | static_cast<uint32_t>(x->Width()));
-      runtime::LoadPeProgram(*x, c, images[pe].image);
+        x.Write(c, arch::FabricDim::kAddr,
+                static_cast<uint32_t>(x.Height()) << 16 | static_cast<uint32_t>(x.Width()));
+      runtime::LoadPeProgram(x, c, images[pe].image);
     }
-    for (int pe = 0; pe < n; ++pe) runtime::LaunchTask(*x, x->Fabric().At(pe), images[pe].launch);
-  }
+    for (int pe = 0; pe < n; ++pe) runtime::LaunchTask(x, x.Fabric().At(pe), images[pe].launch);
+  };
+  for (runtime::Machine* x : {ba.get(), bb.get()})
+    if (x) load(*x);
   if (bb && options.apart) {
     const cosim::SoloResult ra = cosim::RunSolo(*ba, options), rb = cosim::RunSolo(*bb, options);
     run.cycles = ra.cycles;
@@ -190,10 +192,53 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
     run.end = r.end;
   }
   if (auto why = CheckOutcome(pes, images, *ba, run.end, options)) return fail("outcome", *why);
+  // The functional model's paths, each alone against the reference.
+  if (!options.paths.empty()) {
+    std::unique_ptr<runtime::Machine> ref = options.reference();
+    load(*ref);
+    const cosim::SoloResult rr = cosim::RunSolo(*ref, options);
+    for (const MachineFactory& make : options.paths) {
+      std::unique_ptr<runtime::Machine> v = make();
+      load(*v);
+      const cosim::SoloResult rv = cosim::RunSolo(*v, options);
+      if (rr.cycles != rv.cycles || rr.end != rv.end)
+        return fail("divergence", fmt::format("the run ended ({}) after {} cycles on {}, but "
+                                              "({}) after {} on {}",
+                                              RunEndName(rr.end), rr.cycles, ref->Name(),
+                                              RunEndName(rv.end), rv.cycles, v->Name()));
+      const std::string diff = cosim::CompareState(*ref, *v);
+      if (!diff.empty()) return fail("divergence", diff);
+    }
+  }
   return run;
 }
 
 }  // namespace
+
+MachineFactory FuncReference(int width, int height) {
+  return [width, height] { return runtime::MakeFuncMachine(width, height, {1, 1}); };
+}
+
+std::vector<MachineFactory> PathVariants(int width, int height) {
+  using Paths = ce::Ce::FastPaths;
+  std::vector<MachineFactory> v;
+  auto func = [width, height](Paths p, bool traced, int threads) -> MachineFactory {
+    return [=] {
+      auto m = std::make_unique<runtime::FuncMachine>(width, height, std::make_pair(1, 1));
+      m->SetFastPaths(p);
+      if (traced) m->SetTraced();
+      m->SetThreads(threads);
+      return std::unique_ptr<runtime::Machine>(std::move(m));
+    };
+  };
+  v.push_back(func(Paths{false, true, true}, false, 1));
+  v.push_back(func(Paths{true, false, true}, false, 1));
+  v.push_back(func(Paths{true, true, false}, false, 1));
+  v.push_back(func(Paths{false, false, false}, false, 1));
+  v.push_back(func(Paths{}, true, 1));
+  if (width * height > 1) v.push_back(func(Paths{}, false, 2));
+  return v;
+}
 
 ProgramRun RunProgram(const Program& p, const MachineFactory& a, const MachineFactory& b,
                       const RunOptions& options) {

@@ -20,17 +20,28 @@
 
 namespace tessera::fuzz {
 
+// Makes a fresh machine of the campaign's shape for each program.
+using MachineFactory = std::function<std::unique_ptr<runtime::Machine>()>;
+
 // The co-simulation runner's options, and `apart`: run the two machines each alone, then compare
 // how and when they ended and their end state (the functional model with and without running
-// ahead, which lockstep would not exercise: it steps one cycle at a time).
+// ahead, which lockstep would not exercise: it steps one cycle at a time). `paths`: machines
+// that each run the program alone, as `reference` does, and must end the same way, after the
+// same cycles, in the same state: the functional model with each of its fast paths off
+// (PathVariants), whatever the comparison above.
 struct RunOptions : cosim::LockstepOptions {
   bool apart = false;
+  MachineFactory reference;
+  std::vector<MachineFactory> paths;
 };
 using cosim::RunEnd;
 using cosim::RunEndName;
 
-// Makes a fresh machine of the campaign's shape for each program.
-using MachineFactory = std::function<std::unique_ptr<runtime::Machine>()>;
+// The functional model of a W x H fabric with every path (the reference of RunOptions::paths),
+// and with each switch that turns a path off: no plain path, no bulk steps, no running ahead,
+// none of them (func-step), traced, and on a fabric of more than one PE two threads.
+MachineFactory FuncReference(int width, int height);
+std::vector<MachineFactory> PathVariants(int width, int height);
 
 struct Failure {
   uint64_t seed = 0;

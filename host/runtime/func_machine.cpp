@@ -54,11 +54,6 @@ FuncMachine::FuncMachine(int width, int height, std::pair<int, int> port_tile)
 
 FuncMachine::~FuncMachine() = default;
 
-ce::Ce& FuncMachine::CeOf(fabric::Coord pe) {
-  fab_.CheckContains(pe);
-  return *ces_[fab_.Index(pe)];
-}
-
 int FuncMachine::PortOf(fabric::Coord pe) {
   fab_.CheckContains(pe);
   const int tiles_x = fab_.Width() / port_tile_.first;
@@ -137,9 +132,33 @@ void FuncMachine::ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t
 }
 
 void FuncMachine::SetRunAhead(bool on) {
-  run_ahead_ = on;
-  fab_.SetRunAhead(on);
-  for (auto& ce : ces_) ce->SetRunAhead(on);
+  SetFastPaths(on ? ce::Ce::FastPaths{} : ce::Ce::FastPaths{false, false, false});
+}
+
+void FuncMachine::SetFastPaths(ce::Ce::FastPaths paths) {
+  paths_ = paths;
+  fab_.SetRunAhead(paths.ahead);
+  for (auto& ce : ces_) ce->SetFastPaths(paths);
+}
+
+void FuncMachine::SetTraced() {
+  traced_ = true;
+  for (int i = 0; i < fab_.NumPes(); ++i) Attach(i);
+}
+
+std::string FuncMachine::Name() const {
+  if (!traced_ && threads_ == 1) {
+    if (paths_ == ce::Ce::FastPaths{}) return "func";
+    if (!paths_.Any()) return "func-step";
+  }
+  std::string what;
+  auto add = [&what](const std::string& w) { what += (what.empty() ? "" : ", ") + w; };
+  if (!paths_.plain) add("no plain path");
+  if (!paths_.bulk) add("no bulk steps");
+  if (!paths_.ahead) add("no running ahead");
+  if (traced_) add("traced");
+  if (threads_ != 1) add(std::to_string(threads_) + " threads");
+  return "func (" + what + ")";
 }
 
 std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, int> port_tile,

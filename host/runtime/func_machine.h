@@ -20,11 +20,23 @@ class FuncMachine final : public Machine {
   FuncMachine(int width, int height, std::pair<int, int> port_tile);
   ~FuncMachine() override;
 
-  std::string Name() const override { return run_ahead_ ? "func" : "func-step"; }
+  // "func" (every path), "func-step" (none: SetRunAhead(false)), else what differs, such as
+  // "func (no bulk, traced)".
+  std::string Name() const override;
   fabric::Fabric& Fabric() override { return fab_; }
-  void SetThreads(int threads) { fab_.SetThreads(threads); }
-  // Off: every compute engine through its whole cycle model, every cycle it acts.
+  void SetThreads(int threads) {
+    threads_ = threads;
+    fab_.SetThreads(threads);
+  }
+  // Off: every compute engine through its whole cycle model, every cycle it acts, and the fabric
+  // stepping every cycle.
   void SetRunAhead(bool on);
+  // The compute engines' drivers (ce::Ce::FastPaths); the fabric skips idle cycles and gives
+  // horizons while `ahead` is on.
+  void SetFastPaths(ce::Ce::FastPaths paths);
+  // Every compute engine through its traced cycle model, every cycle (trace records to no one
+  // unless SetTraceSink or Step listens).
+  void SetTraced();
   void Write(fabric::Coord pe, uint16_t addr, uint32_t value) override {
     CeOf(pe).HostWrite(addr, value);
   }
@@ -48,7 +60,10 @@ class FuncMachine final : public Machine {
   void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) override;
 
   // The model of one PE, for tests that change its state on purpose.
-  ce::Ce& CeOf(fabric::Coord pe);
+  ce::Ce& CeOf(fabric::Coord pe) {
+    fab_.CheckContains(pe);
+    return *ces_[fab_.Index(pe)];
+  }
   // `sink` also receives PE pe's trace records (nullptr: no longer). The machine owns the CEs'
   // trace sinks once Step was called: set a sink here, not on the CE.
   void SetTraceSink(fabric::Coord pe, ce::TraceSink* sink);
@@ -61,7 +76,10 @@ class FuncMachine final : public Machine {
   std::unique_ptr<util::LazyArena> sram_;  // every CE's SRAM: only touched pages cost memory
   std::pair<int, int> port_tile_;
   std::vector<std::unique_ptr<ce::Ce>> ces_;
-  bool run_ahead_ = true;
+  ce::Ce::FastPaths paths_;
+  bool fabric_ahead_ = true;
+  bool traced_ = false;
+  int threads_ = 1;
   std::vector<std::unique_ptr<ce::CeEndpoint>> endpoints_;
   std::vector<std::vector<ce::Ce::TaskStart>> task_logs_;
   std::vector<std::unique_ptr<Sink>> sinks_;  // per PE

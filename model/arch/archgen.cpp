@@ -39,6 +39,17 @@ std::string EmitSvEnum(const Enum& e) {
     o << "  localparam logic [" << n - 1 << ":0] " << e.name << s.name << " = " << n << "'b" << bits
       << ";\n";
   }
+  for (const auto& m : e.maps) {
+    // Entry v (target width bits at [v*W +: W]) is the target item of the item of value v.
+    if (!m.doc.empty()) o << "  // " << m.doc << "\n";
+    o << "  // (" << e.name << m.name << "[v*" << m.target_width << " +: " << m.target_width
+      << "] for item v)\n";
+    const size_t n = m.target_items.size();
+    o << "  localparam logic [" << n * m.target_width - 1 << ":0] " << e.name << m.name << " = {";
+    for (size_t v = n; v-- > 0;)
+      o << m.target_width << "'(" << m.target << m.target_items[v] << ")" << (v ? ", " : "");
+    o << "};\n";
+  }
   o << "\n";
   return o.str();
 }
@@ -52,6 +63,9 @@ std::string EmitSvEnumUse(const Enum& e) {
   for (const auto& s : e.sets)
     o << "localparam logic [" << (1u << e.width) - 1 << ":0] " << e.name << s.name
       << " = tessera_pkg::" << e.name << s.name << ";\n";
+  for (const auto& m : e.maps)
+    o << "localparam logic [" << m.target_items.size() * m.target_width - 1 << ":0] " << e.name
+      << m.name << " = tessera_pkg::" << e.name << m.name << ";\n";
   return o.str();
 }
 
@@ -78,6 +92,15 @@ std::string EmitHppEnum(const Enum& e) {
     for (const auto& m : s.items) o << "    case " << e.name << "::k" << m << ":\n";
     if (!s.items.empty()) o << "      return true;\n";
     o << "    default:\n      return false;\n  }\n}\n";
+  }
+  for (const auto& m : e.maps) {
+    if (!m.doc.empty()) o << "// " << m.doc << "\n";
+    o << "inline constexpr " << m.target << " " << m.name << "(" << e.name << " v) {\n";
+    o << "  switch (v) {\n";
+    for (const auto& it : e.items)
+      o << "    case " << e.name << "::k" << it.name << ": return " << m.target << "::k"
+        << m.target_items[it.value] << ";\n";
+    o << "  }\n  return " << m.target << "::k" << m.target_items[0] << ";\n}\n";
   }
   if (!e.texts.empty()) {
     o << "// How tools, messages and the layout language spell " << e.name << " items.\n";

@@ -74,12 +74,21 @@ struct EnumSet {
   std::string name, doc;
   std::vector<std::string> items;
 };
+// A function from an enumeration's items to another's (a `map` line), such as the FMAC operation
+// of each DSD operation: C++ gets a constexpr function, SystemVerilog a table indexed by the item.
+struct EnumMap {
+  std::string name, doc;
+  std::string target;  // the enumeration mapped to
+  unsigned target_width = 0;
+  std::vector<std::string> target_items;  // target item of each source item, by source value
+};
 struct Enum {
   std::string name, doc;
   unsigned width;
   std::vector<EnumItem> items;
   std::vector<std::string> texts;  // display names of the items (a `names` line), or none
   std::vector<EnumSet> sets;
+  std::vector<EnumMap> maps;
 };
 
 // Parses `enum NAME WIDTH A=0 B=1 ...` (tokens already split).
@@ -113,6 +122,55 @@ inline void ParseSet(const std::vector<std::string>& tok, const std::string& doc
     s.items.push_back(tok[i]);
   }
   e->sets.push_back(s);
+}
+
+// Parses `map ENUM TARGET NAME ITEM=TITEM... [*=TITEM]` into the enumeration ENUM (of `enums`);
+// TARGET is one of `enums` or `targets`. `*` maps every item not named; without it, every item
+// must be named.
+inline void ParseMap(const std::vector<std::string>& tok, const std::string& doc,
+                     std::vector<Enum>& enums, const std::vector<Enum>& targets,
+                     const std::string& file, int line) {
+  if (tok.size() < 5) Fail(file, line, "expected: map ENUM TARGET NAME ITEM=TITEM... [*=TITEM]");
+  Enum* e = nullptr;
+  const Enum* t = nullptr;
+  for (auto& x : enums) {
+    if (x.name == tok[1]) e = &x;
+    if (x.name == tok[2]) t = &x;
+  }
+  for (const auto& x : targets)
+    if (x.name == tok[2]) t = &x;
+  if (!e) Fail(file, line, "map of unknown enumeration '" + tok[1] + "' (declare it first)");
+  if (!t) Fail(file, line, "map to unknown enumeration '" + tok[2] + "' (declare it first)");
+  EnumMap m{tok[3], doc, t->name, t->width, std::vector<std::string>(size_t{1} << e->width)};
+  std::string other;
+  auto target_item = [&](const std::string& s) {
+    for (const auto& it : t->items)
+      if (it.name == s) return s;
+    Fail(file, line, t->name + " has no item '" + s + "'");
+  };
+  for (size_t i = 4; i < tok.size(); ++i) {
+    const size_t eq = tok[i].find('=');
+    if (eq == std::string::npos) Fail(file, line, "map item '" + tok[i] + "' needs =ITEM");
+    const std::string from = tok[i].substr(0, eq), to = target_item(tok[i].substr(eq + 1));
+    if (from == "*") {
+      other = to;
+      continue;
+    }
+    bool known = false;
+    for (const auto& it : e->items) {
+      if (it.name != from) continue;
+      if (!m.target_items[it.value].empty()) Fail(file, line, "'" + from + "' is mapped twice");
+      m.target_items[it.value] = to;
+      known = true;
+    }
+    if (!known) Fail(file, line, e->name + " has no item '" + from + "'");
+  }
+  for (auto& ti : m.target_items) {
+    if (!ti.empty()) continue;
+    if (other.empty()) Fail(file, line, "not every item of " + e->name + " is mapped: add *=ITEM");
+    ti = other;
+  }
+  e->maps.push_back(m);
 }
 
 // The SystemVerilog typedef and the C++ enum class of an enumeration.

@@ -594,6 +594,138 @@ inline bool FromString(std::string_view s, DsdOp* out) {
   }
   return false;
 }
+// element-wise compares: a mask of ones or zeros from the FMAC's compare of lane 0, one element a step
+inline constexpr bool IsCompare(DsdOp v) {
+  switch (v) {
+    case DsdOp::kCmpEq:
+    case DsdOp::kCmpNe:
+    case DsdOp::kCmpLt:
+    case DsdOp::kCmpLe:
+    case DsdOp::kCmpGt:
+    case DsdOp::kCmpGe:
+      return true;
+    default:
+      return false;
+  }
+}
+// compares of the swapped operands (gt is lt, ge is le)
+inline constexpr bool IsCmpSwapped(DsdOp v) {
+  switch (v) {
+    case DsdOp::kCmpGt:
+    case DsdOp::kCmpGe:
+      return true;
+    default:
+      return false;
+  }
+}
+// compares that invert the FMAC's result (ne is not eq)
+inline constexpr bool IsCmpInverted(DsdOp v) {
+  switch (v) {
+    case DsdOp::kCmpNe:
+      return true;
+    default:
+      return false;
+  }
+}
+// one element a step: the FMAC converts lane 0 only
+inline constexpr bool IsConversion(DsdOp v) {
+  switch (v) {
+    case DsdOp::kCvt:
+    case DsdOp::kCvtF2I:
+    case DsdOp::kCvtI2F:
+      return true;
+    default:
+      return false;
+  }
+}
+// reduce into R[S] through fdot's partials and combine steps (docs/isa.md 6.5)
+inline constexpr bool IsReduction(DsdOp v) {
+  switch (v) {
+    case DsdOp::kDot:
+    case DsdOp::kSum:
+    case DsdOp::kMaxR:
+    case DsdOp::kMinR:
+      return true;
+    default:
+      return false;
+  }
+}
+// the FMAC operation of an element step (a reduction's: into its partial; integer operations use no FMAC)
+inline constexpr FpOp FmacOp(DsdOp v) {
+  switch (v) {
+    case DsdOp::kAdd: return FpOp::kAdd;
+    case DsdOp::kSub: return FpOp::kSub;
+    case DsdOp::kMul: return FpOp::kMul;
+    case DsdOp::kMax: return FpOp::kMax;
+    case DsdOp::kMin: return FpOp::kMin;
+    case DsdOp::kNeg: return FpOp::kNeg;
+    case DsdOp::kAbs: return FpOp::kAbs;
+    case DsdOp::kCvt: return FpOp::kCvtF2F;
+    case DsdOp::kMulAdd: return FpOp::kMulAdd;
+    case DsdOp::kDot: return FpOp::kMulAdd;
+    case DsdOp::kIAdd: return FpOp::kMulAdd;
+    case DsdOp::kISub: return FpOp::kMulAdd;
+    case DsdOp::kIAnd: return FpOp::kMulAdd;
+    case DsdOp::kIOr: return FpOp::kMulAdd;
+    case DsdOp::kIXor: return FpOp::kMulAdd;
+    case DsdOp::kIShl: return FpOp::kMulAdd;
+    case DsdOp::kIShr: return FpOp::kMulAdd;
+    case DsdOp::kIMov: return FpOp::kMulAdd;
+    case DsdOp::kDiv: return FpOp::kDiv;
+    case DsdOp::kSqrt: return FpOp::kSqrt;
+    case DsdOp::kSum: return FpOp::kMulAdd;
+    case DsdOp::kMaxR: return FpOp::kMax;
+    case DsdOp::kMinR: return FpOp::kMin;
+    case DsdOp::kCvtF2I: return FpOp::kCvtF2I;
+    case DsdOp::kCvtI2F: return FpOp::kCvtI2F;
+    case DsdOp::kCmpEq: return FpOp::kEq;
+    case DsdOp::kCmpNe: return FpOp::kEq;
+    case DsdOp::kCmpLt: return FpOp::kLt;
+    case DsdOp::kCmpLe: return FpOp::kLe;
+    case DsdOp::kCmpGt: return FpOp::kLt;
+    case DsdOp::kCmpGe: return FpOp::kLe;
+    case DsdOp::kSel: return FpOp::kMulAdd;
+  }
+  return FpOp::kAdd;
+}
+// the FMAC operation of a reduction's combine steps
+inline constexpr FpOp CombineOp(DsdOp v) {
+  switch (v) {
+    case DsdOp::kAdd: return FpOp::kAdd;
+    case DsdOp::kSub: return FpOp::kAdd;
+    case DsdOp::kMul: return FpOp::kAdd;
+    case DsdOp::kMax: return FpOp::kAdd;
+    case DsdOp::kMin: return FpOp::kAdd;
+    case DsdOp::kNeg: return FpOp::kAdd;
+    case DsdOp::kAbs: return FpOp::kAdd;
+    case DsdOp::kCvt: return FpOp::kAdd;
+    case DsdOp::kMulAdd: return FpOp::kAdd;
+    case DsdOp::kDot: return FpOp::kAdd;
+    case DsdOp::kIAdd: return FpOp::kAdd;
+    case DsdOp::kISub: return FpOp::kAdd;
+    case DsdOp::kIAnd: return FpOp::kAdd;
+    case DsdOp::kIOr: return FpOp::kAdd;
+    case DsdOp::kIXor: return FpOp::kAdd;
+    case DsdOp::kIShl: return FpOp::kAdd;
+    case DsdOp::kIShr: return FpOp::kAdd;
+    case DsdOp::kIMov: return FpOp::kAdd;
+    case DsdOp::kDiv: return FpOp::kAdd;
+    case DsdOp::kSqrt: return FpOp::kAdd;
+    case DsdOp::kSum: return FpOp::kAdd;
+    case DsdOp::kMaxR: return FpOp::kMax;
+    case DsdOp::kMinR: return FpOp::kMin;
+    case DsdOp::kCvtF2I: return FpOp::kAdd;
+    case DsdOp::kCvtI2F: return FpOp::kAdd;
+    case DsdOp::kCmpEq: return FpOp::kAdd;
+    case DsdOp::kCmpNe: return FpOp::kAdd;
+    case DsdOp::kCmpLt: return FpOp::kAdd;
+    case DsdOp::kCmpLe: return FpOp::kAdd;
+    case DsdOp::kCmpGt: return FpOp::kAdd;
+    case DsdOp::kCmpGe: return FpOp::kAdd;
+    case DsdOp::kSel: return FpOp::kAdd;
+  }
+  return FpOp::kAdd;
+}
 
 // element format of a DSD operation
 enum class DsdFmt : uint8_t {

@@ -153,6 +153,8 @@ IsaDesc ParseIsa(const std::string& file, const std::vector<Enum>& arch_enums) {
       d.enums.push_back(ParseEnum(tok, doc, file, line));
     } else if (kind == "set") {
       ParseSet(tok, doc, d.enums, file, line);
+    } else if (kind == "map") {
+      ParseMap(tok, doc, d.enums, d.arch_enums, file, line);
     } else if (kind == "class") {
       if (tok.size() != 3 && tok.size() != 4)
         Fail(file, line, "expected: class NAME SUBOP_ENUM [FMT_ENUM]");
@@ -280,7 +282,7 @@ IsaDesc ParseIsa(const std::string& file, const std::vector<Enum>& arch_enums) {
       d.pseudos.push_back({tok[1], tok[2], exp});
     } else {
       Fail(file, line,
-           "unknown line kind '" + kind + "' (format, enum, class, insn, alias, pseudo)");
+           "unknown line kind '" + kind + "' (format, enum, set, map, class, insn, alias, pseudo)");
     }
   }
   return d;

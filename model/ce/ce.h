@@ -1,12 +1,13 @@
 // The compute engine's functional model: an interpreter that steps CeState one cycle at a time,
 // granting resources in the order of docs/isa.md 6.8, so that it agrees cycle for cycle with the
-// RTL (rtl/ce). One cycle's code serves a fast path and a traced path (a template on kTrace,
-// chosen once per cycle); the instruction semantics are the same functions in both.
+// RTL (rtl/ce). Each instruction class has one body (insn_bodies.h), which every path through a
+// cycle runs (path.h): the whole cycle model, traced or not, and the drivers that take cycles in
+// bulk when little happens in them; Tick (tick.cpp) chooses.
 //
-// The engine is split by concept: ce.cpp (the cycle, results, dispatcher, picker, queues and
-// credits), exec_scalar.cpp (the scalar pipeline and the instructions), dsd.cpp (DSD issue and the
-// DSD engine), dsd_bulk.cpp (DSD element steps in bulk), run_ahead.cpp (cycles run before the
-// fabric reaches them), mmio.cpp (register access by the CE and the host).
+// The engine is split by concept: ce.cpp (loading, diagnosis, the CE queues), path_cycle.cpp (the
+// whole cycle: results, the scalar stage, dispatcher, picker, commit), dsd.cpp (DSD issue and the
+// DSD engine), path_plain.cpp, path_bulk.cpp and path_ahead.cpp (the drivers), mmio.cpp (register
+// access by the CE and the host).
 #pragma once
 
 #include <array>
@@ -18,6 +19,7 @@
 
 #include "arch/arch.h"
 #include "ce/ce_state.h"
+#include "ce/path.h"
 #include "ce/trace.h"
 #include "fabric/ramp_port.h"
 #include "fabric/router_regs.h"
@@ -53,7 +55,8 @@ class Ce {
   void HostReadSram(uint16_t addr, uint8_t* bytes, size_t n) const;
 
   // ---- Stepping (the RampEndpoint contract, ramp_port.h) ----
-  // Also runs ahead through port.horizon - 1 while the running task only computes (run_ahead.cpp).
+  // Chooses the path of the cycle (tick.cpp); may also run ahead through port.horizon - 1 while
+  // the running task only computes (path_ahead.cpp).
   void Tick(uint64_t cycle, fabric::RampPort& port);
   uint64_t NextWake() const;
   // Asks the host to bring what a tick of this engine reads first into its caches (a fabric
@@ -74,13 +77,29 @@ class Ce {
     line(st_.sram + st_.pc);  // the instruction at pc
   }
   // The first cycle from `cycle` on at which the engine could send or return a credit: later than
-  // `cycle` only while its task waits for microthreads it runs in bulk (dsd_bulk.cpp).
+  // `cycle` only while its task waits for microthreads it runs in bulk (path_bulk.cpp).
   uint64_t QuietUntil(uint64_t cycle) const;
   // Back to the state at the end of `cycle` if the engine ran ahead of it (the run stopped early).
   void Rewind(uint64_t cycle);
-  // Off: every cycle through the whole cycle model, no running ahead (the same results; to
-  // compare).
-  void SetRunAhead(bool on) { run_ahead_ = on; }
+  // The drivers that may take a cycle instead of the whole cycle model (path.h); each can be
+  // turned off alone, and every combination gives the same results and cycles (the fuzzer
+  // checks it). A trace sink sends every cycle through the traced cycle model.
+  struct FastPaths {
+    bool plain = true;  // a running task alone in its engine (path_plain.cpp)
+    bool bulk = true;   // DSD element steps on memory while the task waits (path_bulk.cpp)
+    bool ahead = true;  // running ahead of the fabric (path_ahead.cpp)
+    bool Any() const { return plain || bulk || ahead; }
+    bool operator==(const FastPaths& o) const {
+      return plain == o.plain && bulk == o.bulk && ahead == o.ahead;
+    }
+  };
+  void SetFastPaths(FastPaths f) {
+    fast_ = f;
+    any_fast_ = f.Any();
+  }
+  FastPaths GetFastPaths() const { return fast_; }
+  // Off: every cycle through the whole cycle model, no running ahead (all of FastPaths).
+  void SetRunAhead(bool on) { SetFastPaths(on ? FastPaths{} : FastPaths{false, false, false}); }
 
   // ---- Observers ----
   void SetTraceSink(TraceSink* sink) { sink_ = sink; }
@@ -159,7 +178,7 @@ class Ce {
     int credit_color = -1;
   };
 
-  // ce.cpp
+  // path_cycle.cpp: the whole cycle model.
   template <bool kT>
   void Cycle(uint64_t c, fabric::RampPort& port);
   template <bool kT>
@@ -189,7 +208,7 @@ class Ce {
     }
   }
   // An SRAM write at the end of a cycle (little endian); running ahead, the bytes it covers are
-  // kept to go back (run_ahead.cpp).
+  // kept to go back (path_ahead.cpp).
   void WriteSram(uint16_t addr, uint8_t size, uint32_t value) {
     uint8_t* p = &st_.sram[addr];
     if (ahead_.open) {
@@ -204,7 +223,7 @@ class Ce {
     Bytes(p, &value, size);
   }
   // Logs the bytes [lo, hi) of SRAM for Rewind while running ahead, before writes that skip
-  // WriteSram's log (dsd_bulk.cpp).
+  // WriteSram's log (path_bulk.cpp).
   void LogSram(uint32_t lo, uint32_t hi) {
     if (!ahead_.open || lo >= hi) return;
     AheadLog& a = ahead_;
@@ -218,10 +237,10 @@ class Ce {
     }
     a.sram.push_back({static_cast<uint16_t>(lo), size, old});
   }
-  // A scalar FP result due this cycle (ResultsDue's first part).
-  void ScalarFpDue() {
+  // A scalar FP result due in cycle c (ResultsDue's first part).
+  void ScalarFpDue(uint64_t c) {
     ScalarPipe& p = st_.pipe;
-    if (p.fp_pending && p.fp_due == cyc_.c) {
+    if (p.fp_pending && p.fp_due == c) {
       st_.gpr[p.fp_reg] = p.fp_value;
       cyc_.flags |= p.fp_flags;
       p.fp_pending = false;
@@ -229,20 +248,77 @@ class Ce {
   }
   void Arrivals(const fabric::RampPort& port);
   uint32_t Pop(int color);  // the head's payload; its credit becomes owed
-  uint32_t Readers() const;
+  // Colors a busy microthread has a fabin operand on, until it completes (docs/isa.md 5.1, 5.2).
+  uint32_t Readers() const {
+    uint32_t r = 0;
+    for (uint8_t b = st_.busy; b; b &= b - 1) r |= st_.ut[__builtin_ctz(b)].fabin;
+    return r;
+  }
   // Records a fault (if none is recorded) and ends the cycle's activities.
   template <bool kT>
   void RaiseFault(arch::CeFault cause, uint16_t pc, uint32_t addr, uint32_t info);
 
-  // exec_scalar.cpp. Decoded: an instruction PlainIssue decoded (run_ahead.cpp).
-  struct Decoded {
-    const arch::InsnInfo* n = nullptr;
-    isa::Fields f;
-  };
+  // insn_bodies.h: one body per instruction class, run by every path (path.h). Each returns
+  // what the instruction did in cycle c; the helpers are the bodies' vocabulary for deciding
+  // (Fault, Stall, Take*) and acting (SetGpr, SetDsr, StoreSram).
+  template <class P>
+  Issue Body(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue AluBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue FpBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue LoadBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue StoreBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue BranchBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue JumpBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue SysBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue TaskBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue SendBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue DsrBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue DsdBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint64_t c);
+  template <class P>
+  Issue Fault(arch::CeFault cause, uint16_t pc, uint32_t addr, uint32_t info);
+  template <class P>
+  Issue Stall(P& path, arch::CeStall s, uint8_t waits = 0);
+  template <class P>
+  bool TakeReadPorts(uint32_t ea, unsigned bytes, uint8_t ports);
+  template <class P>
+  bool TakeWritePort();
+  template <class P>
+  bool TakeFmac();
+  template <class P>
+  void SetGpr(P& path, unsigned r, uint32_t v);
+  template <class P>
+  void SetDsr(P& path, unsigned r, uint64_t v);
+  template <class P>
+  void StoreSram(P& path, uint32_t ea, unsigned bytes, uint32_t v, bool untraced = false);
+  template <class P>
+  bool ScalarIssues(P& path, uint64_t c);
+  // The bookkeeping of an instruction that issued (the plain path counts its instructions in
+  // bulk).
+  template <class P>
+  void Retire(P& path) {
+    st_.pipe.stall = 0;
+    st_.pipe.stall_color = 0;
+    ++retired_;
+    Count(arch::PerfEvent::kInsns);
+    if constexpr (P::kTrace) sink_->Record(path.rec);
+  }
+
+  // path_cycle.cpp: the scalar stage of the whole cycle model, and its issue.
   template <bool kT>
   void ScalarStage();
   template <bool kT>
-  void Execute(const arch::InsnInfo& n, const isa::Fields& f);
+  void IssueStage(CyclePath<kT>& path);
 
   // dsd.cpp
   template <bool kT>
@@ -295,44 +371,49 @@ class Ce {
     Count(StallEvent(s));
   }
 
-  // run_ahead.cpp: cycles of a running task that only compute, run before the fabric reaches them.
-  // Only the running task's scalar pipeline acts: no microthread, owed credit or control
-  // wavelet, no fault.
+  // path_plain.cpp. PlainState: a running task alone in its engine (path.h, PlainPath): no
+  // microthread, owed credit, control wavelet or fault.
   bool PlainState() const {
     return !st_.fault_status && st_.running && !st_.busy && !st_.owed_mask && !st_.head_ctrl &&
            !st_.split.active;
   }
+  // Cycles c..stop-1 while PlainState holds, on the plain path, many in one loop; returns the
+  // first cycle it did not run: stop, or a cycle whose issue would leave the engine (nothing of
+  // that cycle done).
+  uint64_t PlainRun(uint64_t c, uint64_t stop);
+  // Cycles c..stop-1 in which nothing issues (stop <= issue_at): the task's cycles, a scalar FP
+  // result due, the fetch of a taken jump's target. Returns stop.
+  uint64_t PlainWait(uint64_t c, uint64_t stop);
+  // Whether cycle c's issue, if any, stays inside the engine (ProbePath): Issue::kDone (it issues,
+  // or nothing does), kStall (path says why) or kLeave. Changes nothing.
+  Issue ProbeIssue(uint64_t c, ProbePath& path) const;
+  // The instruction at pc, fetched as the word w: its decoded_ entry (nullptr if none).
+  struct Decoded {
+    const arch::InsnInfo* n = nullptr;
+    isa::Fields f;
+  };
+
+  // path_ahead.cpp: cycles run before the fabric reaches them.
   bool CreditsHome() const;  // no credit can come back from the router
   // The engine can run ahead: PlainState, except that busy microthreads may remain if every one
   // works on memory only, starts no task when done and has no element left outside SRAM.
   bool CanRunAhead() const;
-  // Whether cycle c's issue (if any) stays inside the engine; d: the instruction it issues
-  // (nullptr if none), in decoded_.
-  bool PlainIssue(uint64_t c, const Decoded*& d) const;
-  inline bool PlainIssueInline(uint64_t c, const Decoded*& d) const;  // run_ahead.cpp only
-  // Cycle<false> of a cycle that PlainState and PlainIssue allow, up to the arrivals (which the
-  // caller takes): no results are due (no microthread is busy), no credit is owed, the dispatcher
-  // has no control wavelet, the picker waits for the running task, and the issue writes at most a
-  // register, the SRAM and the pipeline.
-  void PlainCycle(uint64_t c, const Decoded* d);
-  // PlainCycle for cycles c..stop-1, in which nothing issues (stop <= issue_at): the task's
-  // cycles, a scalar FP result due, the fetch of a taken jump's target. Returns stop.
-  uint64_t PlainWait(uint64_t c, uint64_t stop);
-  void AheadCycle(uint64_t c, const Decoded* d);  // one cycle run ahead (or again, by Rewind)
-  // PlainCycle and PlainWait for cycles c..stop-1 of plain ALU, SRAM load and store, branch,
-  // jump and nop instructions, as many as follow each other, in one loop, and of a scalar FP
-  // instruction, which ends it: the same semantics (exec_scalar.h) and timing. Returns the first
-  // cycle it did not run (c if none).
-  uint64_t PlainRun(uint64_t c, uint64_t stop);
+  // One cycle of the whole model run ahead (or again, by Rewind), with nothing arriving: its
+  // issue must stay inside the engine (ProbeIssue).
+  void AheadCycle(uint64_t c);
+  void OpenAhead();  // starts the log of what running ahead changes
   void RunAhead(uint64_t horizon);
-  // dsd_bulk.cpp: cycles in which the task only waits for its microthreads, which work on
-  // memory, run in one loop. WaitedMicrothreads: the busy microthreads the task waits for in
-  // cycle c (its synchronous one, those of the utwait it stalls in, or the one of the DSD
-  // operation it cannot issue yet), and how it stalls; 0 if it does not wait or something else
-  // happens. BulkState: the same if cycle c is such a cycle, else 0 (the loop would stop at
-  // once). BulkSteps: runs cycles c..end-1 while they are (stall: as BulkState found it); returns
-  // the first it did not run.
-  uint8_t WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const;
+
+  // path_bulk.cpp: cycles in which the task only waits for its microthreads, which work on
+  // memory, run in one loop. BulkEngine: the engine's part (every busy microthread on memory,
+  // writing memory, no reduction; the task running; no credit owed, control wavelet or split
+  // step). BulkWaits: the task's part, from the probe of cycle c's issue: the busy microthreads
+  // it waits for (its synchronous one, those of the utwait it stalls in, or the one of the DSD
+  // operation it cannot issue yet), and how it stalls; 0 if it does not wait. BulkState: both
+  // for cycle c, 0 if the loop would stop at once. BulkSteps: runs cycles c..end-1 while they
+  // are (stall: as BulkState found it); returns the first it did not run.
+  bool BulkEngine() const;
+  uint8_t BulkWaits(Issue issue, const ProbePath& probe, arch::CeStall& stall) const;
   uint8_t BulkState(uint64_t c, arch::CeStall& stall) const;
   uint64_t BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall);
   void CopyAheadState(bool save);  // the state AheadLog keeps, into ahead_ (save) or back
@@ -366,8 +447,10 @@ class Ce {
     std::vector<uint8_t> bytes;
   };
   AheadLog ahead_;
-  bool run_ahead_ = true;
-  // The last instructions PlainIssue decoded, by pc; an entry serves only its own word.
+  FastPaths fast_;
+  bool any_fast_ = true;
+  // The last instructions the plain path and the probe decoded, by pc; an entry serves only its
+  // own word.
   mutable std::array<Decoded, 8> decoded_{};
   // Word w, fetched at pc, decoded: its decoded_ entry, decoded again if it holds another word;
   // nullptr if w is no instruction.
@@ -381,49 +464,12 @@ class Ce {
     return &e;
   }
 
-  // ScalarStage up to the issue: whether an instruction issues in this cycle. Not when the task
-  // is not running, before issue_at, in the cycle of an std's second word (written here), or
-  // while the task waits for a synchronous microthread (a stall).
-  bool ScalarIssues() {
-    Cyc& x = cyc_;
-    ScalarPipe& p = st_.pipe;
-    if (!x.running) return false;
-    FetchDue();
-    if (x.c < p.issue_at) return false;
-    if (p.std_pending) {  // the second word of an std: the next cycle with a free write port
-      if (x.write_port) {
-        StallOn(arch::CeStall::kPort);
-        return false;
-      }
-      x.write_port = true;
-      x.sram_w = true;
-      x.sram_addr = p.std_addr;
-      x.sram_size = 4;
-      x.sram_value = p.std_value;
-      p.std_pending = false;
-      p.issue_at = x.c + 1;
-      p.stall = 0;
-      return false;
-    }
-    if (p.sync_ut >= 0) {
-      if (st_.busy >> p.sync_ut & 1) {
-        StallOn(arch::CeStall::kSync);
-        return false;
-      }
-      p.sync_ut = -1;
-    }
-    return true;
-  }
-  // An instruction issued in cycle c: the next one is at pc + 4, fetched now (Execute).
+  // An instruction issued in cycle c: the next one is at pc + 4, fetched now.
   void IssueNext(uint64_t c) {
     st_.pc = static_cast<uint16_t>(st_.pc + 4);
     Fetch();
     st_.pipe.issue_at = c + 1;
   }
-  // A scalar FP instruction issued in cycle c (docs/isa.md 4.8): its result is due FmacLatency
-  // cycles after the next, and the instruction after it issues in the cycle after that. Returns
-  // the result.
-  uint32_t IssueScalarFp(uint64_t c, const arch::InsnInfo& n, const isa::Fields& f);
   // A jump taken in cycle c: the target is fetched in the next cycle and issues in the one after.
   void IssueJump(uint64_t c, uint32_t target) {
     ScalarPipe& p = st_.pipe;
@@ -432,10 +478,10 @@ class Ce {
     p.fetch_at = c + 1;
     p.issue_at = c + 2;
   }
-  // The fetch of a taken jump's target, in the cycle after the jump (ScalarStage).
-  void FetchDue() {
+  // The fetch of a taken jump's target, in the cycle after the jump (ScalarIssues).
+  void FetchDue(uint64_t c) {
     ScalarPipe& p = st_.pipe;
-    if (p.fetch_at == cyc_.c) {
+    if (p.fetch_at == c) {
       Fetch();
       p.fetch_at = kNoCycle;
     }

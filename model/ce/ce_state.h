@@ -17,6 +17,7 @@ inline constexpr int kColors = arch::kNumColors;
 inline constexpr int kUts = arch::kNumMicrothreads;
 inline constexpr int kTasks = arch::kNumTasks;
 inline constexpr int kNoTask = arch::kNoTask;
+inline constexpr uint32_t kTaskMask = (1u << kNoTask) - 1;  // every task; 31 does not exist
 inline constexpr uint32_t kSram = arch::kSramBytes;
 inline constexpr uint64_t kNoCycle = std::numeric_limits<uint64_t>::max();
 // The resolved length of an unbounded operation (Length 0x7FFF): it never ends by count.

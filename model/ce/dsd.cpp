@@ -87,11 +87,11 @@ StepValue GenericStep(arch::DsdOp op, arch::DsdFmt fmt, arch::DsdForm form, uint
     return r;
   }
   const FpFmt ff = fmt == DsdFmt::kF16 ? FpFmt::kF16 : FpFmt::kF32;
-  const arch::FpOp fop = FpOpOf(op);
-  if (IsCompare(op)) {  // gt and ge swap the operands of lt and le; ne inverts eq
-    const bool swap = op == DsdOp::kCmpGt || op == DsdOp::kCmpGe;
+  const arch::FpOp fop = arch::FmacOp(op);
+  if (arch::IsCompare(op)) {  // gt and ge swap the operands of lt and le; ne inverts eq
+    const bool swap = arch::IsCmpSwapped(op);
     uint32_t bit = FmacLanes(fop, ff, swap ? x1 : x0, swap ? x0 : x1, 0, 1, r.flags) & 1;
-    if (op == DsdOp::kCmpNe) bit ^= 1;
+    if (arch::IsCmpInverted(op)) bit ^= 1;
     r.value = bit ? (ff == FpFmt::kF16 ? 0xFFFFu : 0xFFFFFFFFu) : 0;
     return r;
   }
@@ -110,15 +110,13 @@ bool Ce::ColorUsable(uint32_t color, bool out) {
 // ---------------------------------------------------------------------------------------------
 // Issue
 
+// The action of a DSD operation's body (Ce::DsdBody, insn_bodies.h), whose microthread is idle:
+// the descriptors' checks (a fault returns false), then the microthread starts.
 template <bool kT>
 bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   Cyc& x = cyc_;
   ScalarPipe& p = st_.pipe;
   const int u = f.ut;
-  if (st_.busy >> u & 1) {
-    StallOn(arch::CeStall::kUt);
-    return false;
-  }
   const arch::DsdForm form = n.form;
   const std::array<bool, 3> has = {arch::HasDst(form), arch::HasSrc0(form), arch::HasSrc1(form)};
   const std::array<uint8_t, 3> reg = {f.dst, f.src0, f.src1};
@@ -184,8 +182,8 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.unblock = f.u && f.tid != kNoTask;
   m.sync = f.u && f.tid == kNoTask;
   m.fmac = IsFmacFmt(m.fmt);
-  m.dot = IsReduction(m.op);
-  m.pairs = IsHalfFmt(m.fmt) && !IsConversion(m.op) && !IsCompare(m.op);
+  m.dot = arch::IsReduction(m.op);
+  m.pairs = IsHalfFmt(m.fmt) && !arch::IsConversion(m.op) && !arch::IsCompare(m.op);
   m.mem1d = true;
   for (int r = 0; r < 3; ++r) {
     if (!has[r]) continue;
@@ -471,12 +469,13 @@ PendingResult Ce::DotStep(Microthread& m, bool pair, uint32_t x0, uint32_t x1, u
   const uint64_t ready = taken + arch::kFmacLatency;
   // A sum is a dot product with ones: x + p rounds as x * 1 + p (docs/isa.md 6.5).
   if (m.op == arch::DsdOp::kSum) x1 = m.fmt == arch::DsdFmt::kF16 ? 0x3C003C00u : 0x3F800000u;
-  // Into partial p: MulAdd(x0, x1, p) for dot products and sums, Max/Min(x0, p) otherwise.
-  const arch::FpOp cop = CombineOp(m.op);
-  const bool mac = cop == arch::FpOp::kAdd;
+  // Into partial p, by the step's FMAC operation: MulAdd(x0, x1, p) for dot products and sums,
+  // Max/Min(x0, p) otherwise.
+  const arch::FpOp op = arch::FmacOp(m.op);
+  const bool mac = op == arch::FpOp::kMulAdd;
   auto step = [&](arch::FpFmt ff, uint32_t a, uint32_t b, uint32_t p, unsigned lanes) {
-    return mac ? FmacLanes(arch::FpOp::kMulAdd, ff, a, b, p, lanes, r.flags)
-               : FmacLanes(cop, ff, a, p, 0, lanes, r.flags);
+    return mac ? FmacLanes(op, ff, a, b, p, lanes, r.flags)
+               : FmacLanes(op, ff, a, p, 0, lanes, r.flags);
   };
   if (m.fmt == arch::DsdFmt::kMix) {  // fdothms: f16 elements widened, exactly, to f32
     x0 = FmacLanes(arch::FpOp::kCvtF2F, arch::FpFmt::kF16, x0 & 0xFFFF, 0, 0, 1, r.flags);
@@ -511,7 +510,7 @@ void Ce::Combine(int u, uint64_t taken) {
   const unsigned lanes = f16 ? 3 : 1;
   const uint8_t last = DotStages(m.fmt) - 1;
   uint32_t v = 0;
-  const arch::FpOp add = CombineOp(m.op);
+  const arch::FpOp add = arch::CombineOp(m.op);
   // Pairs of partial sums, then their two sums (f32 ends there); f16 then adds its two lanes,
   // lane 1 moving to the b operand of lane 0.
   switch (d.stage) {

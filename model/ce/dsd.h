@@ -114,57 +114,10 @@ inline bool TypeFits(arch::ElemClass c, uint8_t elem) {
   return false;
 }
 
-// The FMAC operation of a DSD operation (DsdOp orders its FP operations differently from FpOp).
-inline arch::FpOp FpOpOf(arch::DsdOp op) {
-  using arch::DsdOp;
-  using arch::FpOp;
-  switch (op) {
-    case DsdOp::kAdd:
-      return FpOp::kAdd;
-    case DsdOp::kSub:
-      return FpOp::kSub;
-    case DsdOp::kMul:
-      return FpOp::kMul;
-    case DsdOp::kMax:
-      return FpOp::kMax;
-    case DsdOp::kMin:
-      return FpOp::kMin;
-    case DsdOp::kNeg:
-      return FpOp::kNeg;
-    case DsdOp::kAbs:
-      return FpOp::kAbs;
-    case DsdOp::kCvt:
-      return FpOp::kCvtF2F;
-    case DsdOp::kCvtF2I:
-      return FpOp::kCvtF2I;
-    case DsdOp::kCvtI2F:
-      return FpOp::kCvtI2F;
-    case DsdOp::kMulAdd:
-    case DsdOp::kDot:
-      return FpOp::kMulAdd;
-    case DsdOp::kDiv:
-      return FpOp::kDiv;
-    case DsdOp::kSqrt:
-      return FpOp::kSqrt;
-    case DsdOp::kCmpEq:
-    case DsdOp::kCmpNe:
-      return FpOp::kEq;
-    case DsdOp::kCmpLt:
-    case DsdOp::kCmpGt:
-      return FpOp::kLt;
-    case DsdOp::kCmpLe:
-    case DsdOp::kCmpGe:
-      return FpOp::kLe;
-    default:
-      return FpOp::kAdd;
-  }
-}
-
-// Element-wise compares (v0.2): a mask of ones or zeros from the FMAC's compare; they step one
-// element at a time (the FMAC compares lane 0 only).
-inline bool IsCompare(arch::DsdOp op) {
-  return op >= arch::DsdOp::kCmpEq && op <= arch::DsdOp::kCmpGe;
-}
+// The FMAC operation of a DSD operation's element step, and the sets of operations that step
+// one element at a time or reduce, come from the instruction table (model/arch/isa.def:
+// arch::FmacOp, arch::CombineOp, arch::IsCompare, arch::IsConversion, arch::IsReduction), as
+// the RTL's do.
 
 // 16-bit elements in both lanes of a word (f16, w16).
 inline bool IsHalfFmt(arch::DsdFmt fmt) {
@@ -246,29 +199,16 @@ inline StepKernel ResolveStep(arch::DsdOp op, arch::DsdFmt fmt) {
   using arch::DsdOp;
   StepKernel k;
   if ((fmt != arch::DsdFmt::kF32 && fmt != arch::DsdFmt::kF16) || op == DsdOp::kIMov ||
-      IsCompare(op))
+      arch::IsCompare(op))
     return k;
   const arch::FpFmt ff = fmt == arch::DsdFmt::kF16 ? arch::FpFmt::kF16 : arch::FpFmt::kF32;
-  switch (op) {
-    case DsdOp::kMulAdd:
-      k.shape = StepKernel::kMulAdd;
-      break;
-    case DsdOp::kNeg:
-    case DsdOp::kAbs:
-    case DsdOp::kCvt:
-    case DsdOp::kSqrt:
-    case DsdOp::kCvtF2I:
-      k.shape = StepKernel::kUnary;
-      break;
-    case DsdOp::kCvtI2F:  // an i16 source is sign-extended first (ComputeStep)
-      if (ff == arch::FpFmt::kF16) return k;
-      k.shape = StepKernel::kUnary;
-      break;
-    default:
-      k.shape = StepKernel::kBinary;
-      break;
-  }
-  k.fn = fp::Resolve(FpOpOf(op), ff);
+  const arch::FpOp fop = arch::FmacOp(op);
+  if (op == DsdOp::kCvtI2F && ff == arch::FpFmt::kF16)
+    return k;  // an i16 source is sign-extended first (GenericStep)
+  k.shape = fop == arch::FpOp::kMulAdd ? StepKernel::kMulAdd
+            : arch::IsUnary(fop)       ? StepKernel::kUnary
+                                       : StepKernel::kBinary;
+  k.fn = fp::Resolve(fop, ff);
   return k;
 }
 
@@ -351,31 +291,11 @@ inline uint32_t ReadElem(const uint8_t* sram, uint32_t a, unsigned bytes) {
 // The number of combine steps of an fdot (docs/isa.md 6.5): 3 for f32, 4 for f16.
 inline uint8_t DotStages(arch::DsdFmt fmt) { return fmt == arch::DsdFmt::kF16 ? 4 : 3; }
 
-// Conversions step one element at a time: the FMAC converts lane 0 only.
-inline bool IsConversion(arch::DsdOp op) {
-  return op == arch::DsdOp::kCvt || op == arch::DsdOp::kCvtF2I || op == arch::DsdOp::kCvtI2F;
-}
-
-// Whether an operation reduces into R[S] through fdot's partials and combine steps (6.5): fdot,
-// and the sum, max and min reductions.
-inline bool IsReduction(arch::DsdOp op) {
-  return op == arch::DsdOp::kDot || op == arch::DsdOp::kSum || op == arch::DsdOp::kMaxR ||
-         op == arch::DsdOp::kMinR;
-}
-
-// The FMAC operation of a reduction's combine steps, and of its element steps (MulAdd for the
-// dot product and the sum, into the partial as the addend; Max or Min with the partial as b).
-inline arch::FpOp CombineOp(arch::DsdOp op) {
-  return op == arch::DsdOp::kMaxR   ? arch::FpOp::kMax
-         : op == arch::DsdOp::kMinR ? arch::FpOp::kMin
-                                    : arch::FpOp::kAdd;
-}
-
 // The initial partials: p0 = the accumulator, the others the identity of the combine: -0.0 for
 // sums, the canonical (quiet) NaN for max and min (maximumNumber ignores a quiet NaN).
 inline void DotInit(DotState& d, arch::DsdOp op, arch::DsdFmt fmt, uint32_t acc) {
   d = DotState{};
-  const bool nan = CombineOp(op) != arch::FpOp::kAdd;
+  const bool nan = arch::CombineOp(op) != arch::FpOp::kAdd;
   if (fmt == arch::DsdFmt::kF16) {
     const uint32_t id = nan ? arch::kCanonicalNan16 : 0x8000u;
     d.part = {(acc & 0xFFFF) | id << 16, id * 0x10001u, id * 0x10001u, id * 0x10001u};

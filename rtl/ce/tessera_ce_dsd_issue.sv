@@ -24,8 +24,6 @@ module tessera_ce_dsd_issue (
 );
   `include "tessera_pkg_use.svh"
 
-  localparam logic [1:0] KMem = 2'd1;  // dsd_kind_e, bits 1:0
-
   // A stride in elements as a signed step in bytes (elements of 2 or 4 bytes).
   function automatic logic [18:0] stride_bytes(input logic [15:0] stride, input logic half);
     stride_bytes = half ? {{2{stride[15]}}, stride, 1'b0} : {stride[15], stride, 2'b00};
@@ -59,13 +57,12 @@ module tessera_ce_dsd_issue (
       iss_o.n      = len_i;
       iss_o.n0     = len_i == 15'd0;
       iss_o.unb    = len_i == 15'(UnboundedLength);
-      iss_o.minmax = op_i == DsdOpMaxR || op_i == DsdOpMinR;
-      iss_o.dot    = op_i == DsdOpDot || op_i == DsdOpSum || iss_o.minmax;
+      iss_o.dot    = DsdOpIsReduction[op_i];
+      iss_o.minmax = iss_o.dot && DsdOpCombineOp[{op_i, 2'b00} +: 4] != 4'(FpOpAdd);
       iss_o.fmac   = fmt_i == DsdFmtF32 || fmt_i == DsdFmtF16 || fmt_i == DsdFmtMix;
       // conversions and compares step one element at a time: the FMAC takes lane 0 only
-      iss_o.pairs  = (fmt_i == DsdFmtF16 || fmt_i == DsdFmtW16) && op_i != DsdOpCvt &&
-                     op_i != DsdOpCvtF2I && op_i != DsdOpCvtI2F &&
-                     !(op_i >= DsdOpCmpEq && op_i <= DsdOpCmpGe);
+      iss_o.pairs  = (fmt_i == DsdFmtF16 || fmt_i == DsdFmtW16) && !DsdOpIsConversion[op_i] &&
+                     !DsdOpIsCompare[op_i];
       iss_o.scal   = scalar_i;
       iss_o.sreg   = d.s;
       iss_o.dctrl  = dsr_dst_i[DsdCtrlLsb];
@@ -75,7 +72,7 @@ module tessera_ce_dsd_issue (
       for (int r = 0; r < 3; r++) begin
         half                     = raw[r][DsdElemLsb];
         iss_o.o4[r]              = raw[r][DsdKindLsb +: 3] == 3'(DsdKindMem4d);
-        iss_o.okind[2*r +: 2]    = iss_o.o4[r] ? KMem : raw[r][DsdKindLsb +: 2];
+        iss_o.okind[2*r +: 2]    = iss_o.o4[r] ? 2'(DsdKindMem1d) : raw[r][DsdKindLsb +: 2];
         iss_o.ohalf[r]           = half;
         iss_o.ocol[5*r +: 5]     = raw[r][DsdColorLsb +: 5];
         iss_o.oinc[19*r +: 19]   = stride_bytes(raw[r][DsdStrideLsb +: 16], half);

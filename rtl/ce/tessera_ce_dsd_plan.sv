@@ -30,7 +30,6 @@ module tessera_ce_dsd_plan (
   `include "tessera_pkg_use.svh"
 
   localparam int unsigned NumUts = NumMicrothreads;
-  localparam logic [1:0]  KMem   = 2'd1;  // dsd_kind_e Mem1d, bits 1:0
 
   logic [2:0] rr_q, rr_d;  // the round robin starts here
   logic       step_v;      // some microthread may step (before faults)
@@ -87,12 +86,12 @@ module tessera_ce_dsd_plan (
     rd_o = '0;
     if (step_o) begin
       if (split_i) begin
-        if (view_i.src1.kind == KMem) begin
+        if (view_i.src1.kind == 2'(DsdKindMem1d)) begin
           rd_o.rd1_en   = 1'b1;
           rd_o.rd1_addr = view_i.src1.addr[15:2];
         end
       end else if (!view_i.comb) begin
-        if (view_i.has[1] && view_i.src0.kind == KMem) begin
+        if (view_i.has[1] && view_i.src0.kind == 2'(DsdKindMem1d)) begin
           if (sc_ports_i != 2'd0) begin
             rd_o.rd1_en   = 1'b1;
             rd_o.rd1_addr = view_i.src0.addr[15:2];
@@ -101,7 +100,7 @@ module tessera_ce_dsd_plan (
             rd_o.rd0_addr = view_i.src0.addr[15:2];
           end
         end
-        if (!view_i.split && view_i.has[2] && view_i.src1.kind == KMem) begin
+        if (!view_i.split && view_i.has[2] && view_i.src1.kind == 2'(DsdKindMem1d)) begin
           rd_o.rd1_en   = 1'b1;
           rd_o.rd1_addr = view_i.src1.addr[15:2];
         end

@@ -27,7 +27,6 @@ module tessera_ce_dsd_step (
 );
   `include "tessera_pkg_use.svh"
 
-  localparam logic [1:0] KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;  // dsd_kind_e, bits 1:0
 
   function automatic logic [2:0] stages(input logic [2:0] f);  // fdot combine steps (dsd_fmt_e)
     stages = f == DsdFmtF16 ? 3'd4 : 3'd3;
@@ -113,10 +112,14 @@ module tessera_ce_dsd_step (
   assign op   = view_i.op;
   assign fmt  = view_i.fmt;
   assign form = view_i.form;
-  // Max and min reductions: their steps and combine steps use Max/Min instead of MulAdd/Add.
-  logic red_max, red_min;
-  assign red_max = op == DsdOpMaxR;
-  assign red_min = op == DsdOpMinR;
+  // The FMAC operations of the operation's element steps and of a reduction's combine steps
+  // (model/arch/isa.def: DsdOp FmacOp and CombineOp, fp_op_e values); a reduction into its
+  // partial by MulAdd (dot products, sums) reads the partial as c, by Max or Min as b.
+  logic [3:0] fmac_op, comb_op;
+  logic       red_mac;
+  assign fmac_op = DsdOpFmacOp[{op, 2'b00} +: 4];
+  assign comb_op = DsdOpCombineOp[{op, 2'b00} +: 4];
+  assign red_mac = fmac_op == 4'(FpOpMulAdd);
 
   logic [31:0] in_data [NumColors];
   for (genvar c = 0; c < NumColors; c++) begin : g_col
@@ -153,7 +156,7 @@ module tessera_ce_dsd_step (
       if (split_q) begin
         x0 = sx0_q;
       end else if (!view_i.comb && view_i.has[1]) begin
-        if (view_i.src0.kind == KIn) begin
+        if (view_i.src0.kind == 2'(DsdKindFabIn)) begin
           pop_o[view_i.src0.color] = 1'b1;
           x0 = view_i.src0.half ? {16'h0, in_data[view_i.src0.color][15:0]}
                                 : in_data[view_i.src0.color];
@@ -163,7 +166,7 @@ module tessera_ce_dsd_step (
              : {16'h0, view_i.src0.addr[1] ? word[31:16] : word[15:0]};
         end
       end
-      if (!split_q && !view_i.comb && view_i.has[0] && view_i.dst.kind == KOut) begin
+      if (!split_q && !view_i.comb && view_i.has[0] && view_i.dst.kind == 2'(DsdKindFabOut)) begin
         cred_take_o  = 1'b1;
         cred_color_o = view_i.dst.color;
       end
@@ -174,7 +177,7 @@ module tessera_ce_dsd_step (
         spair_d = pair;
         sx0_d   = x0;
       end else if (!view_i.comb && view_i.has[2]) begin
-        if (view_i.src1.kind == KIn) begin
+        if (view_i.src1.kind == 2'(DsdKindFabIn)) begin
           pop_o[view_i.src1.color] = 1'b1;
           x1 = view_i.src1.half ? {16'h0, in_data[view_i.src1.color][15:0]}
                                 : in_data[view_i.src1.color];
@@ -231,7 +234,7 @@ module tessera_ce_dsd_step (
         logic f16;
         f16 = fmt == DsdFmtF16;
         slot_o.valid = 1'b1;
-        slot_o.op    = red_max ? 4'(FpOpMax) : red_min ? 4'(FpOpMin) : 4'(FpOpAdd);
+        slot_o.op    = comb_op;
         slot_o.a_ref = 1'b1;
         slot_o.b_ref = 1'b1;
         unique case (st)
@@ -262,9 +265,9 @@ module tessera_ce_dsd_step (
           // a reduction step (6.5): x0 * x1 + p into partial p (fdot, and the sum with x1 = 1);
           // max or min: Max/Min(x0, p), the partial as b
           slot_o.valid   = 1'b1;
-          slot_o.op      = red_max ? 4'(FpOpMax) : red_min ? 4'(FpOpMin) : 4'(FpOpMulAdd);
-          slot_o.c_ref   = !(red_max || red_min);
-          slot_o.b_ref   = red_max || red_min;
+          slot_o.op      = fmac_op;
+          slot_o.c_ref   = red_mac;
+          slot_o.b_ref   = !red_mac;
           result_o.fmac  = 1'b1;
           result_o.dot   = 1'b1;
           if (fmt == DsdFmtF32 || fmt == DsdFmtMix) begin
@@ -300,36 +303,17 @@ module tessera_ce_dsd_step (
             slot_o.a       = x0;
             slot_o.b       = x1;
             slot_o.c       = '0;
-            unique case (op)
-              DsdOpAdd: slot_o.op = 4'(FpOpAdd);
-              DsdOpSub: slot_o.op = 4'(FpOpSub);
-              DsdOpMul: slot_o.op = 4'(FpOpMul);
-              DsdOpMax: slot_o.op = 4'(FpOpMax);
-              DsdOpMin: slot_o.op = 4'(FpOpMin);
-              DsdOpNeg: slot_o.op = 4'(FpOpNeg);
-              DsdOpAbs: slot_o.op = 4'(FpOpAbs);
-              DsdOpCvt: slot_o.op = 4'(FpOpCvtF2F);
-              DsdOpCvtF2I: slot_o.op = 4'(FpOpCvtF2I);
-              DsdOpCvtI2F: slot_o.op = 4'(FpOpCvtI2F);
-              DsdOpDiv: slot_o.op = 4'(FpOpDiv);
-              DsdOpSqrt: slot_o.op = 4'(FpOpSqrt);
-              DsdOpCmpEq, DsdOpCmpNe: slot_o.op = 4'(FpOpEq);
-              DsdOpCmpLt, DsdOpCmpGt: slot_o.op = 4'(FpOpLt);
-              DsdOpCmpLe, DsdOpCmpGe: slot_o.op = 4'(FpOpLe);
-              default:  slot_o.op = 4'(FpOpMulAdd);
-            endcase
-            // compares (v0.2): gt and ge are lt and le of the swapped operands, ne inverts eq
-            if (op >= DsdOpCmpEq && op <= DsdOpCmpGe) begin
+            slot_o.op      = fmac_op;
+            // compares: gt and ge are lt and le of the swapped operands, ne inverts eq
+            if (DsdOpIsCompare[op]) begin
               result_o.cmp     = 1'b1;
-              result_o.cmp_inv = op == DsdOpCmpNe;
-              if (op == DsdOpCmpGt || op == DsdOpCmpGe) begin
+              result_o.cmp_inv = DsdOpIsCmpInverted[op];
+              if (DsdOpIsCmpSwapped[op]) begin
                 slot_o.a = x1;
                 slot_o.b = x0;
               end
             end
-            if (op == DsdOpNeg || op == DsdOpAbs || op == DsdOpCvt || op == DsdOpSqrt ||
-                op == DsdOpCvtF2I || op == DsdOpCvtI2F)
-              slot_o.b = '0;
+            if (FpOpIsUnary[fmac_op]) slot_o.b = '0;
             // an i16 source of a conversion to f16 is sign-extended
             if (op == DsdOpCvtI2F && fmt == DsdFmtF16) slot_o.a = {{16{x0[15]}}, x0[15:0]};
             if (op == DsdOpMulAdd) begin
@@ -352,7 +336,7 @@ module tessera_ce_dsd_step (
               result_o.flags = {cv[16], 4'b0000};
             end
           end
-          if (view_i.dst.kind == KMem) begin
+          if (view_i.dst.kind == 2'(DsdKindMem1d)) begin
             result_o.kind = tessera_ce_pkg::DsdResSram;
             result_o.addr = view_i.dst.addr[15:2];
             result_o.half = !pair && view_i.dst.half;

@@ -62,7 +62,6 @@ module tessera_ce_dsd_ut (
 
   localparam int unsigned AW    = 21;  // element addresses (signed; see docs/isa.md 4.11)
   localparam int unsigned NumDw = 7;   // fdot words: partials 0..3, combine results 4..6
-  localparam logic [1:0]  KMem = 2'd1, KIn = 2'd2, KOut = 2'd3;  // dsd_kind_e, bits 1:0
 
   function automatic logic [2:0] stages(input logic [2:0] f);  // fdot combine steps (dsd_fmt_e)
     stages = f == DsdFmtF16 ? 3'd4 : 3'd3;
@@ -203,7 +202,7 @@ module tessera_ce_dsd_ut (
         for (int r = 0; r < 3; r++) begin
           logic [AW-1:0] lim;
           lim = (pl_pair || !ohalf_q[r]) ? AW'(SramBytes - 4) : AW'(SramBytes - 2);
-          if (has_q[r] && okind_q[2*r +: 2] == KMem) begin
+          if (has_q[r] && okind_q[2*r +: 2] == 2'(DsdKindMem1d)) begin
             if ($signed(a[r]) < 0 || $signed(a[r]) > $signed(lim)) begin
               if (!pl_range) begin
                 pl_range = 1'b1;
@@ -219,13 +218,13 @@ module tessera_ce_dsd_ut (
         end
         // fabric operands: a data wavelet at each fabin head, a credit for fabout
         for (int r = 1; r < 3; r++) begin
-          if (why == 3'(UtWaitReady) && has_q[r] && okind_q[2*r +: 2] == KIn &&
+          if (why == 3'(UtWaitReady) && has_q[r] && okind_q[2*r +: 2] == 2'(DsdKindFabIn) &&
               !head_data_i[ocol_q[5*r +: 5]]) begin
             why = 3'(UtWaitFabIn);
             wc  = ocol_q[5*r +: 5];
           end
         end
-        if (why == 3'(UtWaitReady) && has_q[0] && okind_q[0 +: 2] == KOut &&
+        if (why == 3'(UtWaitReady) && has_q[0] && okind_q[0 +: 2] == 2'(DsdKindFabOut) &&
             !cred_i[ocol_q[0 +: 5]]) begin
           why = 3'(UtWaitFabOut);
           wc  = ocol_q[0 +: 5];
@@ -665,9 +664,9 @@ module tessera_ce_dsd_ut (
   always_comb begin
     plan_ok = 1'b1;
     if (busy_q)
-      plan_ok = (!has_q[0] || okind_q[0 +: 2] == KMem || okind_q[0 +: 2] == KOut) &&
-                (!has_q[1] || okind_q[2 +: 2] == KMem || okind_q[2 +: 2] == KIn) &&
-                (!has_q[2] || okind_q[4 +: 2] == KMem || okind_q[4 +: 2] == KIn) &&
+      plan_ok = (!has_q[0] || okind_q[0 +: 2] == 2'(DsdKindMem1d) || okind_q[0 +: 2] == 2'(DsdKindFabOut)) &&
+                (!has_q[1] || okind_q[2 +: 2] == 2'(DsdKindMem1d) || okind_q[2 +: 2] == 2'(DsdKindFabIn)) &&
+                (!has_q[2] || okind_q[4 +: 2] == 2'(DsdKindMem1d) || okind_q[4 +: 2] == 2'(DsdKindFabIn)) &&
                 (unb_q || {1'b0, i_q} <= 17'(n_q)) &&
                 (!dot_q || stage_q <= stages(fmt_q));
   end

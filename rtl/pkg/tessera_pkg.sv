@@ -680,6 +680,22 @@ package tessera_pkg;
     DsdOpCmpGe = 5'd30,
     DsdOpSel = 5'd31
   } dsd_op_e;
+  // element-wise compares: a mask of ones or zeros from the FMAC's compare of lane 0, one element a step
+  localparam logic [31:0] DsdOpIsCompare = 32'b01111110000000000000000000000000;
+  // compares of the swapped operands (gt is lt, ge is le)
+  localparam logic [31:0] DsdOpIsCmpSwapped = 32'b01100000000000000000000000000000;
+  // compares that invert the FMAC's result (ne is not eq)
+  localparam logic [31:0] DsdOpIsCmpInverted = 32'b00000100000000000000000000000000;
+  // one element a step: the FMAC converts lane 0 only
+  localparam logic [31:0] DsdOpIsConversion = 32'b00000001100000000000000010000000;
+  // reduce into R[S] through fdot's partials and combine steps (docs/isa.md 6.5)
+  localparam logic [31:0] DsdOpIsReduction = 32'b00000000011100000000001000000000;
+  // the FMAC operation of an element step (a reduction's: into its partial; integer operations use no FMAC)
+  // (DsdOpFmacOp[v*4 +: 4] for item v)
+  localparam logic [127:0] DsdOpFmacOp = {4'(FpOpMulAdd), 4'(FpOpLe), 4'(FpOpLt), 4'(FpOpLe), 4'(FpOpLt), 4'(FpOpEq), 4'(FpOpEq), 4'(FpOpCvtI2F), 4'(FpOpCvtF2I), 4'(FpOpMin), 4'(FpOpMax), 4'(FpOpMulAdd), 4'(FpOpSqrt), 4'(FpOpDiv), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpMulAdd), 4'(FpOpCvtF2F), 4'(FpOpAbs), 4'(FpOpNeg), 4'(FpOpMin), 4'(FpOpMax), 4'(FpOpMul), 4'(FpOpSub), 4'(FpOpAdd)};
+  // the FMAC operation of a reduction's combine steps
+  // (DsdOpCombineOp[v*4 +: 4] for item v)
+  localparam logic [127:0] DsdOpCombineOp = {4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpMin), 4'(FpOpMax), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd), 4'(FpOpAdd)};
 
   // element format of a DSD operation
   typedef enum logic [2:0] {

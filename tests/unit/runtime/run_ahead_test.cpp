@@ -66,7 +66,7 @@ TEST(RunAhead, AFaultStopsTheRunWhileDsdOperationsRanAhead) {
   ExpectSameFaultAmid("dsd_loop.s", 200);
 }
 
-// DSD operations the engine runs in bulk (model/ce/dsd_bulk.cpp) on random words: results read
+// DSD operations the engine runs in bulk (model/ce/path_bulk.cpp) on random words: results read
 // while in flight, split steps amid a run, f16 pairs, a scalar source; cut by the cycle limit,
 // and stopped by a fault while the other PEs ran ahead in the middle of those operations.
 TEST(RunAhead, DsdStepsInBulk) {

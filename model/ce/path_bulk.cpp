@@ -1,4 +1,5 @@
-// DSD element steps in bulk (docs/performance.md, "DSD steps in bulk"). While the running task
+// DSD element steps in bulk (docs/performance.md, "DSD steps in bulk"), a driver (path.h) that
+// may take a cycle when BulkState holds (FastPaths::bulk). While the running task
 // waits for its microthreads (stalled on a synchronous one, in a utwait on busy ones, or issuing
 // a DSD operation whose microthread is busy), every busy microthread's operands are mem1d with
 // every element in SRAM (Microthread::mem1d), and nothing else in the
@@ -19,6 +20,7 @@
 #include "ce/ce.h"
 #include "ce/dsd.h"
 #include "ce/exec_scalar.h"
+#include "ce/insn_bodies.h"
 #include "fp/arith.h"
 
 namespace tessera::ce {
@@ -108,41 +110,30 @@ struct SoloSteps {
 
 }  // namespace
 
-uint8_t Ce::WaitedMicrothreads(uint64_t c, arch::CeStall& stall) const {
+bool Ce::BulkEngine() const {
+  const uint8_t busy = st_.busy;
+  if (!busy || (busy & st_.not_mem1d)) return false;  // one test refuses fabric and mem4d operands
+  for (uint8_t b = busy; b; b &= b - 1) {
+    const Microthread& m = st_.ut[__builtin_ctz(b)];
+    if (m.dot || !m.has[kDst]) return false;  // (not mem1d: refused above)
+  }
+  return !st_.fault_status && st_.running && !st_.owed_mask && !st_.head_ctrl && !st_.split.active;
+}
+
+uint8_t Ce::BulkWaits(Issue issue, const ProbePath& probe, arch::CeStall& stall) const {
+  // A stall issues nothing: no scalar FP result, fetch or std word is due in its cycle. A
+  // synchronous microthread that is done is not one: the scalar stage clears the wait, a change.
   const ScalarPipe& p = st_.pipe;
-  if (p.std_pending || p.fp_pending || p.fetch_at != kNoCycle || c < p.issue_at) return 0;
-  if (p.sync_ut >= 0) {
-    stall = arch::CeStall::kSync;
-    return static_cast<uint8_t>(st_.busy & (1u << p.sync_ut));
-  }
-  // Else the instruction stalls as it issues again, every cycle: a utwait, or a DSD operation
-  // whose microthread is busy.
-  if (!p.ir_valid) return 0;
-  const Decoded* e = DecodeAtPc(p.ir);
-  if (!e) return 0;
-  const arch::InsnInfo* n = e->n;
-  const isa::Fields& f = e->f;
-  if (n->cls == arch::InsnClass::kSys && n->subop == static_cast<uint8_t>(arch::SysOp::kUtWait)) {
-    stall = arch::CeStall::kUtWait;
-    return static_cast<uint8_t>(st_.busy & f.imm);
-  }
-  if (n->cls == arch::InsnClass::kDsd) {
-    stall = arch::CeStall::kUt;
-    return static_cast<uint8_t>(st_.busy & (1u << f.ut));
-  }
-  return 0;
+  if (issue != Issue::kStall || (p.sync_ut >= 0 && !(st_.busy >> p.sync_ut & 1))) return 0;
+  stall = probe.stall;
+  return probe.waits;
 }
 
 uint8_t Ce::BulkState(uint64_t c, arch::CeStall& stall) const {
-  const uint8_t busy = st_.busy;
-  if (!busy || (busy & st_.not_mem1d)) return 0;  // one test refuses fabric and mem4d operands
-  for (uint8_t b = busy; b; b &= b - 1) {
-    const Microthread& m = st_.ut[__builtin_ctz(b)];
-    if (m.dot || !m.has[kDst]) return 0;  // (not mem1d: refused above)
-  }
-  if (st_.fault_status || !st_.running || st_.owed_mask || st_.head_ctrl || st_.split.active)
-    return 0;
-  return WaitedMicrothreads(c, stall);
+  if (!BulkEngine()) return 0;
+  ProbePath probe;
+  const Issue issue = ProbeIssue(c, probe);
+  return BulkWaits(issue, probe, stall);
 }
 
 uint64_t Ce::QuietUntil(uint64_t cycle) const {
