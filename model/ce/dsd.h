@@ -212,6 +212,20 @@ inline StepKernel ResolveStep(arch::DsdOp op, arch::DsdFmt fmt) {
   return k;
 }
 
+// How a step of each shape feeds its FMAC operation `fn` (fn(a, b, c, flags) = a op b, or
+// a * b + c): the one definition, for RunKernel and the bulk loop's inlined kernels.
+template <StepKernel::Shape S, class Fn, class Flags>
+__attribute__((always_inline)) inline uint32_t ShapeStep(Fn&& fn, uint32_t x0, uint32_t x1,
+                                                         uint32_t s, Flags&& flags) {
+  if constexpr (S == StepKernel::kMulAdd) {
+    return fn(x1, s, x0, flags);  // x0 + x1 * s
+  } else if constexpr (S == StepKernel::kUnary) {
+    return fn(x0, 0, 0, flags);
+  } else {
+    return fn(x0, x1, 0, flags);
+  }
+}
+
 // The step of a resolved kernel (shape != kGeneric); flags from the active lanes only.
 inline StepValue RunKernel(const StepKernel& k, uint32_t x0, uint32_t x1, uint32_t s,
                            unsigned lanes) {
@@ -219,13 +233,13 @@ inline StepValue RunKernel(const StepKernel& k, uint32_t x0, uint32_t x1, uint32
   StepValue r;
   switch (k.shape) {
     case StepKernel::kMulAdd:
-      r.value = k.fn(x1, s, x0, fl);
+      r.value = ShapeStep<StepKernel::kMulAdd>(k.fn, x0, x1, s, fl);
       break;
     case StepKernel::kUnary:
-      r.value = k.fn(x0, 0, 0, fl);
+      r.value = ShapeStep<StepKernel::kUnary>(k.fn, x0, x1, s, fl);
       break;
     default:
-      r.value = k.fn(x0, x1, 0, fl);
+      r.value = ShapeStep<StepKernel::kBinary>(k.fn, x0, x1, s, fl);
       break;
   }
   r.flags = static_cast<uint8_t>(((lanes & 1) ? fl[0] : 0) | ((lanes & 2) ? fl[1] : 0));

@@ -255,20 +255,32 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
       // The FMAC's commonest f32 operations inlined; the others through the resolved kernel.
       const uint32_t sc = l->s;
       using fp::F32;
-      switch (m->fmt == arch::DsdFmt::kF32 ? m->op : arch::DsdOp::kIMov) {
-        case arch::DsdOp::kMulAdd:
+      // (ShapeStep: the operands as RunKernel feeds them.)
+      using K = StepKernel;
+      const arch::FpOp fop = arch::FmacOp(m->op);
+      switch (m->fmt == arch::DsdFmt::kF32 && l->k.shape != K::kGeneric ? fop : arch::FpOp::kEq) {
+        case arch::FpOp::kMulAdd:
           flags |= q.Run(c, stop, ring, in_flight, [sc](uint32_t x0, uint32_t x1, uint8_t& f) {
-            return fp::MulAdd<F32>(x1, sc, x0, f);
+            auto fma = [](uint32_t a, uint32_t b, uint32_t d, uint8_t& g) {
+              return fp::MulAdd<F32>(a, b, d, g);
+            };
+            return ShapeStep<K::kMulAdd>(fma, x0, x1, sc, f);
           });
           break;
-        case arch::DsdOp::kAdd:
+        case arch::FpOp::kAdd:
           flags |= q.Run(c, stop, ring, in_flight, [](uint32_t x0, uint32_t x1, uint8_t& f) {
-            return fp::Add<F32>(x0, x1, f);
+            auto add = [](uint32_t a, uint32_t b, uint32_t, uint8_t& g) {
+              return fp::Add<F32>(a, b, g);
+            };
+            return ShapeStep<K::kBinary>(add, x0, x1, 0, f);
           });
           break;
-        case arch::DsdOp::kMul:
+        case arch::FpOp::kMul:
           flags |= q.Run(c, stop, ring, in_flight, [](uint32_t x0, uint32_t x1, uint8_t& f) {
-            return fp::Mul<F32>(x0, x1, f);
+            auto mul = [](uint32_t a, uint32_t b, uint32_t, uint8_t& g) {
+              return fp::Mul<F32>(a, b, g);
+            };
+            return ShapeStep<K::kBinary>(mul, x0, x1, 0, f);
           });
           break;
         default: {
