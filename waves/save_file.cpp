@@ -81,7 +81,7 @@ std::string PeScope(int x, int y, int tile_w, int tile_h) {
 // A vector's range as GTKWave names it: x[7:0]; a one-bit vector declared [0:0] is x[0].
 std::string Bits(unsigned n) { return n == 1 ? "[0]" : fmt::format("[{}:0]", n - 1); }
 
-const char* DirName(unsigned d) { return arch::Text(static_cast<arch::Dir>(d)); }
+const char* DirName(unsigned d) { return arch::ToString(static_cast<arch::Dir>(d)); }
 
 // PE(x,y) router: links, credits and input-queue state per port, then allocation and faults.
 std::vector<Sig> RouterSignals(const std::string& pe) {

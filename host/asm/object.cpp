@@ -356,27 +356,27 @@ std::optional<RelocKind> ParseRelocKind(const std::string& name) {
   return util::ParseName(kRelocNames, name, util::NameCase::kExact);
 }
 
-std::string ElemTypeName(arch::ElemType t) { return arch::Text(t); }
+std::string ElemTypeName(arch::ElemType t) { return arch::ToString(t); }
 
 std::optional<arch::ElemType> ParseElemType(const std::string& name) {
   arch::ElemType t;
-  if (arch::FromText(name, &t)) return t;
+  if (arch::FromString(name, &t)) return t;
   return std::nullopt;
 }
 
-std::string DsdKindName(arch::DsdKind k) { return arch::Text(k); }
+std::string DsdKindName(arch::DsdKind k) { return arch::ToString(k); }
 
 std::optional<arch::DsdKind> ParseDsdKind(const std::string& name) {
   arch::DsdKind k;
-  if (arch::FromText(name, &k) && k != arch::DsdKind::kNone) return k;
+  if (arch::FromString(name, &k) && k != arch::DsdKind::kNone) return k;
   return std::nullopt;
 }
 
-const char* TaskKindName(arch::TaskKind k) { return arch::Text(k); }
+const char* TaskKindName(arch::TaskKind k) { return arch::ToString(k); }
 
 std::optional<arch::TaskKind> ParseTaskKind(const std::string& name) {
   arch::TaskKind k;
-  if (arch::FromText(name, &k) && k != arch::TaskKind::kNone) return k;
+  if (arch::FromString(name, &k) && k != arch::TaskKind::kNone) return k;
   return std::nullopt;
 }
 

@@ -18,7 +18,7 @@ BackPressureDifference CompareBackPressure(const fabric::Fabric& fa, const fabri
         if (a[i] == b[i]) continue;
         r.pe = pe;
         r.diff = {fmt::format("back pressure on output {}, color {} (cycles)",
-                              arch::Text(static_cast<arch::Dir>(d)), c),
+                              arch::ToString(static_cast<arch::Dir>(d)), c),
                   fmt::format("{}", a[i]), fmt::format("{}", b[i])};
         return r;
       }

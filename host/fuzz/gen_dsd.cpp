@@ -31,7 +31,7 @@ bool HasRole(DsdForm f, int role) {
   }
 }
 
-const char* TypeName(ElemType t) { return arch::Text(t); }
+const char* TypeName(ElemType t) { return arch::ToString(t); }
 
 int Bytes(ElemType t) {
   return t == ElemType::kF16 || t == ElemType::kI16 || t == ElemType::kU16 ? 2 : 4;

@@ -363,20 +363,16 @@ void Gen::Debug() {
 void Gen::Mmio() {
   const int r = FreeReg();
   if (Chance(0.75)) {
-    std::vector<std::string> regs = {"PeCoord",       "FabricDim",   "CycleLo",    "CycleHi",
-                                     "FpFlags",       "FaultStatus", "FaultPc",    "FaultAddr",
-                                     "FaultInfo",     "RouterFault", "TaskActive", "TaskBlocked",
-                                     "TaskActiveSet", "TaskBlockClr"};
-    regs.push_back(fmt::format("DebugPort+4*{}", Int(0, 5)));
-    regs.push_back(fmt::format("CeColor+4*{}", Int(0, arch::kNumColors - 1)));
-    regs.push_back(fmt::format("ColorCfg+4*{}", Int(0, arch::kNumColors - 1)));
-    regs.push_back(fmt::format("SwitchCfg+4*{}", Int(0, arch::kNumColors - 1)));
-    regs.push_back(fmt::format("TaskCfg+4*{}", Int(0, 31)));
-    regs.push_back(fmt::format("TaskArg+4*{}", Int(0, 31)));
-    if (opt_.status_regs) {
-      regs.push_back("CeStatus");
-      regs.push_back(fmt::format("UtStatus+4*{}", Int(0, 7)));
-      regs.push_back(fmt::format("UtInfo+4*{}", Int(0, 7)));
+    // Any register a compute engine may load (docs/isa.md 3.2: all but the host's), any element
+    // of an array; CeStatus, UtStatus and UtInfo only with --status-regs.
+    std::vector<std::string> regs;
+    for (const arch::RegInfo& g : arch::kRegisters) {
+      if (g.access == arch::RegAccess::kHost) continue;
+      const bool status = g.id == arch::RegId::kCeStatus || g.id == arch::RegId::kUtStatus ||
+                          g.id == arch::RegId::kUtInfo;
+      if (status && !opt_.status_regs) continue;
+      regs.push_back(g.count == 1 ? std::string(g.name)
+                                  : fmt::format("{}+4*{}", g.name, Int(0, int(g.count) - 1)));
     }
     Line(fmt::format("lw      {}, {}", Reg(r), Pick(regs)));
     return;

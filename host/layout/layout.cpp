@@ -54,7 +54,7 @@ std::string DirOf(const std::string& path) {
 
 std::optional<arch::Dir> ParseDir(const std::string& word) {
   arch::Dir d;
-  if (arch::FromText(word, &d)) return d;
+  if (arch::FromString(word, &d)) return d;
   return std::nullopt;
 }
 

@@ -15,9 +15,8 @@
 
 namespace tessera::trace {
 namespace {
-const char* kDirs[4] = {"W", "E", "S", "N"};
 constexpr int kOutputs = static_cast<int>(arch::kNumDirs);  // W, E, S, N, RAMP
-const char* OutputName(int d) { return arch::Text(static_cast<arch::Dir>(d)); }
+const char* OutputName(int d) { return arch::ToString(static_cast<arch::Dir>(d)); }
 
 arch::PerfEvent Event(int e) { return static_cast<arch::PerfEvent>(e); }
 
@@ -258,7 +257,7 @@ std::string RunCounters::Summary(const std::string& backend) const {
   std::string busy;
   for (size_t k = 0; k < std::min<size_t>(3, links.size()); ++k)
     busy += fmt::format("{}PE({},{}) {} {} ({:.0f}% of cycles)", busy.empty() ? "" : ", ",
-                        links[k].pe % w_, links[k].pe / w_, kDirs[links[k].dir], links[k].n,
+                        links[k].pe % w_, links[k].pe / w_, OutputName(links[k].dir), links[k].n,
                         pct(links[k].n, cycles_));
   if (!busy.empty()) s += "  busiest links (out of a router): " + busy + "\n";
   // Back pressure: the (router output, color) pairs held up longest.
@@ -300,16 +299,16 @@ util::JsonObject RunCounters::Json() const {
     util::JsonObject links, link_colors;
     for (int d = 0; d < 4; ++d) {
       out[d] += p.out[d];
-      links.Add(kDirs[d], p.out[d]);
+      links.Add(OutputName(d), p.out[d]);
       if (p.out_color[d].empty()) continue;
       util::JsonObject per;
       for (const auto& [color, n] : p.out_color[d]) per.Add(std::to_string(color), n);
-      link_colors.Add(kDirs[d], per);
+      link_colors.Add(OutputName(d), per);
     }
     util::JsonObject j;
     j.Add("x", int(i) % w_).Add("y", int(i) / w_);
     for (int e = 0; e < kPerfEvents; ++e) {
-      j.Add(arch::Text(Event(e)), p.perf[e]);
+      j.Add(arch::ToString(Event(e)), p.perf[e]);
       perf_total[e] += p.perf[e];
     }
     j.Add("fmac_utilization",
@@ -343,12 +342,12 @@ util::JsonObject RunCounters::Json() const {
   }
   per_pe += "]";
   util::JsonObject links;
-  for (int d = 0; d < 4; ++d) links.Add(kDirs[d], out[d]);
+  for (int d = 0; d < 4; ++d) links.Add(OutputName(d), out[d]);
   std::string colors = "{";
   for (int c = 0, n = 0; c < 32; ++c)
     if (color_[c]) colors += fmt::format("{}\"{}\":{}", n++ ? "," : "", c, color_[c]);
   colors += "}";
-  for (int e = 0; e < kPerfEvents; ++e) totals.Add(arch::Text(Event(e)), perf_total[e]);
+  for (int e = 0; e < kPerfEvents; ++e) totals.Add(arch::ToString(Event(e)), perf_total[e]);
   const uint64_t pe_cycles = cycles_ * pes_.size();
   totals.Add("fmac_utilization",
              pe_cycles ? double(perf_total[static_cast<int>(arch::PerfEvent::kFmacBusy)]) /
@@ -408,11 +407,12 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
     const char* what = e < static_cast<int>(arch::PerfEvent::kUtReady)       ? "scalar stage"
                        : e >= static_cast<int>(arch::PerfEvent::kSplitSteps) ? "DSD engine"
                                                                              : "microthread-cycles";
-    write(std::string(arch::Text(Event(e))) + ".svg",
-          HeatmapSvg(fmt::format(
-                         "{}: {} ({}), {} per PE", arch::Text(Event(e)), Meaning(Event(e)), what,
-                         e == static_cast<int>(arch::PerfEvent::kDsdElems) ? "elements" : "cycles"),
-                     w_, h_, v));
+    write(
+        std::string(arch::ToString(Event(e))) + ".svg",
+        HeatmapSvg(
+            fmt::format("{}: {} ({}), {} per PE", arch::ToString(Event(e)), Meaning(Event(e)), what,
+                        e == static_cast<int>(arch::PerfEvent::kDsdElems) ? "elements" : "cycles"),
+            w_, h_, v));
   }
   write("ce_sent.svg", HeatmapSvg("wavelets each compute engine sent", w_, h_,
                                   grid([](const PeCounters& p) { return p.ce_sent; })));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arch/arch.h"
+
 namespace tessera::trace {
 namespace {
 
@@ -125,7 +127,6 @@ std::string LinkLoadSvg(const std::string& title, int w, int h,
       const auto& c = cell[size_t(cy) * bl.cw + cx];
       // Arrows from the PE's centre toward each side: W, E, S, N.
       const double dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, 1, -1};
-      static const char* kNames[4] = {"W", "E", "S", "N"};
       for (int d = 0; d < 4; ++d) {
         if (c[d] <= 0) continue;
         const double t = c[d] / max;
@@ -137,7 +138,8 @@ std::string LinkLoadSvg(const std::string& title, int w, int h,
             "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
             "stroke-width=\"{:.1f}\" marker-end=\"url(#a)\"><title>PE({},{}) {}: {:.6g} "
             "wavelets</title></line>\n",
-            ax, ay, bx, by, Color(t), 1 + t * size * 0.12, cx * bl.b, cy * bl.b, kNames[d], c[d]);
+            ax, ay, bx, by, Color(t), 1 + t * size * 0.12, cx * bl.b, cy * bl.b,
+            arch::ToString(static_cast<arch::Dir>(d)), c[d]);
       }
     }
   s += "<defs><marker id=\"a\" markerWidth=\"4\" markerHeight=\"4\" refX=\"2\" refY=\"2\" "

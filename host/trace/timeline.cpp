@@ -123,7 +123,7 @@ void Timeline::Slice(int tid, uint64_t from, uint64_t to, const std::string& nam
 void Timeline::EndStall(fabric::Coord pe, Inside& in, uint64_t end) {
   if (in.stall < 0) return;
   Slice(SubTid(pe, 1), in.stall_from, end,
-        arch::Text(
+        arch::ToString(
             static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kStallUt) + in.stall)),
         "stall");
   in.stall = -1;
@@ -131,7 +131,7 @@ void Timeline::EndStall(fabric::Coord pe, Inside& in, uint64_t end) {
 
 void Timeline::EndWait(fabric::Coord pe, Inside& in, int u, uint64_t end) {
   if (in.wait[u] < 0) return;
-  std::string name = arch::Text(static_cast<arch::PerfEvent>(
+  std::string name = arch::ToString(static_cast<arch::PerfEvent>(
       static_cast<int>(arch::PerfEvent::kUtReady) + (in.wait[u] & 0xFF)));
   if (in.wait[u] >> 8) name += fmt::format(" c{}", in.wait[u] >> 8);
   Slice(SubTid(pe, 2 + u), in.wait_from[u], end, name, "wait");

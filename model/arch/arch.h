@@ -74,42 +74,8 @@ enum class Dir : uint8_t {
   kRamp = 4,
 };
 inline constexpr unsigned kDirWidth = 3;
+// How tools, messages and the languages spell Dir items.
 inline const char* ToString(Dir v) {
-  switch (v) {
-    case Dir::kW: return "W";
-    case Dir::kE: return "E";
-    case Dir::kS: return "S";
-    case Dir::kN: return "N";
-    case Dir::kRamp: return "Ramp";
-  }
-  return "?";
-}
-// The item named `s` (as ToString spells it); false if there is none.
-inline bool FromString(std::string_view s, Dir* out) {
-  if (s == "W") {
-    *out = Dir::kW;
-    return true;
-  }
-  if (s == "E") {
-    *out = Dir::kE;
-    return true;
-  }
-  if (s == "S") {
-    *out = Dir::kS;
-    return true;
-  }
-  if (s == "N") {
-    *out = Dir::kN;
-    return true;
-  }
-  if (s == "Ramp") {
-    *out = Dir::kRamp;
-    return true;
-  }
-  return false;
-}
-// How tools, messages and the layout language spell Dir items.
-inline const char* Text(Dir v) {
   switch (v) {
     case Dir::kW: return "W";
     case Dir::kE: return "E";
@@ -119,8 +85,8 @@ inline const char* Text(Dir v) {
   }
   return "?";
 }
-// The item whose Text is `s`, ignoring case; false if there is none.
-inline bool FromText(std::string_view s, Dir* out) {
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
+inline bool FromString(std::string_view s, Dir* out) {
   auto eq = [s](std::string_view t) {
     if (s.size() != t.size()) return false;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -162,6 +128,7 @@ enum class FaultCause : uint8_t {
   kNoRoute = 4,
 };
 inline constexpr unsigned kFaultCauseWidth = 3;
+// How tools, messages and the languages spell FaultCause items.
 inline const char* ToString(FaultCause v) {
   switch (v) {
     case FaultCause::kNone: return "None";
@@ -172,25 +139,34 @@ inline const char* ToString(FaultCause v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, FaultCause* out) {
-  if (s == "None") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("None")) {
     *out = FaultCause::kNone;
     return true;
   }
-  if (s == "RxMismatch") {
+  if (eq("RxMismatch")) {
     *out = FaultCause::kRxMismatch;
     return true;
   }
-  if (s == "ReservedColor") {
+  if (eq("ReservedColor")) {
     *out = FaultCause::kReservedColor;
     return true;
   }
-  if (s == "TiedOffEdge") {
+  if (eq("TiedOffEdge")) {
     *out = FaultCause::kTiedOffEdge;
     return true;
   }
-  if (s == "NoRoute") {
+  if (eq("NoRoute")) {
     *out = FaultCause::kNoRoute;
     return true;
   }
@@ -217,6 +193,7 @@ enum class FpOp : uint8_t {
   kSqrt = 15,
 };
 inline constexpr unsigned kFpOpWidth = 4;
+// How tools, messages and the languages spell FpOp items.
 inline const char* ToString(FpOp v) {
   switch (v) {
     case FpOp::kAdd: return "Add";
@@ -238,69 +215,78 @@ inline const char* ToString(FpOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, FpOp* out) {
-  if (s == "Add") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Add")) {
     *out = FpOp::kAdd;
     return true;
   }
-  if (s == "Sub") {
+  if (eq("Sub")) {
     *out = FpOp::kSub;
     return true;
   }
-  if (s == "Mul") {
+  if (eq("Mul")) {
     *out = FpOp::kMul;
     return true;
   }
-  if (s == "MulAdd") {
+  if (eq("MulAdd")) {
     *out = FpOp::kMulAdd;
     return true;
   }
-  if (s == "Min") {
+  if (eq("Min")) {
     *out = FpOp::kMin;
     return true;
   }
-  if (s == "Max") {
+  if (eq("Max")) {
     *out = FpOp::kMax;
     return true;
   }
-  if (s == "Lt") {
+  if (eq("Lt")) {
     *out = FpOp::kLt;
     return true;
   }
-  if (s == "Le") {
+  if (eq("Le")) {
     *out = FpOp::kLe;
     return true;
   }
-  if (s == "Eq") {
+  if (eq("Eq")) {
     *out = FpOp::kEq;
     return true;
   }
-  if (s == "Neg") {
+  if (eq("Neg")) {
     *out = FpOp::kNeg;
     return true;
   }
-  if (s == "Abs") {
+  if (eq("Abs")) {
     *out = FpOp::kAbs;
     return true;
   }
-  if (s == "CvtF2F") {
+  if (eq("CvtF2F")) {
     *out = FpOp::kCvtF2F;
     return true;
   }
-  if (s == "CvtF2I") {
+  if (eq("CvtF2I")) {
     *out = FpOp::kCvtF2I;
     return true;
   }
-  if (s == "CvtI2F") {
+  if (eq("CvtI2F")) {
     *out = FpOp::kCvtI2F;
     return true;
   }
-  if (s == "Div") {
+  if (eq("Div")) {
     *out = FpOp::kDiv;
     return true;
   }
-  if (s == "Sqrt") {
+  if (eq("Sqrt")) {
     *out = FpOp::kSqrt;
     return true;
   }
@@ -345,6 +331,7 @@ enum class FpFmt : uint8_t {
   kF16 = 1,
 };
 inline constexpr unsigned kFpFmtWidth = 1;
+// How tools, messages and the languages spell FpFmt items.
 inline const char* ToString(FpFmt v) {
   switch (v) {
     case FpFmt::kF32: return "F32";
@@ -352,13 +339,22 @@ inline const char* ToString(FpFmt v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, FpFmt* out) {
-  if (s == "F32") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("F32")) {
     *out = FpFmt::kF32;
     return true;
   }
-  if (s == "F16") {
+  if (eq("F16")) {
     *out = FpFmt::kF16;
     return true;
   }
@@ -374,6 +370,7 @@ enum class FpFlag : uint8_t {
   kInvalid = 16,
 };
 inline constexpr unsigned kFpFlagWidth = 5;
+// How tools, messages and the languages spell FpFlag items.
 inline const char* ToString(FpFlag v) {
   switch (v) {
     case FpFlag::kInexact: return "Inexact";
@@ -384,25 +381,34 @@ inline const char* ToString(FpFlag v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, FpFlag* out) {
-  if (s == "Inexact") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Inexact")) {
     *out = FpFlag::kInexact;
     return true;
   }
-  if (s == "Underflow") {
+  if (eq("Underflow")) {
     *out = FpFlag::kUnderflow;
     return true;
   }
-  if (s == "Overflow") {
+  if (eq("Overflow")) {
     *out = FpFlag::kOverflow;
     return true;
   }
-  if (s == "Infinite") {
+  if (eq("Infinite")) {
     *out = FpFlag::kInfinite;
     return true;
   }
-  if (s == "Invalid") {
+  if (eq("Invalid")) {
     *out = FpFlag::kInvalid;
     return true;
   }
@@ -416,37 +422,8 @@ enum class TaskKind : uint8_t {
   kControl = 3,
 };
 inline constexpr unsigned kTaskKindWidth = 2;
+// How tools, messages and the languages spell TaskKind items.
 inline const char* ToString(TaskKind v) {
-  switch (v) {
-    case TaskKind::kNone: return "None";
-    case TaskKind::kData: return "Data";
-    case TaskKind::kLocal: return "Local";
-    case TaskKind::kControl: return "Control";
-  }
-  return "?";
-}
-// The item named `s` (as ToString spells it); false if there is none.
-inline bool FromString(std::string_view s, TaskKind* out) {
-  if (s == "None") {
-    *out = TaskKind::kNone;
-    return true;
-  }
-  if (s == "Data") {
-    *out = TaskKind::kData;
-    return true;
-  }
-  if (s == "Local") {
-    *out = TaskKind::kLocal;
-    return true;
-  }
-  if (s == "Control") {
-    *out = TaskKind::kControl;
-    return true;
-  }
-  return false;
-}
-// How tools, messages and the layout language spell TaskKind items.
-inline const char* Text(TaskKind v) {
   switch (v) {
     case TaskKind::kNone: return "none";
     case TaskKind::kData: return "data";
@@ -455,8 +432,8 @@ inline const char* Text(TaskKind v) {
   }
   return "?";
 }
-// The item whose Text is `s`, ignoring case; false if there is none.
-inline bool FromText(std::string_view s, TaskKind* out) {
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
+inline bool FromString(std::string_view s, TaskKind* out) {
   auto eq = [s](std::string_view t) {
     if (s.size() != t.size()) return false;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -494,42 +471,8 @@ enum class DsdKind : uint8_t {
   kMem4d = 4,
 };
 inline constexpr unsigned kDsdKindWidth = 3;
+// How tools, messages and the languages spell DsdKind items.
 inline const char* ToString(DsdKind v) {
-  switch (v) {
-    case DsdKind::kNone: return "None";
-    case DsdKind::kMem1d: return "Mem1d";
-    case DsdKind::kFabIn: return "FabIn";
-    case DsdKind::kFabOut: return "FabOut";
-    case DsdKind::kMem4d: return "Mem4d";
-  }
-  return "?";
-}
-// The item named `s` (as ToString spells it); false if there is none.
-inline bool FromString(std::string_view s, DsdKind* out) {
-  if (s == "None") {
-    *out = DsdKind::kNone;
-    return true;
-  }
-  if (s == "Mem1d") {
-    *out = DsdKind::kMem1d;
-    return true;
-  }
-  if (s == "FabIn") {
-    *out = DsdKind::kFabIn;
-    return true;
-  }
-  if (s == "FabOut") {
-    *out = DsdKind::kFabOut;
-    return true;
-  }
-  if (s == "Mem4d") {
-    *out = DsdKind::kMem4d;
-    return true;
-  }
-  return false;
-}
-// How tools, messages and the layout language spell DsdKind items.
-inline const char* Text(DsdKind v) {
   switch (v) {
     case DsdKind::kNone: return "none";
     case DsdKind::kMem1d: return "mem1d";
@@ -539,8 +482,8 @@ inline const char* Text(DsdKind v) {
   }
   return "?";
 }
-// The item whose Text is `s`, ignoring case; false if there is none.
-inline bool FromText(std::string_view s, DsdKind* out) {
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
+inline bool FromString(std::string_view s, DsdKind* out) {
   auto eq = [s](std::string_view t) {
     if (s.size() != t.size()) return false;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -584,6 +527,7 @@ enum class DsdWhy : uint8_t {
   kShape = 6,
 };
 inline constexpr unsigned kDsdWhyWidth = 3;
+// How tools, messages and the languages spell DsdWhy items.
 inline const char* ToString(DsdWhy v) {
   switch (v) {
     case DsdWhy::kKind: return "Kind";
@@ -596,33 +540,42 @@ inline const char* ToString(DsdWhy v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DsdWhy* out) {
-  if (s == "Kind") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Kind")) {
     *out = DsdWhy::kKind;
     return true;
   }
-  if (s == "Type") {
+  if (eq("Type")) {
     *out = DsdWhy::kType;
     return true;
   }
-  if (s == "Reserved") {
+  if (eq("Reserved")) {
     *out = DsdWhy::kReserved;
     return true;
   }
-  if (s == "Role") {
+  if (eq("Role")) {
     *out = DsdWhy::kRole;
     return true;
   }
-  if (s == "SameColor") {
+  if (eq("SameColor")) {
     *out = DsdWhy::kSameColor;
     return true;
   }
-  if (s == "Pair") {
+  if (eq("Pair")) {
     *out = DsdWhy::kPair;
     return true;
   }
-  if (s == "Shape") {
+  if (eq("Shape")) {
     *out = DsdWhy::kShape;
     return true;
   }
@@ -638,47 +591,8 @@ enum class ElemType : uint8_t {
   kU16 = 5,
 };
 inline constexpr unsigned kElemTypeWidth = 3;
+// How tools, messages and the languages spell ElemType items.
 inline const char* ToString(ElemType v) {
-  switch (v) {
-    case ElemType::kF32: return "F32";
-    case ElemType::kF16: return "F16";
-    case ElemType::kI32: return "I32";
-    case ElemType::kI16: return "I16";
-    case ElemType::kU32: return "U32";
-    case ElemType::kU16: return "U16";
-  }
-  return "?";
-}
-// The item named `s` (as ToString spells it); false if there is none.
-inline bool FromString(std::string_view s, ElemType* out) {
-  if (s == "F32") {
-    *out = ElemType::kF32;
-    return true;
-  }
-  if (s == "F16") {
-    *out = ElemType::kF16;
-    return true;
-  }
-  if (s == "I32") {
-    *out = ElemType::kI32;
-    return true;
-  }
-  if (s == "I16") {
-    *out = ElemType::kI16;
-    return true;
-  }
-  if (s == "U32") {
-    *out = ElemType::kU32;
-    return true;
-  }
-  if (s == "U16") {
-    *out = ElemType::kU16;
-    return true;
-  }
-  return false;
-}
-// How tools, messages and the layout language spell ElemType items.
-inline const char* Text(ElemType v) {
   switch (v) {
     case ElemType::kF32: return "f32";
     case ElemType::kF16: return "f16";
@@ -689,8 +603,8 @@ inline const char* Text(ElemType v) {
   }
   return "?";
 }
-// The item whose Text is `s`, ignoring case; false if there is none.
-inline bool FromText(std::string_view s, ElemType* out) {
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
+inline bool FromString(std::string_view s, ElemType* out) {
   auto eq = [s](std::string_view t) {
     if (s.size() != t.size()) return false;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -735,35 +649,45 @@ enum class DsdRole : uint8_t {
   kScalar = 4,
 };
 inline constexpr unsigned kDsdRoleWidth = 3;
+// How tools, messages and the languages spell DsdRole items.
 inline const char* ToString(DsdRole v) {
   switch (v) {
-    case DsdRole::kNone: return "None";
-    case DsdRole::kDst: return "Dst";
-    case DsdRole::kSrc0: return "Src0";
-    case DsdRole::kSrc1: return "Src1";
-    case DsdRole::kScalar: return "Scalar";
+    case DsdRole::kNone: return "none";
+    case DsdRole::kDst: return "dst";
+    case DsdRole::kSrc0: return "src0";
+    case DsdRole::kSrc1: return "src1";
+    case DsdRole::kScalar: return "s";
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DsdRole* out) {
-  if (s == "None") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("none")) {
     *out = DsdRole::kNone;
     return true;
   }
-  if (s == "Dst") {
+  if (eq("dst")) {
     *out = DsdRole::kDst;
     return true;
   }
-  if (s == "Src0") {
+  if (eq("src0")) {
     *out = DsdRole::kSrc0;
     return true;
   }
-  if (s == "Src1") {
+  if (eq("src1")) {
     *out = DsdRole::kSrc1;
     return true;
   }
-  if (s == "Scalar") {
+  if (eq("s")) {
     *out = DsdRole::kScalar;
     return true;
   }
@@ -777,6 +701,7 @@ enum class AccSize : uint8_t {
   kDsd = 3,
 };
 inline constexpr unsigned kAccSizeWidth = 2;
+// How tools, messages and the languages spell AccSize items.
 inline const char* ToString(AccSize v) {
   switch (v) {
     case AccSize::kByte: return "Byte";
@@ -786,21 +711,30 @@ inline const char* ToString(AccSize v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, AccSize* out) {
-  if (s == "Byte") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Byte")) {
     *out = AccSize::kByte;
     return true;
   }
-  if (s == "Half") {
+  if (eq("Half")) {
     *out = AccSize::kHalf;
     return true;
   }
-  if (s == "Word") {
+  if (eq("Word")) {
     *out = AccSize::kWord;
     return true;
   }
-  if (s == "Dsd") {
+  if (eq("Dsd")) {
     *out = AccSize::kDsd;
     return true;
   }
@@ -816,6 +750,7 @@ enum class DebugFmt : uint8_t {
   kChar = 5,
 };
 inline constexpr unsigned kDebugFmtWidth = 3;
+// How tools, messages and the languages spell DebugFmt items.
 inline const char* ToString(DebugFmt v) {
   switch (v) {
     case DebugFmt::kHex: return "Hex";
@@ -827,29 +762,38 @@ inline const char* ToString(DebugFmt v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DebugFmt* out) {
-  if (s == "Hex") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Hex")) {
     *out = DebugFmt::kHex;
     return true;
   }
-  if (s == "U32") {
+  if (eq("U32")) {
     *out = DebugFmt::kU32;
     return true;
   }
-  if (s == "I32") {
+  if (eq("I32")) {
     *out = DebugFmt::kI32;
     return true;
   }
-  if (s == "F32") {
+  if (eq("F32")) {
     *out = DebugFmt::kF32;
     return true;
   }
-  if (s == "F16") {
+  if (eq("F16")) {
     *out = DebugFmt::kF16;
     return true;
   }
-  if (s == "Char") {
+  if (eq("Char")) {
     *out = DebugFmt::kChar;
     return true;
   }
@@ -866,6 +810,7 @@ enum class CeStall : uint8_t {
   kFmac = 6,
 };
 inline constexpr unsigned kCeStallWidth = 3;
+// How tools, messages and the languages spell CeStall items.
 inline const char* ToString(CeStall v) {
   switch (v) {
     case CeStall::kNone: return "None";
@@ -878,33 +823,42 @@ inline const char* ToString(CeStall v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, CeStall* out) {
-  if (s == "None") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("None")) {
     *out = CeStall::kNone;
     return true;
   }
-  if (s == "Ut") {
+  if (eq("Ut")) {
     *out = CeStall::kUt;
     return true;
   }
-  if (s == "Sync") {
+  if (eq("Sync")) {
     *out = CeStall::kSync;
     return true;
   }
-  if (s == "Send") {
+  if (eq("Send")) {
     *out = CeStall::kSend;
     return true;
   }
-  if (s == "UtWait") {
+  if (eq("UtWait")) {
     *out = CeStall::kUtWait;
     return true;
   }
-  if (s == "Port") {
+  if (eq("Port")) {
     *out = CeStall::kPort;
     return true;
   }
-  if (s == "Fmac") {
+  if (eq("Fmac")) {
     *out = CeStall::kFmac;
     return true;
   }
@@ -921,6 +875,7 @@ enum class UtWait : uint8_t {
   kDrain = 6,
 };
 inline constexpr unsigned kUtWaitWidth = 3;
+// How tools, messages and the languages spell UtWait items.
 inline const char* ToString(UtWait v) {
   switch (v) {
     case UtWait::kReady: return "Ready";
@@ -933,33 +888,42 @@ inline const char* ToString(UtWait v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, UtWait* out) {
-  if (s == "Ready") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Ready")) {
     *out = UtWait::kReady;
     return true;
   }
-  if (s == "FabIn") {
+  if (eq("FabIn")) {
     *out = UtWait::kFabIn;
     return true;
   }
-  if (s == "FabOut") {
+  if (eq("FabOut")) {
     *out = UtWait::kFabOut;
     return true;
   }
-  if (s == "Port") {
+  if (eq("Port")) {
     *out = UtWait::kPort;
     return true;
   }
-  if (s == "Fmac") {
+  if (eq("Fmac")) {
     *out = UtWait::kFmac;
     return true;
   }
-  if (s == "Turn") {
+  if (eq("Turn")) {
     *out = UtWait::kTurn;
     return true;
   }
-  if (s == "Drain") {
+  if (eq("Drain")) {
     *out = UtWait::kDrain;
     return true;
   }
@@ -988,112 +952,8 @@ enum class PerfEvent : uint8_t {
   kDsdElems = 18,
 };
 inline constexpr unsigned kPerfEventWidth = 5;
+// How tools, messages and the languages spell PerfEvent items.
 inline const char* ToString(PerfEvent v) {
-  switch (v) {
-    case PerfEvent::kInsns: return "Insns";
-    case PerfEvent::kTaskCycles: return "TaskCycles";
-    case PerfEvent::kUtBusy: return "UtBusy";
-    case PerfEvent::kStallUt: return "StallUt";
-    case PerfEvent::kStallSync: return "StallSync";
-    case PerfEvent::kStallSend: return "StallSend";
-    case PerfEvent::kStallUtWait: return "StallUtWait";
-    case PerfEvent::kStallPort: return "StallPort";
-    case PerfEvent::kStallFmac: return "StallFmac";
-    case PerfEvent::kUtReady: return "UtReady";
-    case PerfEvent::kUtFabIn: return "UtFabIn";
-    case PerfEvent::kUtFabOut: return "UtFabOut";
-    case PerfEvent::kUtPort: return "UtPort";
-    case PerfEvent::kUtFmac: return "UtFmac";
-    case PerfEvent::kUtTurn: return "UtTurn";
-    case PerfEvent::kUtDrain: return "UtDrain";
-    case PerfEvent::kSplitSteps: return "SplitSteps";
-    case PerfEvent::kFmacBusy: return "FmacBusy";
-    case PerfEvent::kDsdElems: return "DsdElems";
-  }
-  return "?";
-}
-// The item named `s` (as ToString spells it); false if there is none.
-inline bool FromString(std::string_view s, PerfEvent* out) {
-  if (s == "Insns") {
-    *out = PerfEvent::kInsns;
-    return true;
-  }
-  if (s == "TaskCycles") {
-    *out = PerfEvent::kTaskCycles;
-    return true;
-  }
-  if (s == "UtBusy") {
-    *out = PerfEvent::kUtBusy;
-    return true;
-  }
-  if (s == "StallUt") {
-    *out = PerfEvent::kStallUt;
-    return true;
-  }
-  if (s == "StallSync") {
-    *out = PerfEvent::kStallSync;
-    return true;
-  }
-  if (s == "StallSend") {
-    *out = PerfEvent::kStallSend;
-    return true;
-  }
-  if (s == "StallUtWait") {
-    *out = PerfEvent::kStallUtWait;
-    return true;
-  }
-  if (s == "StallPort") {
-    *out = PerfEvent::kStallPort;
-    return true;
-  }
-  if (s == "StallFmac") {
-    *out = PerfEvent::kStallFmac;
-    return true;
-  }
-  if (s == "UtReady") {
-    *out = PerfEvent::kUtReady;
-    return true;
-  }
-  if (s == "UtFabIn") {
-    *out = PerfEvent::kUtFabIn;
-    return true;
-  }
-  if (s == "UtFabOut") {
-    *out = PerfEvent::kUtFabOut;
-    return true;
-  }
-  if (s == "UtPort") {
-    *out = PerfEvent::kUtPort;
-    return true;
-  }
-  if (s == "UtFmac") {
-    *out = PerfEvent::kUtFmac;
-    return true;
-  }
-  if (s == "UtTurn") {
-    *out = PerfEvent::kUtTurn;
-    return true;
-  }
-  if (s == "UtDrain") {
-    *out = PerfEvent::kUtDrain;
-    return true;
-  }
-  if (s == "SplitSteps") {
-    *out = PerfEvent::kSplitSteps;
-    return true;
-  }
-  if (s == "FmacBusy") {
-    *out = PerfEvent::kFmacBusy;
-    return true;
-  }
-  if (s == "DsdElems") {
-    *out = PerfEvent::kDsdElems;
-    return true;
-  }
-  return false;
-}
-// How tools, messages and the layout language spell PerfEvent items.
-inline const char* Text(PerfEvent v) {
   switch (v) {
     case PerfEvent::kInsns: return "insns";
     case PerfEvent::kTaskCycles: return "task_cycles";
@@ -1117,8 +977,8 @@ inline const char* Text(PerfEvent v) {
   }
   return "?";
 }
-// The item whose Text is `s`, ignoring case; false if there is none.
-inline bool FromText(std::string_view s, PerfEvent* out) {
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
+inline bool FromString(std::string_view s, PerfEvent* out) {
   auto eq = [s](std::string_view t) {
     if (s.size() != t.size()) return false;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -1226,6 +1086,7 @@ enum class CeFault : uint8_t {
   kTrap = 15,
 };
 inline constexpr unsigned kCeFaultWidth = 5;
+// How tools, messages and the languages spell CeFault items.
 inline const char* ToString(CeFault v) {
   switch (v) {
     case CeFault::kNone: return "None";
@@ -1247,69 +1108,78 @@ inline const char* ToString(CeFault v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, CeFault* out) {
-  if (s == "None") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("None")) {
     *out = CeFault::kNone;
     return true;
   }
-  if (s == "Illegal") {
+  if (eq("Illegal")) {
     *out = CeFault::kIllegal;
     return true;
   }
-  if (s == "Misaligned") {
+  if (eq("Misaligned")) {
     *out = CeFault::kMisaligned;
     return true;
   }
-  if (s == "OutOfRange") {
+  if (eq("OutOfRange")) {
     *out = CeFault::kOutOfRange;
     return true;
   }
-  if (s == "MmioAccess") {
+  if (eq("MmioAccess")) {
     *out = CeFault::kMmioAccess;
     return true;
   }
-  if (s == "ReadOnly") {
+  if (eq("ReadOnly")) {
     *out = CeFault::kReadOnly;
     return true;
   }
-  if (s == "PcRange") {
+  if (eq("PcRange")) {
     *out = CeFault::kPcRange;
     return true;
   }
-  if (s == "TaskId") {
+  if (eq("TaskId")) {
     *out = CeFault::kTaskId;
     return true;
   }
-  if (s == "TaskKind") {
+  if (eq("TaskKind")) {
     *out = CeFault::kTaskKind;
     return true;
   }
-  if (s == "TaskEntry") {
+  if (eq("TaskEntry")) {
     *out = CeFault::kTaskEntry;
     return true;
   }
-  if (s == "DsdInvalid") {
+  if (eq("DsdInvalid")) {
     *out = CeFault::kDsdInvalid;
     return true;
   }
-  if (s == "DsdType") {
+  if (eq("DsdType")) {
     *out = CeFault::kDsdType;
     return true;
   }
-  if (s == "DsdRange") {
+  if (eq("DsdRange")) {
     *out = CeFault::kDsdRange;
     return true;
   }
-  if (s == "DsdMisaligned") {
+  if (eq("DsdMisaligned")) {
     *out = CeFault::kDsdMisaligned;
     return true;
   }
-  if (s == "BadColor") {
+  if (eq("BadColor")) {
     *out = CeFault::kBadColor;
     return true;
   }
-  if (s == "Trap") {
+  if (eq("Trap")) {
     *out = CeFault::kTrap;
     return true;
   }

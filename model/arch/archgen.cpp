@@ -76,14 +76,28 @@ std::string EmitHppEnum(const Enum& e) {
   for (const auto& it : e.items) o << "  k" << it.name << " = " << it.value << ",\n";
   o << "};\n";
   o << "inline constexpr unsigned k" << e.name << "Width = " << e.width << ";\n";
+  // One spelling per item: the `names` line's, else the item's name. Tools, messages and the
+  // languages (assembly, layouts) print and parse items this way only.
+  auto spelling = [&e](size_t i) { return e.texts.empty() ? e.items[i].name : e.texts[i]; };
+  o << "// How tools, messages and the languages spell " << e.name << " items.\n";
   o << "inline const char* ToString(" << e.name << " v) {\n  switch (v) {\n";
-  for (const auto& it : e.items)
-    o << "    case " << e.name << "::k" << it.name << ": return \"" << it.name << "\";\n";
+  for (size_t i = 0; i < e.items.size(); ++i)
+    o << "    case " << e.name << "::k" << e.items[i].name << ": return \"" << spelling(i)
+      << "\";\n";
   o << "  }\n  return \"?\";\n}\n";
-  o << "// The item named `s` (as ToString spells it); false if there is none.\n";
+  o << "// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.\n";
   o << "inline bool FromString(std::string_view s, " << e.name << "* out) {\n";
-  for (const auto& it : e.items)
-    o << "  if (s == \"" << it.name << "\") {\n    *out = " << e.name << "::k" << it.name
+  o << "  auto eq = [s](std::string_view t) {\n"
+       "    if (s.size() != t.size()) return false;\n"
+       "    for (size_t i = 0; i < s.size(); ++i) {\n"
+       "      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];\n"
+       "      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];\n"
+       "      if (a != b) return false;\n"
+       "    }\n"
+       "    return true;\n"
+       "  };\n";
+  for (size_t i = 0; i < e.items.size(); ++i)
+    o << "  if (eq(\"" << spelling(i) << "\")) {\n    *out = " << e.name << "::k" << e.items[i].name
       << ";\n    return true;\n  }\n";
   o << "  return false;\n}\n";
   for (const auto& s : e.sets) {
@@ -101,29 +115,6 @@ std::string EmitHppEnum(const Enum& e) {
       o << "    case " << e.name << "::k" << it.name << ": return " << m.target << "::k"
         << m.target_items[it.value] << ";\n";
     o << "  }\n  return " << m.target << "::k" << m.target_items[0] << ";\n}\n";
-  }
-  if (!e.texts.empty()) {
-    o << "// How tools, messages and the layout language spell " << e.name << " items.\n";
-    o << "inline const char* Text(" << e.name << " v) {\n  switch (v) {\n";
-    for (size_t i = 0; i < e.items.size(); ++i)
-      o << "    case " << e.name << "::k" << e.items[i].name << ": return \"" << e.texts[i]
-        << "\";\n";
-    o << "  }\n  return \"?\";\n}\n";
-    o << "// The item whose Text is `s`, ignoring case; false if there is none.\n";
-    o << "inline bool FromText(std::string_view s, " << e.name << "* out) {\n";
-    o << "  auto eq = [s](std::string_view t) {\n"
-         "    if (s.size() != t.size()) return false;\n"
-         "    for (size_t i = 0; i < s.size(); ++i) {\n"
-         "      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];\n"
-         "      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];\n"
-         "      if (a != b) return false;\n"
-         "    }\n"
-         "    return true;\n"
-         "  };\n";
-    for (size_t i = 0; i < e.items.size(); ++i)
-      o << "  if (eq(\"" << e.texts[i] << "\")) {\n    *out = " << e.name << "::k"
-        << e.items[i].name << ";\n    return true;\n  }\n";
-    o << "  return false;\n}\n";
   }
   o << "\n";
   return o.str();

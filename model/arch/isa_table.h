@@ -25,6 +25,7 @@ enum class AluOp : uint8_t {
   kLui = 12,
 };
 inline constexpr unsigned kAluOpWidth = 4;
+// How tools, messages and the languages spell AluOp items.
 inline const char* ToString(AluOp v) {
   switch (v) {
     case AluOp::kAdd: return "Add";
@@ -43,57 +44,66 @@ inline const char* ToString(AluOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, AluOp* out) {
-  if (s == "Add") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Add")) {
     *out = AluOp::kAdd;
     return true;
   }
-  if (s == "Sub") {
+  if (eq("Sub")) {
     *out = AluOp::kSub;
     return true;
   }
-  if (s == "And") {
+  if (eq("And")) {
     *out = AluOp::kAnd;
     return true;
   }
-  if (s == "Or") {
+  if (eq("Or")) {
     *out = AluOp::kOr;
     return true;
   }
-  if (s == "Xor") {
+  if (eq("Xor")) {
     *out = AluOp::kXor;
     return true;
   }
-  if (s == "Shl") {
+  if (eq("Shl")) {
     *out = AluOp::kShl;
     return true;
   }
-  if (s == "Shr") {
+  if (eq("Shr")) {
     *out = AluOp::kShr;
     return true;
   }
-  if (s == "Sra") {
+  if (eq("Sra")) {
     *out = AluOp::kSra;
     return true;
   }
-  if (s == "Slt") {
+  if (eq("Slt")) {
     *out = AluOp::kSlt;
     return true;
   }
-  if (s == "Sltu") {
+  if (eq("Sltu")) {
     *out = AluOp::kSltu;
     return true;
   }
-  if (s == "Mul") {
+  if (eq("Mul")) {
     *out = AluOp::kMul;
     return true;
   }
-  if (s == "Mulu") {
+  if (eq("Mulu")) {
     *out = AluOp::kMulu;
     return true;
   }
-  if (s == "Lui") {
+  if (eq("Lui")) {
     *out = AluOp::kLui;
     return true;
   }
@@ -109,6 +119,7 @@ enum class MemOp : uint8_t {
   kW = 4,
 };
 inline constexpr unsigned kMemOpWidth = 3;
+// How tools, messages and the languages spell MemOp items.
 inline const char* ToString(MemOp v) {
   switch (v) {
     case MemOp::kB: return "B";
@@ -119,25 +130,34 @@ inline const char* ToString(MemOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, MemOp* out) {
-  if (s == "B") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("B")) {
     *out = MemOp::kB;
     return true;
   }
-  if (s == "Bu") {
+  if (eq("Bu")) {
     *out = MemOp::kBu;
     return true;
   }
-  if (s == "H") {
+  if (eq("H")) {
     *out = MemOp::kH;
     return true;
   }
-  if (s == "Hu") {
+  if (eq("Hu")) {
     *out = MemOp::kHu;
     return true;
   }
-  if (s == "W") {
+  if (eq("W")) {
     *out = MemOp::kW;
     return true;
   }
@@ -153,6 +173,7 @@ enum class BrOp : uint8_t {
   kGeu = 5,
 };
 inline constexpr unsigned kBrOpWidth = 3;
+// How tools, messages and the languages spell BrOp items.
 inline const char* ToString(BrOp v) {
   switch (v) {
     case BrOp::kEq: return "Eq";
@@ -164,29 +185,38 @@ inline const char* ToString(BrOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, BrOp* out) {
-  if (s == "Eq") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Eq")) {
     *out = BrOp::kEq;
     return true;
   }
-  if (s == "Ne") {
+  if (eq("Ne")) {
     *out = BrOp::kNe;
     return true;
   }
-  if (s == "Lt") {
+  if (eq("Lt")) {
     *out = BrOp::kLt;
     return true;
   }
-  if (s == "Ge") {
+  if (eq("Ge")) {
     *out = BrOp::kGe;
     return true;
   }
-  if (s == "Ltu") {
+  if (eq("Ltu")) {
     *out = BrOp::kLtu;
     return true;
   }
-  if (s == "Geu") {
+  if (eq("Geu")) {
     *out = BrOp::kGeu;
     return true;
   }
@@ -200,6 +230,7 @@ enum class JumpOp : uint8_t {
   kJalr = 3,
 };
 inline constexpr unsigned kJumpOpWidth = 2;
+// How tools, messages and the languages spell JumpOp items.
 inline const char* ToString(JumpOp v) {
   switch (v) {
     case JumpOp::kJ: return "J";
@@ -209,21 +240,30 @@ inline const char* ToString(JumpOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, JumpOp* out) {
-  if (s == "J") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("J")) {
     *out = JumpOp::kJ;
     return true;
   }
-  if (s == "Jal") {
+  if (eq("Jal")) {
     *out = JumpOp::kJal;
     return true;
   }
-  if (s == "Jr") {
+  if (eq("Jr")) {
     *out = JumpOp::kJr;
     return true;
   }
-  if (s == "Jalr") {
+  if (eq("Jalr")) {
     *out = JumpOp::kJalr;
     return true;
   }
@@ -237,6 +277,7 @@ enum class SysOp : uint8_t {
   kUtWait = 3,
 };
 inline constexpr unsigned kSysOpWidth = 2;
+// How tools, messages and the languages spell SysOp items.
 inline const char* ToString(SysOp v) {
   switch (v) {
     case SysOp::kNop: return "Nop";
@@ -246,21 +287,30 @@ inline const char* ToString(SysOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, SysOp* out) {
-  if (s == "Nop") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Nop")) {
     *out = SysOp::kNop;
     return true;
   }
-  if (s == "Tend") {
+  if (eq("Tend")) {
     *out = SysOp::kTend;
     return true;
   }
-  if (s == "Trap") {
+  if (eq("Trap")) {
     *out = SysOp::kTrap;
     return true;
   }
-  if (s == "UtWait") {
+  if (eq("UtWait")) {
     *out = SysOp::kUtWait;
     return true;
   }
@@ -274,6 +324,7 @@ enum class TaskOp : uint8_t {
   kUnblock = 3,
 };
 inline constexpr unsigned kTaskOpWidth = 2;
+// How tools, messages and the languages spell TaskOp items.
 inline const char* ToString(TaskOp v) {
   switch (v) {
     case TaskOp::kActivate: return "Activate";
@@ -283,21 +334,30 @@ inline const char* ToString(TaskOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, TaskOp* out) {
-  if (s == "Activate") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Activate")) {
     *out = TaskOp::kActivate;
     return true;
   }
-  if (s == "ActivateArg") {
+  if (eq("ActivateArg")) {
     *out = TaskOp::kActivateArg;
     return true;
   }
-  if (s == "Block") {
+  if (eq("Block")) {
     *out = TaskOp::kBlock;
     return true;
   }
-  if (s == "Unblock") {
+  if (eq("Unblock")) {
     *out = TaskOp::kUnblock;
     return true;
   }
@@ -309,6 +369,7 @@ enum class SendOp : uint8_t {
   kCtrl = 1,
 };
 inline constexpr unsigned kSendOpWidth = 1;
+// How tools, messages and the languages spell SendOp items.
 inline const char* ToString(SendOp v) {
   switch (v) {
     case SendOp::kData: return "Data";
@@ -316,13 +377,22 @@ inline const char* ToString(SendOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, SendOp* out) {
-  if (s == "Data") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Data")) {
     *out = SendOp::kData;
     return true;
   }
-  if (s == "Ctrl") {
+  if (eq("Ctrl")) {
     *out = SendOp::kCtrl;
     return true;
   }
@@ -340,6 +410,7 @@ enum class DsrOp : uint8_t {
   kSetLen = 7,
 };
 inline constexpr unsigned kDsrOpWidth = 3;
+// How tools, messages and the languages spell DsrOp items.
 inline const char* ToString(DsrOp v) {
   switch (v) {
     case DsrOp::kLdd: return "Ldd";
@@ -353,37 +424,46 @@ inline const char* ToString(DsrOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DsrOp* out) {
-  if (s == "Ldd") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Ldd")) {
     *out = DsrOp::kLdd;
     return true;
   }
-  if (s == "Std") {
+  if (eq("Std")) {
     *out = DsrOp::kStd;
     return true;
   }
-  if (s == "Dmov") {
+  if (eq("Dmov")) {
     *out = DsrOp::kDmov;
     return true;
   }
-  if (s == "Drd") {
+  if (eq("Drd")) {
     *out = DsrOp::kDrd;
     return true;
   }
-  if (s == "Dwr") {
+  if (eq("Dwr")) {
     *out = DsrOp::kDwr;
     return true;
   }
-  if (s == "SetBase") {
+  if (eq("SetBase")) {
     *out = DsrOp::kSetBase;
     return true;
   }
-  if (s == "IncBase") {
+  if (eq("IncBase")) {
     *out = DsrOp::kIncBase;
     return true;
   }
-  if (s == "SetLen") {
+  if (eq("SetLen")) {
     *out = DsrOp::kSetLen;
     return true;
   }
@@ -425,6 +505,7 @@ enum class DsdOp : uint8_t {
   kSel = 31,
 };
 inline constexpr unsigned kDsdOpWidth = 5;
+// How tools, messages and the languages spell DsdOp items.
 inline const char* ToString(DsdOp v) {
   switch (v) {
     case DsdOp::kAdd: return "Add";
@@ -462,133 +543,142 @@ inline const char* ToString(DsdOp v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DsdOp* out) {
-  if (s == "Add") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Add")) {
     *out = DsdOp::kAdd;
     return true;
   }
-  if (s == "Sub") {
+  if (eq("Sub")) {
     *out = DsdOp::kSub;
     return true;
   }
-  if (s == "Mul") {
+  if (eq("Mul")) {
     *out = DsdOp::kMul;
     return true;
   }
-  if (s == "Max") {
+  if (eq("Max")) {
     *out = DsdOp::kMax;
     return true;
   }
-  if (s == "Min") {
+  if (eq("Min")) {
     *out = DsdOp::kMin;
     return true;
   }
-  if (s == "Neg") {
+  if (eq("Neg")) {
     *out = DsdOp::kNeg;
     return true;
   }
-  if (s == "Abs") {
+  if (eq("Abs")) {
     *out = DsdOp::kAbs;
     return true;
   }
-  if (s == "Cvt") {
+  if (eq("Cvt")) {
     *out = DsdOp::kCvt;
     return true;
   }
-  if (s == "MulAdd") {
+  if (eq("MulAdd")) {
     *out = DsdOp::kMulAdd;
     return true;
   }
-  if (s == "Dot") {
+  if (eq("Dot")) {
     *out = DsdOp::kDot;
     return true;
   }
-  if (s == "IAdd") {
+  if (eq("IAdd")) {
     *out = DsdOp::kIAdd;
     return true;
   }
-  if (s == "ISub") {
+  if (eq("ISub")) {
     *out = DsdOp::kISub;
     return true;
   }
-  if (s == "IAnd") {
+  if (eq("IAnd")) {
     *out = DsdOp::kIAnd;
     return true;
   }
-  if (s == "IOr") {
+  if (eq("IOr")) {
     *out = DsdOp::kIOr;
     return true;
   }
-  if (s == "IXor") {
+  if (eq("IXor")) {
     *out = DsdOp::kIXor;
     return true;
   }
-  if (s == "IShl") {
+  if (eq("IShl")) {
     *out = DsdOp::kIShl;
     return true;
   }
-  if (s == "IShr") {
+  if (eq("IShr")) {
     *out = DsdOp::kIShr;
     return true;
   }
-  if (s == "IMov") {
+  if (eq("IMov")) {
     *out = DsdOp::kIMov;
     return true;
   }
-  if (s == "Div") {
+  if (eq("Div")) {
     *out = DsdOp::kDiv;
     return true;
   }
-  if (s == "Sqrt") {
+  if (eq("Sqrt")) {
     *out = DsdOp::kSqrt;
     return true;
   }
-  if (s == "Sum") {
+  if (eq("Sum")) {
     *out = DsdOp::kSum;
     return true;
   }
-  if (s == "MaxR") {
+  if (eq("MaxR")) {
     *out = DsdOp::kMaxR;
     return true;
   }
-  if (s == "MinR") {
+  if (eq("MinR")) {
     *out = DsdOp::kMinR;
     return true;
   }
-  if (s == "CvtF2I") {
+  if (eq("CvtF2I")) {
     *out = DsdOp::kCvtF2I;
     return true;
   }
-  if (s == "CvtI2F") {
+  if (eq("CvtI2F")) {
     *out = DsdOp::kCvtI2F;
     return true;
   }
-  if (s == "CmpEq") {
+  if (eq("CmpEq")) {
     *out = DsdOp::kCmpEq;
     return true;
   }
-  if (s == "CmpNe") {
+  if (eq("CmpNe")) {
     *out = DsdOp::kCmpNe;
     return true;
   }
-  if (s == "CmpLt") {
+  if (eq("CmpLt")) {
     *out = DsdOp::kCmpLt;
     return true;
   }
-  if (s == "CmpLe") {
+  if (eq("CmpLe")) {
     *out = DsdOp::kCmpLe;
     return true;
   }
-  if (s == "CmpGt") {
+  if (eq("CmpGt")) {
     *out = DsdOp::kCmpGt;
     return true;
   }
-  if (s == "CmpGe") {
+  if (eq("CmpGe")) {
     *out = DsdOp::kCmpGe;
     return true;
   }
-  if (s == "Sel") {
+  if (eq("Sel")) {
     *out = DsdOp::kSel;
     return true;
   }
@@ -736,6 +826,7 @@ enum class DsdFmt : uint8_t {
   kMix = 4,
 };
 inline constexpr unsigned kDsdFmtWidth = 3;
+// How tools, messages and the languages spell DsdFmt items.
 inline const char* ToString(DsdFmt v) {
   switch (v) {
     case DsdFmt::kF32: return "F32";
@@ -746,25 +837,34 @@ inline const char* ToString(DsdFmt v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DsdFmt* out) {
-  if (s == "F32") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("F32")) {
     *out = DsdFmt::kF32;
     return true;
   }
-  if (s == "F16") {
+  if (eq("F16")) {
     *out = DsdFmt::kF16;
     return true;
   }
-  if (s == "W32") {
+  if (eq("W32")) {
     *out = DsdFmt::kW32;
     return true;
   }
-  if (s == "W16") {
+  if (eq("W16")) {
     *out = DsdFmt::kW16;
     return true;
   }
-  if (s == "Mix") {
+  if (eq("Mix")) {
     *out = DsdFmt::kMix;
     return true;
   }
@@ -781,6 +881,7 @@ enum class DsdForm : uint8_t {
   kRed = 6,
 };
 inline constexpr unsigned kDsdFormWidth = 3;
+// How tools, messages and the languages spell DsdForm items.
 inline const char* ToString(DsdForm v) {
   switch (v) {
     case DsdForm::kV3: return "V3";
@@ -793,33 +894,42 @@ inline const char* ToString(DsdForm v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, DsdForm* out) {
-  if (s == "V3") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("V3")) {
     *out = DsdForm::kV3;
     return true;
   }
-  if (s == "VS") {
+  if (eq("VS")) {
     *out = DsdForm::kVS;
     return true;
   }
-  if (s == "V2") {
+  if (eq("V2")) {
     *out = DsdForm::kV2;
     return true;
   }
-  if (s == "Fill") {
+  if (eq("Fill")) {
     *out = DsdForm::kFill;
     return true;
   }
-  if (s == "V4") {
+  if (eq("V4")) {
     *out = DsdForm::kV4;
     return true;
   }
-  if (s == "Dot") {
+  if (eq("Dot")) {
     *out = DsdForm::kDot;
     return true;
   }
-  if (s == "Red") {
+  if (eq("Red")) {
     *out = DsdForm::kRed;
     return true;
   }
@@ -888,6 +998,7 @@ enum class ElemClass : uint8_t {
   kX16 = 6,
 };
 inline constexpr unsigned kElemClassWidth = 3;
+// How tools, messages and the languages spell ElemClass items.
 inline const char* ToString(ElemClass v) {
   switch (v) {
     case ElemClass::kNone: return "None";
@@ -900,33 +1011,42 @@ inline const char* ToString(ElemClass v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, ElemClass* out) {
-  if (s == "None") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("None")) {
     *out = ElemClass::kNone;
     return true;
   }
-  if (s == "F32") {
+  if (eq("F32")) {
     *out = ElemClass::kF32;
     return true;
   }
-  if (s == "F16") {
+  if (eq("F16")) {
     *out = ElemClass::kF16;
     return true;
   }
-  if (s == "I32") {
+  if (eq("I32")) {
     *out = ElemClass::kI32;
     return true;
   }
-  if (s == "I16") {
+  if (eq("I16")) {
     *out = ElemClass::kI16;
     return true;
   }
-  if (s == "X32") {
+  if (eq("X32")) {
     *out = ElemClass::kX32;
     return true;
   }
-  if (s == "X16") {
+  if (eq("X16")) {
     *out = ElemClass::kX16;
     return true;
   }
@@ -948,6 +1068,7 @@ enum class InsnClass : uint8_t {
   kDsd = 10,
 };
 inline constexpr unsigned kInsnClassWidth = 4;
+// How tools, messages and the languages spell InsnClass items.
 inline const char* ToString(InsnClass v) {
   switch (v) {
     case InsnClass::kAlu: return "Alu";
@@ -964,49 +1085,58 @@ inline const char* ToString(InsnClass v) {
   }
   return "?";
 }
-// The item named `s` (as ToString spells it); false if there is none.
+// The item spelled `s` (as ToString spells it, ignoring case); false if there is none.
 inline bool FromString(std::string_view s, InsnClass* out) {
-  if (s == "Alu") {
+  auto eq = [s](std::string_view t) {
+    if (s.size() != t.size()) return false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char a = s[i] >= 'A' && s[i] <= 'Z' ? char(s[i] - 'A' + 'a') : s[i];
+      const char b = t[i] >= 'A' && t[i] <= 'Z' ? char(t[i] - 'A' + 'a') : t[i];
+      if (a != b) return false;
+    }
+    return true;
+  };
+  if (eq("Alu")) {
     *out = InsnClass::kAlu;
     return true;
   }
-  if (s == "Fp") {
+  if (eq("Fp")) {
     *out = InsnClass::kFp;
     return true;
   }
-  if (s == "Load") {
+  if (eq("Load")) {
     *out = InsnClass::kLoad;
     return true;
   }
-  if (s == "Store") {
+  if (eq("Store")) {
     *out = InsnClass::kStore;
     return true;
   }
-  if (s == "Br") {
+  if (eq("Br")) {
     *out = InsnClass::kBr;
     return true;
   }
-  if (s == "Jump") {
+  if (eq("Jump")) {
     *out = InsnClass::kJump;
     return true;
   }
-  if (s == "Sys") {
+  if (eq("Sys")) {
     *out = InsnClass::kSys;
     return true;
   }
-  if (s == "Task") {
+  if (eq("Task")) {
     *out = InsnClass::kTask;
     return true;
   }
-  if (s == "Send") {
+  if (eq("Send")) {
     *out = InsnClass::kSend;
     return true;
   }
-  if (s == "Dsr") {
+  if (eq("Dsr")) {
     *out = InsnClass::kDsr;
     return true;
   }
-  if (s == "Dsd") {
+  if (eq("Dsd")) {
     *out = InsnClass::kDsd;
     return true;
   }

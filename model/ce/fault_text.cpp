@@ -27,23 +27,19 @@ const char* SizeText(unsigned size) {
 
 const char* KindText(uint8_t kind) {
   const auto k = static_cast<arch::TaskKind>(kind & 3);
-  return k == arch::TaskKind::kNone ? "unbound" : arch::Text(k);
+  return k == arch::TaskKind::kNone ? "unbound" : arch::ToString(k);
 }
 
-constexpr util::EnumName<arch::DsdRole> kRoleTexts[] = {
-    {arch::DsdRole::kDst, "dst"},
-    {arch::DsdRole::kSrc0, "src0"},
-    {arch::DsdRole::kSrc1, "src1"},
-    {arch::DsdRole::kScalar, "s"},
-};
-
 const char* RoleText(unsigned role) {
-  return util::NameOf(kRoleTexts, static_cast<arch::DsdRole>(role), "operand");
+  const auto r = static_cast<arch::DsdRole>(role);
+  return r == arch::DsdRole::kNone || role > static_cast<unsigned>(arch::DsdRole::kScalar)
+             ? "operand"
+             : arch::ToString(r);
 }
 
 std::string ElemText(unsigned elem) {
   const auto t = static_cast<arch::ElemType>(elem & 7);
-  const std::string text = arch::Text(t);
+  const std::string text = arch::ToString(t);
   return text == "?" ? fmt::format("type {}", elem & 7) : text;
 }
 
@@ -58,7 +54,7 @@ const char* ClassText(arch::ElemClass c) {
 }
 
 std::string DsdKindText(unsigned kind) {
-  const std::string text = arch::Text(static_cast<arch::DsdKind>(kind & 7));
+  const std::string text = arch::ToString(static_cast<arch::DsdKind>(kind & 7));
   return text == "?" ? fmt::format("kind {}", kind & 7) : text;
 }
 

@@ -45,7 +45,7 @@ std::string DirMaskText(uint32_t mask, const char* sep, const char* none) {
   std::string s;
   for (unsigned d = 0; d < arch::kNumDirs; ++d) {
     if (mask >> d & 1)
-      s += (s.empty() ? "" : sep) + std::string(arch::Text(static_cast<arch::Dir>(d)));
+      s += (s.empty() ? "" : sep) + std::string(arch::ToString(static_cast<arch::Dir>(d)));
   }
   return s.empty() ? none : s;
 }

@@ -1,5 +1,5 @@
 // One table per enum of its items' display names, used both to print and to parse them, so a
-// name is written once. The tables of the architecture's own enums are generated (arch::Text);
+// name is written once. The architecture's own enums are spelled by the generated arch::ToString;
 // this is for the host's and the tools' enums.
 //
 //   constexpr util::EnumName<Verdict> kVerdictNames[] = {{Verdict::kOk, "ok"}, ...};

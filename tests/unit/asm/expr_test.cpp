@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "asm/predefined.h"
@@ -115,8 +116,8 @@ TEST(Expr, PredefinedSymbols) {
   EXPECT_EQ(Eval("TaskActiveSet"), 0xC404);
   EXPECT_EQ(Eval("NumColors"), 24);
   EXPECT_EQ(Eval("DebugFmt.F32"), 3);
-  EXPECT_EQ(Eval("Dir.Ramp"), 4);
-  EXPECT_EQ(Eval("TaskKind.Control"), 3);
+  EXPECT_EQ(Eval("Dir.RAMP"), 4);
+  EXPECT_EQ(Eval("TaskKind.control"), 3);
   EXPECT_EQ(Eval("FpFlag.Invalid"), 16);
   EXPECT_EQ(Eval("CtrlNone"), 0x001F0000);
   EXPECT_EQ(RegisterName(0xC04C), "DebugPort+12");
@@ -124,9 +125,21 @@ TEST(Expr, PredefinedSymbols) {
   EXPECT_EQ(RegisterName(0xBFFC), "");
 }
 
-// Every const, enum item and reg of tessera.def is predefined with its value.
+// Every const, enum item and reg of tessera.def is predefined with its value; an enum item as it
+// is spelled (its `names` line's word, else its name).
 TEST(Expr, PredefinedSymbolsCoverTesseraDef) {
-  std::ifstream in(std::string(TESSERA_SOURCE_DIR) + "/model/arch/tessera.def");
+  const std::string path = std::string(TESSERA_SOURCE_DIR) + "/model/arch/tessera.def";
+  std::map<std::string, std::vector<std::string>> spellings;  // enum -> its `names` words
+  {
+    std::ifstream names(path);
+    std::string line, kind, name, word;
+    while (std::getline(names, line)) {
+      std::istringstream ss(line.substr(0, line.find("--")));
+      if (!(ss >> kind >> name) || kind != "names") continue;
+      while (ss >> word) spellings[name].push_back(word);
+    }
+  }
+  std::ifstream in(path);
   ASSERT_TRUE(in) << "cannot read tessera.def";
   const auto& pre = PredefinedSymbols();
   std::string line;
@@ -144,9 +157,11 @@ TEST(Expr, PredefinedSymbolsCoverTesseraDef) {
     } else if (kind == "enum") {
       std::string width, item;
       ss >> width;
-      while (ss >> item) {
+      for (size_t i = 0; ss >> item; ++i) {
         const size_t eq = item.find('=');
-        const std::string full = name + "." + item.substr(0, eq);
+        const auto spelled = spellings.find(name);
+        const std::string full =
+            name + "." + (spelled == spellings.end() ? item.substr(0, eq) : spelled->second.at(i));
         ASSERT_TRUE(pre.count(full)) << full << " is not predefined";
         EXPECT_EQ(pre.at(full).value, std::stoll(item.substr(eq + 1), nullptr, 0)) << full;
         ++checked;

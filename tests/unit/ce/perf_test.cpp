@@ -30,7 +30,7 @@ TEST(CePerf, IssuesAndTaskCyclesOfAScalarProgram) {
   EXPECT_EQ(Perf(b, PerfEvent::kTaskCycles), 10u);  // cycles 1..10: the task starts in cycle 0
   EXPECT_LE(Perf(b, PerfEvent::kTaskCycles), cycles);
   for (int e = static_cast<int>(PerfEvent::kUtBusy); e < arch::PerfCount::kCount; ++e)
-    EXPECT_EQ(Perf(b, static_cast<PerfEvent>(e)), 0u) << arch::Text(static_cast<PerfEvent>(e));
+    EXPECT_EQ(Perf(b, static_cast<PerfEvent>(e)), 0u) << arch::ToString(static_cast<PerfEvent>(e));
 }
 
 // fmacs over 64 f32 elements, synchronous: the scalar stage stalls (Sync) while the microthread

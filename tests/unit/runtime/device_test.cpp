@@ -276,7 +276,7 @@ TEST(Device, TheDiagnosisShowsWaveletsBackedUpInRouterQueues) {
     const RunResult r = rig.dev.Run(400);
     ASSERT_EQ(r.status, RunResult::Status::kCycleLimit) << r.message;
     // The sender's 32 wavelets all left its CE: 13 wait in its router's ramp queue.
-    EXPECT_NE(r.message.find("PE(0,0): compute engine quiet;\n    router input queues: from Ramp "
+    EXPECT_NE(r.message.find("PE(0,0): compute engine quiet;\n    router input queues: from RAMP "
                              "color 3: 13"),
               std::string::npos)
         << r.message;
