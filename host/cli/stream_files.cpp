@@ -9,6 +9,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "runtime/memcpy.h"
 #include "runtime/npy.h"
 
 namespace tessera::cli {
@@ -90,11 +91,15 @@ bool EndsWith(const std::string& path, const char* suffix) {
 std::vector<StreamWord> ReadStreamFile(const std::string& path, const std::string& option) {
   if (EndsWith(path, ".csv")) return ReadCsv(path, option);
   std::vector<uint8_t> bytes;
+  runtime::MemcpyOptions o;  // the file's elements, one a wavelet (runtime::PlanStreamH2D)
   if (EndsWith(path, ".npy")) {
     runtime::NpyArray a = runtime::ReadNpy(path);
-    if (a.elem_bytes != 4)
+    if (a.elem_bytes != 4 && a.elem_bytes != 2)
       throw std::invalid_argument(fmt::format(
-          "{}: {} holds {}; a wavelet carries 32 bits (f4, i4 or u4)", option, path, a.dtype));
+          "{}: {} holds {}; a wavelet carries a 32-bit element (f4, i4 or u4) or a 16-bit one "
+          "(f2, i2 or u2) in its low half",
+          option, path, a.dtype));
+    o.elem_bits = 8 * static_cast<int>(a.elem_bytes);
     bytes = std::move(a.data);
   } else {
     std::ifstream f(path, std::ios::binary);
@@ -104,8 +109,12 @@ std::vector<StreamWord> ReadStreamFile(const std::string& path, const std::strin
       throw std::invalid_argument(
           fmt::format("{}: {} has {} bytes, not whole 32-bit words", option, path, bytes.size()));
   }
-  std::vector<StreamWord> out(bytes.size() / 4);
-  for (size_t i = 0; i < out.size(); ++i) std::memcpy(&out[i].data, bytes.data() + 4 * i, 4);
+  const int n = static_cast<int>(bytes.size() / (o.elem_bits / 8));
+  std::vector<StreamWord> out(static_cast<size_t>(n));
+  if (n == 0) return out;
+  const std::vector<uint32_t> words =
+      runtime::PlanStreamH2D(runtime::Region{0, 0, 1, 1}, n, o, bytes.data())[0];
+  for (int i = 0; i < n; ++i) out[i].data = words[i];
   return out;
 }
 

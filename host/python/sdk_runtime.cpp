@@ -100,15 +100,6 @@ int StreamSide(const runtime::Region& r, int fw, int fh, const std::string& side
       call, r.w, r.h, r.x, r.y));
 }
 
-// The host index of every element of a region, PE by PE (row by row), n each.
-template <typename Fn>
-void ForEachElement(const runtime::Region& r, int n, runtime::Order order, Fn fn) {
-  for (int py = 0; py < r.h; ++py)
-    for (int px = 0; px < r.w; ++px)
-      for (int i = 0; i < n; ++i)
-        fn(fabric::Coord{r.x + px, r.y + py}, i, runtime::HostIndex(r, n, order, px, py, i));
-}
-
 void CheckStreamArray(const py::array& a, MemcpyDataType t, size_t count, const runtime::Region& r,
                       int n, const std::string& arg, const std::string& what) {
   const int bytes = ElemBits(t) / 8;
@@ -362,15 +353,8 @@ py::object SdkRuntime::MemcpyH2D(const py::object& dest, const py::array& src, i
     const int s = StreamSide(r, image_.fabric_w, image_.fabric_h, side, "memcpy_h2d");
     CheckStreamArray(src, data_type, count, r, n, "src", what);
     const py::array a = InOrder(src, order);
-    const auto* bytes = static_cast<const uint8_t*>(a.data());
-    // One vector of words per PE, row by row.
-    std::vector<std::vector<uint32_t>> words(size_t(w) * h);
-    const int eb = ElemBits(data_type) / 8;
-    ForEachElement(r, n, order, [&](fabric::Coord pe, int, size_t k) {
-      uint32_t v = 0;
-      std::memcpy(&v, bytes + k * eb, eb);
-      words[size_t(pe.y - py) * w + (pe.x - px)].push_back(v);
-    });
+    std::vector<std::vector<uint32_t>> words =
+        runtime::PlanStreamH2D(r, n, CopyOptions(order, data_type), a.data());
     for (int i = 0; i < w * h; ++i) OutBuffer({px + i % w, py + i / w}, s);  // checks the ports
     return Issue(what, nonblock, [this, r, s, color, words = std::move(words)] {
       for (int i = 0; i < r.w * r.h; ++i)
@@ -432,28 +416,21 @@ py::object SdkRuntime::MemcpyD2H(const py::array& dest, const py::object& src, i
                           "edge port, and the fabric is quiescent",
                           what, pe.x, pe.y, got, n, SideName(s)));
       }
-      const int eb = ElemBits(data_type) / 8;
-      write([&](void* out) {
-        auto* bytes = static_cast<uint8_t*>(out);
-        std::vector<uint32_t> taken;
-        fabric::Coord cur{-1, -1};
-        ForEachElement(r, n, order, [&](fabric::Coord pe, int i, size_t k) {
-          if (!(pe == cur)) {  // take this PE's n wavelets of the color, leave the others
-            cur = pe;
-            taken.clear();
-            auto& buf = OutBuffer(pe, s);
-            for (auto it = buf.begin(); it != buf.end() && int(taken.size()) < n;) {
-              if (it->color == uint32_t(color)) {
-                taken.push_back(it->data);
-                it = buf.erase(it);
-              } else {
-                ++it;
-              }
-            }
+      // Each PE's n wavelets of the color, in order; the others stay for later copies.
+      std::vector<std::vector<uint32_t>> words(size_t(r.w) * r.h);
+      for (int i = 0; i < r.w * r.h; ++i) {
+        auto& buf = OutBuffer({r.x + i % r.w, r.y + i / r.w}, s);
+        for (auto it = buf.begin(); it != buf.end() && int(words[i].size()) < n;) {
+          if (it->color == uint32_t(color)) {
+            words[i].push_back(it->data);
+            it = buf.erase(it);
+          } else {
+            ++it;
           }
-          std::memcpy(bytes + k * eb, &taken[i], eb);
-        });
-      });
+        }
+      }
+      const runtime::MemcpyOptions o = CopyOptions(order, data_type);
+      write([&](void* out) { runtime::ScatterStreamD2H(r, n, o, words, out); });
       return py::object(py::none());
     });
   }

@@ -170,4 +170,38 @@ void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n, cons
   });
 }
 
+std::vector<std::vector<uint32_t>> PlanStreamH2D(const Region& r, int n, const MemcpyOptions& o,
+                                                 const void* data) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  const int eb = o.elem_bits / 8;
+  std::vector<std::vector<uint32_t>> out(static_cast<size_t>(r.w) * r.h);
+  for (int py = 0; py < r.h; ++py) {
+    for (int px = 0; px < r.w; ++px) {
+      std::vector<uint32_t>& words = out[static_cast<size_t>(py) * r.w + px];
+      words.resize(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        uint32_t v = 0;
+        std::memcpy(&v, bytes + eb * HostIndex(r, n, o.order, px, py, i), eb);
+        words[i] = v;
+      }
+    }
+  }
+  return out;
+}
+
+void ScatterStreamD2H(const Region& r, int n, const MemcpyOptions& o,
+                      const std::vector<std::vector<uint32_t>>& words, void* out) {
+  auto* bytes = static_cast<uint8_t*>(out);
+  const int eb = o.elem_bits / 8;
+  for (int py = 0; py < r.h; ++py) {
+    for (int px = 0; px < r.w; ++px) {
+      const std::vector<uint32_t>& from = words.at(static_cast<size_t>(py) * r.w + px);
+      if (from.size() < static_cast<size_t>(n))
+        throw std::logic_error("ScatterStreamD2H: fewer payloads than elements");
+      for (int i = 0; i < n; ++i)
+        std::memcpy(bytes + eb * HostIndex(r, n, o.order, px, py, i), &from[i], eb);
+    }
+  }
+}
+
 }  // namespace tessera::runtime

@@ -63,4 +63,16 @@ std::vector<WordTransfer> PlanD2H(const std::vector<uint16_t>& addrs, const Regi
 void ScatterD2H(const std::vector<uint16_t>& addrs, const Region& r, int n, const MemcpyOptions& o,
                 const std::vector<uint32_t>& words, void* out);
 
+// ---- Streaming copies: one element a wavelet (docs/runtime.md "Streaming memcpy") ----
+// The payloads of a streaming host-to-device copy: for each PE of the region, row by row, its n
+// elements in order (HostIndex), each the payload of one wavelet: a 32-bit element whole, a
+// 16-bit one in the low half with the high half zero. `data` holds w * h * n elements of
+// elem_bits / 8 bytes, little endian.
+std::vector<std::vector<uint32_t>> PlanStreamH2D(const Region& r, int n, const MemcpyOptions& o,
+                                                 const void* data);
+// The host array of a streaming device-to-host copy from the payloads each PE sent (`words`: per
+// PE, row by row, at least n each, the first n taken): a 16-bit element is the low half.
+void ScatterStreamD2H(const Region& r, int n, const MemcpyOptions& o,
+                      const std::vector<std::vector<uint32_t>>& words, void* out);
+
 }  // namespace tessera::runtime

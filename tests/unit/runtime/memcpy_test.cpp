@@ -52,6 +52,36 @@ TEST(Memcpy, SixteenBitElementsShareWordsAndKeepTheirNeighbours) {
   EXPECT_EQ(back[2], 0x3333);
 }
 
+// A streaming copy: an element a payload, PE by PE in region order; 16-bit elements in the low
+// half on the way in, taken from the low half on the way out.
+TEST(Memcpy, StreamingPlansOneElementAWavelet) {
+  const Region r{4, 1, 2, 2};  // 2x2 PEs, 3 elements each: host shape (2, 2, 3)
+  std::vector<uint32_t> host(12);
+  for (uint32_t k = 0; k < 12; ++k) host[k] = 0xA0000000u + k;
+  MemcpyOptions o;
+  const auto words = PlanStreamH2D(r, 3, o, host.data());
+  ASSERT_EQ(words.size(), 4u);
+  EXPECT_EQ(words[1], (std::vector<uint32_t>{0xA0000003u, 0xA0000004u, 0xA0000005u}))
+      << "PE (5,1): elements 3..5 of the row-major array";
+  o.order = Order::kColMajor;
+  const auto cols = PlanStreamH2D(r, 3, o, host.data());
+  EXPECT_EQ(cols[1][0], 0xA0000002u) << "PE (5,1), element 0: index px * h = 2 in Fortran order";
+  std::vector<uint32_t> back(12);
+  ScatterStreamD2H(r, 3, o, cols, back.data());
+  EXPECT_EQ(back, host) << "a column-major round trip";
+
+  std::vector<uint16_t> halves{0x1111, 0x2222, 0xFFFF, 0x8000};
+  MemcpyOptions h;
+  h.elem_bits = 16;
+  const auto hw = PlanStreamH2D({0, 0, 1, 1}, 4, h, halves.data());
+  EXPECT_EQ(hw[0], (std::vector<uint32_t>{0x1111u, 0x2222u, 0xFFFFu, 0x8000u}))
+      << "a 16-bit element fills the low half, the high half zero";
+  std::vector<uint16_t> out(4);
+  ScatterStreamD2H({0, 0, 1, 1}, 4, h, {{0xDEAD1111u, 0x2222u, 0xFFFFu, 0x12348000u}}, out.data());
+  EXPECT_EQ(out, halves) << "the high half of a payload is not part of a 16-bit element";
+  EXPECT_THROW(ScatterStreamD2H({0, 0, 1, 1}, 4, h, {{1u, 2u}}, out.data()), std::logic_error);
+}
+
 class MemcpyCheck : public ::testing::Test {
  protected:
   void SetUp() override {
