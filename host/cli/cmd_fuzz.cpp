@@ -18,7 +18,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/fabric_gen.h"
 #include "rtl/rtl_fabric.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -116,24 +116,24 @@ void RunFuzzCommand(const FuzzArgs& a) {
   o.run.regs_on_retire = fabric;
   o.dump_dir = a.dump;
   fuzz::MachineFactory func = [w = width, h = height] {
-    return runtime::MakeFuncMachine(w, h, {1, 1});
+    return machine::MakeFuncMachine(w, h, {1, 1});
   };
   fuzz::MachineFactory other;  // compared with func: func-step or the RTL
   if (a.backend == "func") {   // each program also stepped every cycle, and the two compared
     o.run.apart = true;
-    other = [w = width, h = height] { return runtime::MakeFuncMachine(w, h, {1, 1}, 1, false); };
+    other = [w = width, h = height] { return machine::MakeFuncMachine(w, h, {1, 1}, 1, false); };
   }
   // Every batch: the functional model with each of its fast paths off, against all of them.
   o.run.reference = fuzz::FuncReference(width, height);
   o.run.paths = fuzz::PathVariants(width, height);
   if (a.backend == "cosim") {
     other = [w = width, h = height, tile] {
-      runtime::RtlMachineOptions m;
+      machine::RtlMachineOptions m;
       m.width = w;
       m.height = h;
       m.tile = tile;
       m.systemc = false;  // a machine per program: the plain loop
-      return runtime::MakeRtlMachine(m);
+      return machine::MakeRtlMachine(m);
     };
   }
 

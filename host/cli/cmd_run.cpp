@@ -397,7 +397,7 @@ int RunImage(const RunArgs& a) {
     fmt::print(
         "{}: quiescent after {} cycles ({} instructions, {} task starts, {} debug records){}{}\n",
         backend, r.cycles(), r.instructions, r.tasks_started, r.debug_records,
-        dev->NumMachines() == 2
+        dev->options().backend == runtime::Backend::kCosim
             ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
             : "",
         copies);

@@ -10,7 +10,7 @@
 
 namespace tessera::cosim {
 
-EndState CaptureEndState(runtime::Machine& m, fabric::Coord pe) {
+EndState CaptureEndState(machine::Machine& m, fabric::Coord pe) {
   EndState s;
   for (const ce::ComparedReg& r : ce::ComparedRegs())
     s.regs.push_back({r.name, r.addr, m.Read(pe, r.addr)});
@@ -53,7 +53,7 @@ std::vector<Difference> CompareEndStates(const EndState& a, const EndState& b, i
   return out;
 }
 
-std::string CompareState(runtime::Machine& a, runtime::Machine& b) {
+std::string CompareState(machine::Machine& a, machine::Machine& b) {
   // SRAM in bulk (the RTL reads its arrays directly where it can: a word through the back door
   // costs two evaluations of the tile).
   std::vector<uint8_t> sa(arch::kSramBytes), sb(arch::kSramBytes);

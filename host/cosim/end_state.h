@@ -8,7 +8,7 @@
 
 #include "cosim/difference.h"
 #include "fabric/fabric.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::cosim {
 
@@ -26,7 +26,7 @@ struct EndState {
 };
 
 // Through the machine (ReadSram: the RTL's fast path where it has one).
-EndState CaptureEndState(runtime::Machine& m, fabric::Coord pe);
+EndState CaptureEndState(machine::Machine& m, fabric::Coord pe);
 // Through a read of the host's back door (a bare ce::Ce in the CE tests: its HostRead).
 EndState CaptureEndState(const std::function<uint32_t(uint16_t)>& read);
 
@@ -38,6 +38,6 @@ std::vector<Difference> CompareEndStates(const EndState& a, const EndState& b, i
 // model/arch/tessera.def does not mark no-cosim (ce::ComparedRegs), then all SRAM. The first
 // difference in words ("cosim: final state of PE(x,y) differs at cycle C: NAME (0xADDR) is ...
 // on a but ... on b"); "" if none.
-std::string CompareState(runtime::Machine& a, runtime::Machine& b);
+std::string CompareState(machine::Machine& a, machine::Machine& b);
 
 }  // namespace tessera::cosim

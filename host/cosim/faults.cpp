@@ -9,7 +9,7 @@ namespace tessera::cosim {
 namespace {
 
 // The fault registers of a PE, for reports of a fault on one side only.
-std::vector<std::pair<std::string, uint32_t>> FaultRegs(runtime::Machine& m, fabric::Coord pe) {
+std::vector<std::pair<std::string, uint32_t>> FaultRegs(machine::Machine& m, fabric::Coord pe) {
   return {{"FaultStatus", m.Read(pe, arch::FaultStatus::kAddr)},
           {"FaultPc", m.Read(pe, arch::FaultPc::kAddr)},
           {"FaultAddr", m.Read(pe, arch::FaultAddr::kAddr)},
@@ -19,7 +19,7 @@ std::vector<std::pair<std::string, uint32_t>> FaultRegs(runtime::Machine& m, fab
 
 }  // namespace
 
-std::vector<Difference> CompareFaultFlag(runtime::Machine& a, runtime::Machine& b, fabric::Coord pe,
+std::vector<Difference> CompareFaultFlag(machine::Machine& a, machine::Machine& b, fabric::Coord pe,
                                          bool faulted_a, bool faulted_b) {
   std::vector<Difference> d;
   if (faulted_a == faulted_b) return d;
@@ -30,7 +30,7 @@ std::vector<Difference> CompareFaultFlag(runtime::Machine& a, runtime::Machine& 
   return d;
 }
 
-bool Faulted(runtime::Machine& m, fabric::Coord pe) {
+bool Faulted(machine::Machine& m, fabric::Coord pe) {
   for (const fabric::FaultRecord& f : m.Fabric().Faults())
     if (f.pe == pe) return true;
   return false;

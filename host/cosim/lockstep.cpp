@@ -23,7 +23,7 @@
 namespace tessera::cosim {
 namespace {
 
-uint32_t WordAt(runtime::Machine& m, fabric::Coord pe, uint16_t addr) {
+uint32_t WordAt(machine::Machine& m, fabric::Coord pe, uint16_t addr) {
   uint8_t w[4];
   m.ReadSram(pe, addr, w, 4);
   return w[0] | w[1] << 8 | w[2] << 16 | static_cast<uint32_t>(w[3]) << 24;
@@ -31,7 +31,7 @@ uint32_t WordAt(runtime::Machine& m, fabric::Coord pe, uint16_t addr) {
 
 // Compares what both machines did in one cycle on one PE: the differences of the first check
 // that finds some, with the check's name in `what`.
-std::vector<Difference> CompareCycle(runtime::Machine& a, runtime::Machine& b, fabric::Coord pe,
+std::vector<Difference> CompareCycle(machine::Machine& a, machine::Machine& b, fabric::Coord pe,
                                      const fabric::PeEvents& x, const fabric::PeEvents& y,
                                      bool gprs, bool dsrs, std::string& what) {
   if (auto d = CompareRetire(x, y)) {
@@ -75,7 +75,7 @@ std::vector<Difference> CompareCycle(runtime::Machine& a, runtime::Machine& b, f
 
 }  // namespace
 
-LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const LockstepOptions& o) {
+LockstepResult RunLockstep(machine::Machine& a, machine::Machine& b, const LockstepOptions& o) {
   if (a.Width() != b.Width() || a.Height() != b.Height()) {
     throw std::invalid_argument(fmt::format("lockstep: {} is {}x{} PEs but {} is {}x{}", a.Name(),
                                             a.Width(), a.Height(), b.Name(), b.Width(),
@@ -184,7 +184,7 @@ LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const Locks
   return res;
 }
 
-SoloResult RunSolo(runtime::Machine& a, const LockstepOptions& o) {
+SoloResult RunSolo(machine::Machine& a, const LockstepOptions& o) {
   fabric::Fabric& f = a.Fabric();
   f.SetStopWhenQuiescent(true);  // a run stops after a fault or once quiescent
   SoloResult res;

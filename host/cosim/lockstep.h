@@ -1,5 +1,5 @@
 // Lockstep co-simulation of two machines running the same programs (`tessera fuzz`): both step
-// one cycle at a time (runtime::Machine::Step), and after every cycle, per PE, the runner checks
+// one cycle at a time (machine::Machine::Step), and after every cycle, per PE, the runner checks
 // the retired instruction (pc), the task started, the debug records, the fault flag, both
 // register files (or only after a retire: LockstepOptions::regs_on_retire), the SRAM words either
 // machine reports as written, and CeStatus.Quiet; then the wavelets that crossed every link both
@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "cosim/divergence.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::cosim {
 
@@ -38,13 +38,13 @@ struct LockstepResult {
 };
 
 // The machines must have the same shape (else std::invalid_argument) and be loaded alike.
-LockstepResult RunLockstep(runtime::Machine& a, runtime::Machine& b, const LockstepOptions& o);
+LockstepResult RunLockstep(machine::Machine& a, machine::Machine& b, const LockstepOptions& o);
 
 struct SoloResult {
   RunEnd end = RunEnd::kQuiet;
   uint64_t cycles = 0;
 };
 
-SoloResult RunSolo(runtime::Machine& a, const LockstepOptions& o);
+SoloResult RunSolo(machine::Machine& a, const LockstepOptions& o);
 
 }  // namespace tessera::cosim

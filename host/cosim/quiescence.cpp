@@ -16,7 +16,7 @@ std::optional<Difference> CompareQuiescence(bool quiescent_a, bool quiescent_b) 
   return Difference{"quiescent", quiescent_a ? "yes" : "no", quiescent_b ? "yes" : "no"};
 }
 
-std::optional<Mismatch> CompareStops(runtime::Machine& a, uint64_t stepped_a, runtime::Machine& b,
+std::optional<Mismatch> CompareStops(machine::Machine& a, uint64_t stepped_a, machine::Machine& b,
                                      uint64_t stepped_b) {
   if (stepped_a == stepped_b) return std::nullopt;
   return Mismatch{std::min(a.Cycle(), b.Cycle()),

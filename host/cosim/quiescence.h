@@ -7,7 +7,7 @@
 
 #include "cosim/difference.h"
 #include "fabric/pe_events.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::cosim {
 
@@ -23,7 +23,7 @@ std::optional<Difference> CompareQuiescence(bool quiescent_a, bool quiescent_b);
 // Both machines were asked for the same cycles and stepped `stepped_a` and `stepped_b`: "cosim:
 // {a} stopped at cycle X but {b} at cycle Y (quiescent or faulted on one side only)" if those
 // differ.
-std::optional<Mismatch> CompareStops(runtime::Machine& a, uint64_t stepped_a, runtime::Machine& b,
+std::optional<Mismatch> CompareStops(machine::Machine& a, uint64_t stepped_a, machine::Machine& b,
                                      uint64_t stepped_b);
 
 }  // namespace tessera::cosim

@@ -8,10 +8,10 @@
 
 namespace tessera::cosim {
 
-std::vector<Difference> CompareCore(runtime::Machine& a, runtime::Machine& b, fabric::Coord pe,
+std::vector<Difference> CompareCore(machine::Machine& a, machine::Machine& b, fabric::Coord pe,
                                     bool dsrs) {
   std::vector<Difference> d;
-  runtime::CoreRegs ca, cb;
+  machine::CoreRegs ca, cb;
   a.ReadCore(pe, ca, dsrs);
   b.ReadCore(pe, cb, dsrs);
   for (int i = 0; i < static_cast<int>(arch::kNumGprs); ++i)
@@ -26,7 +26,7 @@ std::vector<Difference> CompareCore(runtime::Machine& a, runtime::Machine& b, fa
   return d;
 }
 
-std::vector<Difference> CompareWrittenSram(runtime::Machine& a, runtime::Machine& b,
+std::vector<Difference> CompareWrittenSram(machine::Machine& a, machine::Machine& b,
                                            fabric::Coord pe, std::vector<uint16_t> words) {
   std::vector<Difference> d;
   std::sort(words.begin(), words.end());

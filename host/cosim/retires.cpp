@@ -21,7 +21,7 @@ std::optional<Difference> CompareRetire(const fabric::PeEvents& a, const fabric:
   return Difference{"retire", RetireText(a), RetireText(b)};
 }
 
-std::string CompareLockstep(runtime::Machine& a, runtime::Machine& b, fabric::Coord pe,
+std::string CompareLockstep(machine::Machine& a, machine::Machine& b, fabric::Coord pe,
                             uint64_t cycle, const fabric::PeEvents& ea,
                             const fabric::PeEvents& eb) {
   struct Retire {  // the PE issued the instruction at pc

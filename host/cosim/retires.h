@@ -7,7 +7,7 @@
 #include "cosim/difference.h"
 #include "fabric/fabric.h"
 #include "fabric/pe_events.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::cosim {
 
@@ -20,7 +20,7 @@ std::optional<Difference> CompareRetire(const fabric::PeEvents& a, const fabric:
 // "retired instructions of PE(x,y)", an item "pc 0x%04x at cycle N"), and after a retire its
 // general registers: "cosim lockstep: PE(x,y) after the instruction at pc 0x%04x (cycle N): rI is
 // 0x%08x on a but 0x%08x on b". "" if they agree.
-std::string CompareLockstep(runtime::Machine& a, runtime::Machine& b, fabric::Coord pe,
+std::string CompareLockstep(machine::Machine& a, machine::Machine& b, fabric::Coord pe,
                             uint64_t cycle, const fabric::PeEvents& ea, const fabric::PeEvents& eb);
 
 }  // namespace tessera::cosim

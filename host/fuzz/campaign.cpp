@@ -12,14 +12,14 @@
 #include "ce/fault_text.h"
 #include "cosim/end_state.h"
 #include "cosim/faults.h"
-#include "runtime/func_machine.h"
-#include "runtime/pe_load.h"
+#include "machine/func_machine.h"
+#include "machine/pe_load.h"
 
 namespace tessera::fuzz {
 namespace {
 
 // A PE's CE fault in words, from its registers (the same text for every backend).
-std::string DescribeFault(runtime::Machine& b, fabric::Coord c) {
+std::string DescribeFault(machine::Machine& b, fabric::Coord c) {
   ce::FaultContext f;
   f.x = static_cast<uint16_t>(c.x);
   f.y = static_cast<uint16_t>(c.y);
@@ -42,7 +42,7 @@ std::string DescribeFault(runtime::Machine& b, fabric::Coord c) {
 
 // What a PE is doing, for a run that does not end: the running task and pc, busy microthreads
 // and what they wait for, CE queues holding wavelets, and the task masks.
-std::string DescribeActivity(runtime::Machine& b, fabric::Coord c) {
+std::string DescribeActivity(machine::Machine& b, fabric::Coord c) {
   using S = arch::CeStatus;
   const uint32_t st = b.Read(c, arch::CeStatus::kAddr);
   std::string s = S::Running(st) ? fmt::format("task {} runs at pc 0x{:04x}", S::Task(st),
@@ -91,7 +91,7 @@ std::optional<std::string> Build(const Program& p, const std::string& name, Imag
 
 // Whether PE pe's run ended as its program intended; the reason if not.
 std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram& image,
-                                   runtime::Machine& b, fabric::Coord pe) {
+                                   machine::Machine& b, fabric::Coord pe) {
   const bool faulted = cosim::Faulted(b, pe);
   if (p.expect_fault == arch::CeFault::kNone) {
     if (faulted) return "unexpected fault: " + DescribeFault(b, pe);
@@ -114,7 +114,7 @@ std::optional<std::string> CheckPe(const Program& p, const assembler::PeProgram&
 
 // Whether the run ended as the generator intended; the reason if not. PE i ran pes[i].
 std::optional<std::string> CheckOutcome(const std::vector<Program>& pes,
-                                        const std::vector<Image>& images, runtime::Machine& b,
+                                        const std::vector<Image>& images, machine::Machine& b,
                                         RunEnd end, const RunOptions& options) {
   const bool alone = pes.size() == 1;
   const fabric::Fabric& fab = b.Fabric();
@@ -146,7 +146,7 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
     run.failure = Failure{seed, kind, message, ""};
     return run;
   };
-  std::unique_ptr<runtime::Machine> ba = a(), bb = b ? b() : nullptr;
+  std::unique_ptr<machine::Machine> ba = a(), bb = b ? b() : nullptr;
   const int n = ba->Fabric().NumPes();
   if (n != static_cast<int>(pes.size()))
     throw std::invalid_argument(
@@ -158,17 +158,17 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
                                     : fmt::format("fuzz-{}.s", pes[pe].seed);
     if (auto error = Build(pes[pe], file, images[pe])) return fail("assembly", *error);
   }
-  auto load = [&](runtime::Machine& x) {
+  auto load = [&](machine::Machine& x) {
     for (int pe = 0; pe < n; ++pe) {
       const fabric::Coord c = x.Fabric().At(pe);
       if (fabric)
         x.Write(c, arch::FabricDim::kAddr,
                 static_cast<uint32_t>(x.Height()) << 16 | static_cast<uint32_t>(x.Width()));
-      runtime::LoadPeProgram(x, c, images[pe].image);
+      machine::LoadPeProgram(x, c, images[pe].image);
     }
-    for (int pe = 0; pe < n; ++pe) runtime::LaunchTask(x, x.Fabric().At(pe), images[pe].launch);
+    for (int pe = 0; pe < n; ++pe) machine::LaunchTask(x, x.Fabric().At(pe), images[pe].launch);
   };
-  for (runtime::Machine* x : {ba.get(), bb.get()})
+  for (machine::Machine* x : {ba.get(), bb.get()})
     if (x) load(*x);
   if (bb && options.apart) {
     const cosim::SoloResult ra = cosim::RunSolo(*ba, options), rb = cosim::RunSolo(*bb, options);
@@ -194,11 +194,11 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
   if (auto why = CheckOutcome(pes, images, *ba, run.end, options)) return fail("outcome", *why);
   // The functional model's paths, each alone against the reference.
   if (!options.paths.empty()) {
-    std::unique_ptr<runtime::Machine> ref = options.reference();
+    std::unique_ptr<machine::Machine> ref = options.reference();
     load(*ref);
     const cosim::SoloResult rr = cosim::RunSolo(*ref, options);
     for (const MachineFactory& make : options.paths) {
-      std::unique_ptr<runtime::Machine> v = make();
+      std::unique_ptr<machine::Machine> v = make();
       load(*v);
       const cosim::SoloResult rv = cosim::RunSolo(*v, options);
       if (rr.cycles != rv.cycles || rr.end != rv.end)
@@ -216,7 +216,7 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
 }  // namespace
 
 MachineFactory FuncReference(int width, int height) {
-  return [width, height] { return runtime::MakeFuncMachine(width, height, {1, 1}); };
+  return [width, height] { return machine::MakeFuncMachine(width, height, {1, 1}); };
 }
 
 std::vector<MachineFactory> PathVariants(int width, int height) {
@@ -224,11 +224,11 @@ std::vector<MachineFactory> PathVariants(int width, int height) {
   std::vector<MachineFactory> v;
   auto func = [width, height](Paths p, bool traced, int threads) -> MachineFactory {
     return [=] {
-      auto m = std::make_unique<runtime::FuncMachine>(width, height, std::make_pair(1, 1));
+      auto m = std::make_unique<machine::FuncMachine>(width, height, std::make_pair(1, 1));
       m->SetFastPaths(p);
       if (traced) m->SetTraced();
       m->SetThreads(threads);
-      return std::unique_ptr<runtime::Machine>(std::move(m));
+      return std::unique_ptr<machine::Machine>(std::move(m));
     };
   };
   v.push_back(func(Paths{false, true, true}, false, 1));

@@ -1,6 +1,6 @@
 // A fuzzing campaign: programs from consecutive seeds (program i has seed `seed + i`, so any one
 // is reproduced with --seed S --programs 1), each generated (for one PE, or for every PE of a
-// fabric), assembled and linked by host/asm, loaded into a machine (runtime::Machine) and
+// fabric), assembled and linked by host/asm, loaded into a machine (machine::Machine) and
 // launched, then run in lockstep against a second machine (cosim::RunLockstep), or alone.
 // A program fails when the backends diverge, or when its run does not end as the generator
 // intended (quiet without a fault, or the deliberate fault at `fault_site`).
@@ -16,12 +16,12 @@
 #include "cosim/lockstep.h"
 #include "fuzz/fabric_gen.h"
 #include "fuzz/generator.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::fuzz {
 
 // Makes a fresh machine of the campaign's shape for each program.
-using MachineFactory = std::function<std::unique_ptr<runtime::Machine>()>;
+using MachineFactory = std::function<std::unique_ptr<machine::Machine>()>;
 
 // The co-simulation runner's options, and `apart`: run the two machines each alone, then compare
 // how and when they ended and their end state (the functional model with and without running

@@ -250,14 +250,14 @@ void SdkRuntime::DebugWrite(int x, int y, uint32_t address, uint32_t value,
     return;
   }
   const runtime::Backend b = runtime::ParseBackend(backend);
-  if (dev_->NumMachines() != 2 || b == runtime::Backend::kCosim)
+  const std::vector<machine::Machine*> parts = dev_->machine().Parts();
+  if (parts.size() != 2 || b == runtime::Backend::kCosim)
     throw std::invalid_argument(
         fmt::format("debug_write backend '{}': only a cosim session writes one backend alone "
                     "(func or rtl); this session runs {}",
                     backend, runtime::BackendName(opt_.device.backend)));
   dev_->ReadWord({x, y}, address);  // checks the PE and the address
-  dev_->machine(b == runtime::Backend::kFunc ? 0 : 1)
-      .Write({x, y}, static_cast<uint16_t>(address), value);
+  parts[b == runtime::Backend::kFunc ? 0 : 1]->Write({x, y}, static_cast<uint16_t>(address), value);
 }
 
 uint32_t SdkRuntime::DebugRead(int x, int y, uint32_t address) {

@@ -12,13 +12,7 @@
 #include <tuple>
 
 #include "arch/arch.h"
-#include "cosim/debug.h"
-#include "cosim/end_state.h"
-#include "cosim/faults.h"
-#include "cosim/links.h"
-#include "cosim/quiescence.h"
-#include "cosim/retires.h"
-#include "cosim/tasks.h"
+#include "cosim/cosim_machine.h"
 #include "rtl/tile_model.h"
 #include "runtime/diagnosis.h"
 #include "runtime/progress.h"
@@ -134,26 +128,24 @@ Device::Device(const DeviceOptions& opt) : opt_(opt) {
     throw std::invalid_argument("--wave: waves come from the RTL; use --backend rtl or cosim");
   CheckMemory(opt_);
   try {
-    OpenMachines();
+    OpenMachine();
   } catch (const std::bad_alloc&) {
-    machines_.clear();
+    machine_.reset();
     throw std::invalid_argument(fmt::format("--fabric {}x{}: out of memory: {}", opt_.width,
                                             opt_.height, MemoryNeed(opt_)));
   }
-  for (auto& m : machines_) {
-    m->SetTaskLog(true);
-    m->Fabric().SetStopWhenQuiescent(true);
-    m->Fabric().SetLinkLog(machines_.size() == 2);  // cosim compares every link
-  }
+  machine_->SetTaskLog(true);
+  machine_->ForEachFabric([](fabric::Fabric& f) { f.SetStopWhenQuiescent(true); });
   on_debug_ = [](const ce::DebugRecord& d) { std::printf("%s\n", d.ToString().c_str()); };
 }
 
-void Device::OpenMachines() {
+void Device::OpenMachine() {
+  std::unique_ptr<machine::Machine> func, rtl;
   if (opt_.backend != Backend::kRtl)
-    machines_.push_back(
-        MakeFuncMachine(opt_.width, opt_.height, opt_.tile, opt_.threads, opt_.run_ahead));
+    func =
+        machine::MakeFuncMachine(opt_.width, opt_.height, opt_.tile, opt_.threads, opt_.run_ahead);
   if (opt_.backend != Backend::kFunc) {
-    RtlMachineOptions r;
+    machine::RtlMachineOptions r;
     r.width = opt_.width;
     r.height = opt_.height;
     r.tile = opt_.tile;
@@ -168,7 +160,12 @@ void Device::OpenMachines() {
     r.wave_y0 = opt_.wave_y0;
     r.wave_x1 = opt_.wave_x1;
     r.wave_y1 = opt_.wave_y1;
-    machines_.push_back(MakeRtlMachine(r));
+    rtl = machine::MakeRtlMachine(r);
+  }
+  if (func && rtl) {
+    machine_ = cosim::MakeCosimMachine(std::move(func), std::move(rtl), opt_.lockstep);
+  } else {
+    machine_ = func ? std::move(func) : std::move(rtl);
   }
 }
 
@@ -184,10 +181,10 @@ Device::~Device() {
 void Device::SetLinkHandler(std::function<void(const std::vector<fabric::LinkEvent>&)> fn) {
   CheckOpen();
   on_links_ = std::move(fn);
-  machines_[0]->Fabric().SetLinkLog(on_links_ || machines_.size() == 2);
+  machine_->SetLinkLog(static_cast<bool>(on_links_));
 }
 
-uint64_t Device::Cycle() const { return machines_.empty() ? 0 : machines_[0]->Cycle(); }
+uint64_t Device::Cycle() const { return machine_ ? machine_->Cycle() : 0; }
 
 void Device::CheckOpen() const {
   if (stopped_) throw std::logic_error("the device was stopped");
@@ -237,11 +234,10 @@ std::vector<fabric::Coord> Device::Symbol(const std::string& name) const {
 }
 
 void Device::WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port) {
-  for (auto& m : machines_) {
-    if (port)
-      m->PortWrite(pe, addr, value);
-    else
-      m->Write(pe, addr, value);
+  if (port) {
+    machine_->PortWrite(pe, addr, value);
+  } else {
+    machine_->Write(pe, addr, value);
   }
 }
 
@@ -269,19 +265,7 @@ uint32_t Device::ReadWord(fabric::Coord pe, uint32_t addr) {
 }
 
 uint32_t Device::ReadAll(fabric::Coord pe, uint16_t addr, bool port) {
-  uint32_t first = 0;
-  for (size_t i = 0; i < machines_.size(); ++i) {
-    Machine& m = *machines_[i];
-    const uint32_t v = port ? m.PortRead(pe, addr) : m.Read(pe, addr);
-    if (i == 0) {
-      first = v;
-    } else if (v != first) {
-      throw CosimMismatch(
-          fmt::format("cosim: PE({},{}) address 0x{:04x} reads 0x{:08x} on {} but 0x{:08x} on {}",
-                      pe.x, pe.y, addr, first, machines_[0]->Name(), v, m.Name()));
-    }
-  }
-  return first;
+  return port ? machine_->PortRead(pe, addr) : machine_->Read(pe, addr);
 }
 
 MemcpyResult Device::Transfer(std::vector<WordTransfer>& plan, bool write, Timing timing,
@@ -305,7 +289,7 @@ MemcpyResult Device::Transfer(std::vector<WordTransfer>& plan, bool write, Timin
   }
   // The host port of each tile serves one word per cycle, between cycles, while the fabric runs.
   std::map<int, std::deque<size_t>> ports;
-  for (size_t k = 0; k < plan.size(); ++k) ports[machines_[0]->PortOf(plan[k].pe)].push_back(k);
+  for (size_t k = 0; k < plan.size(); ++k) ports[machine_->PortOf(plan[k].pe)].push_back(k);
   RunResult scratch;
   scratch.start_cycle = Cycle();
   while (!ports.empty()) {
@@ -314,7 +298,7 @@ MemcpyResult Device::Transfer(std::vector<WordTransfer>& plan, bool write, Timin
       it->second.pop_front();
       it = it->second.empty() ? ports.erase(it) : std::next(it);
     }
-    for (auto& m : machines_) m->Run(1);
+    machine_->Run(1);
     ++res.cycles;
     Deliver(scratch);
     if (scratch.status != RunResult::Status::kQuiescent)
@@ -391,14 +375,14 @@ Device::Stream& Device::StreamAt(fabric::Coord pe, int side) {
   CheckLoaded();
   for (auto& st : streams_)
     if (st->pe == pe && st->side == side) return *st;
-  machines_[0]->Fabric().CheckEdgePort(pe, side);
+  machine_->Fabric().CheckEdgePort(pe, side);
   auto st = std::make_unique<Stream>();
   st->pe = pe;
   st->side = side;
-  for (auto& m : machines_) {
+  machine_->ForEachFabric([&](fabric::Fabric& f) {
     st->ends.push_back(std::make_unique<fabric::EdgeStream>());
-    m->Fabric().SetEdgeEndpoint(pe, side, st->ends.back().get());
-  }
+    f.SetEdgeEndpoint(pe, side, st->ends.back().get());
+  });
   streams_.push_back(std::move(st));
   return *streams_.back();
 }
@@ -434,66 +418,48 @@ std::string Device::PendingStreams() const {
 }
 
 bool Device::Quiescent() {
-  for (auto& m : machines_)  // host streams are edge endpoints: their Quiet() counts
-    if (!m->Fabric().Quiescent()) return false;
-  return true;
+  return machine_->Quiescent();  // host streams are edge endpoints: their Quiet() counts
 }
 
 void Device::Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events) {
-  std::vector<ce::DebugRecord> debug[2];
-  std::vector<TaskStart> tasks[2];
-  std::vector<fabric::FaultRecord> faults[2];
-  std::vector<fabric::LinkEvent> links[2];
-  for (size_t i = 0; i < machines_.size(); ++i) {
-    if (events) {  // one cycle, PEs in index order: already in (cycle, y, x) order
-      const fabric::Fabric& f = machines_[i]->Fabric();
-      const uint64_t cycle = machines_[i]->Cycle() - 1;
-      for (size_t pe = 0; pe < events[i].size(); ++pe) {
-        const fabric::PeEvents& e = events[i][pe];
-        debug[i].insert(debug[i].end(), e.debug.begin(), e.debug.end());
-        if (e.task_start) tasks[i].push_back({cycle, f.At(static_cast<int>(pe)), e.task});
-      }
-    } else {
-      debug[i] = machines_[i]->TakeDebug();
-      tasks[i] = machines_[i]->TakeTaskLog();
+  machine::Machine& m = *machine_;
+  std::vector<ce::DebugRecord> debug;
+  std::vector<machine::TaskStart> tasks;
+  if (events) {  // one cycle, PEs in index order: already in (cycle, y, x) order
+    const uint64_t cycle = m.Cycle() - 1;
+    for (size_t pe = 0; pe < events->size(); ++pe) {
+      const fabric::PeEvents& e = (*events)[pe];
+      debug.insert(debug.end(), e.debug.begin(), e.debug.end());
+      if (e.task_start) tasks.push_back({cycle, m.Fabric().At(static_cast<int>(pe)), e.task});
     }
-    faults[i] = machines_[i]->Fabric().Faults();
-    links[i] = machines_[i]->Fabric().TakeLinkLog();
+  } else {
+    debug = m.TakeDebug();
+    tasks = m.TakeTaskLog();
   }
-  if (on_links_ && !links[0].empty()) {
-    std::vector<fabric::LinkEvent> v = links[0];
-    std::sort(v.begin(), v.end(), [](const fabric::LinkEvent& a, const fabric::LinkEvent& b) {
-      return std::make_tuple(a.cycle, a.pe.y, a.pe.x, a.port, a.into) <
-             std::make_tuple(b.cycle, b.pe.y, b.pe.x, b.port, b.into);
-    });
-    on_links_(v);
+  std::vector<fabric::LinkEvent> links = m.TakeLinkLog();
+  if (on_links_ && !links.empty()) {
+    std::sort(links.begin(), links.end(),
+              [](const fabric::LinkEvent& a, const fabric::LinkEvent& b) {
+                return std::make_tuple(a.cycle, a.pe.y, a.pe.x, a.port, a.into) <
+                       std::make_tuple(b.cycle, b.pe.y, b.pe.x, b.port, b.into);
+              });
+    on_links_(links);
   }
-  if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
-    // Of every kind of difference, the one with the earliest cycle: the likeliest cause.
-    const std::string& na = machines_[0]->Name();
-    const std::string& nb = machines_[1]->Name();
-    uint64_t compared = 0;
-    const std::optional<cosim::Mismatch> first = cosim::Earliest({
-        cosim::CompareLinks(std::move(links[0]), std::move(links[1]), machines_[0]->Fabric(),
-                            machines_[1]->Fabric(), na, nb, &compared),
-        cosim::CompareDebug(debug[0], debug[1], na, nb),
-        cosim::CompareTasks(tasks[0], tasks[1], na, nb),
-        cosim::CompareFaults(faults[0], faults[1], na, nb),
-    });
-    r.link_wavelets += compared;
-    if (first) {
-      r.status = RunResult::Status::kMismatch;
-      r.message = first->message;
-    }
+  const machine::Machine::Agreement agree = m.TakeAgreement(false);
+  r.link_wavelets += agree.link_wavelets;
+  if (!agree.difference.empty() && r.status != RunResult::Status::kMismatch) {
+    r.status = RunResult::Status::kMismatch;
+    r.message = agree.difference;
   }
-  r.tasks_started += tasks[0].size();
-  r.debug_records += debug[0].size();
-  for (const ce::DebugRecord& d : debug[0]) on_debug_(d);
-  if (!faults[0].empty() && r.status == RunResult::Status::kQuiescent) {
+  r.tasks_started += tasks.size();
+  r.debug_records += debug.size();
+  for (const ce::DebugRecord& d : debug) on_debug_(d);
+  const std::vector<fabric::FaultRecord>& faults = m.Fabric().Faults();
+  if (!faults.empty() && r.status == RunResult::Status::kQuiescent) {
     r.status = RunResult::Status::kFault;
-    r.faults = faults[0];
-    for (const fabric::FaultRecord& f : faults[0])
-      r.message += DescribeFault(*machines_[0], image_ ? &*image_ : nullptr, f) + "\n";
+    r.faults = faults;
+    for (const fabric::FaultRecord& f : faults)
+      r.message += DescribeFault(Reference(), image_ ? &*image_ : nullptr, f) + "\n";
   }
 }
 
@@ -501,68 +467,50 @@ RunResult Device::Run(uint64_t max_cycles) {
   CheckLoaded();
   RunResult r;
   r.start_cycle = Cycle();
-  auto retired = [this] {
+  machine::Machine& m = *machine_;
+  auto retired = [&m] {
     uint64_t n = 0;
-    Machine& m = *machines_[0];
     for (int i = 0; i < m.Width() * m.Height(); ++i) n += m.Retired(m.Fabric().At(i));
     return n;
   };
   const uint64_t retired_before = retired();
   Progress progress(opt_.progress);
   uint64_t done = 0;
-  // Every fabric stops by itself after a fault or at the exact cycle it becomes quiescent
+  // The fabric stops by itself after a fault or at the exact cycle it becomes quiescent
   // (Fabric::SetStopWhenQuiescent), so runs go in steps that grow while the fabric stays busy;
-  // lockstep compares after every cycle.
+  // lockstep (cosim) compares after every cycle.
   uint64_t step = 64;
-  std::vector<fabric::PeEvents> events[2];  // lockstep: the cycle's events of each machine
+  std::vector<fabric::PeEvents> events;  // a stepped cycle's events
   while (r.status == RunResult::Status::kQuiescent) {
     if (Quiescent()) break;
     if (done >= max_cycles) {
       r.status = RunResult::Status::kCycleLimit;
       r.message = fmt::format(
           "the run did not finish within {} cycles (deadlock, or raise --max-cycles):\n{}{}",
-          max_cycles, DiagnoseDeadlock(*machines_[0], &*image_), PendingStreams());
+          max_cycles, DiagnoseDeadlock(Reference(), &*image_), PendingStreams());
       break;
     }
-    uint64_t stepped[2] = {0, 0};
+    uint64_t stepped = 0;
     uint64_t until_window = UINT64_MAX;
     const bool observed = Observed(Cycle(), &until_window);
     if (opt_.lockstep || observed) {  // one cycle: compared for the watched PE, observed
       const uint64_t now = Cycle();
       if (observed)
         for (CycleObserver* o : observers_)
-          if (now >= o->From() && now < o->To()) o->Before(now, *machines_[0]);
-      uint64_t cycle = 0;
-      for (size_t i = 0; i < machines_.size(); ++i) {
-        cycle = machines_[i]->Step(events[i]);
-        stepped[i] = 1;
-      }
-      if (opt_.lockstep) {
-        const int pe = machines_[0]->Fabric().Index(*opt_.lockstep);
-        const std::string diff = cosim::CompareLockstep(
-            *machines_[0], *machines_[1], *opt_.lockstep, cycle, events[0][pe], events[1][pe]);
-        if (!diff.empty()) {
-          r.status = RunResult::Status::kMismatch;
-          r.message = diff;
-        }
-      }
+          if (now >= o->From() && now < o->To()) o->Before(now, Reference());
+      const uint64_t cycle = m.Step(events);
+      stepped = 1;
       if (observed)
         for (CycleObserver* o : observers_)
-          if (cycle >= o->From() && cycle < o->To()) o->After(cycle, *machines_[0], events[0]);
-      Deliver(r, events);
+          if (cycle >= o->From() && cycle < o->To()) o->After(cycle, Reference(), events);
+      Deliver(r, &events);
     } else {
       const uint64_t want = std::min({step, max_cycles - done, until_window});
       step = std::min<uint64_t>(step * 2, 8192);
-      for (size_t i = 0; i < machines_.size(); ++i) stepped[i] = machines_[i]->Run(want);
+      stepped = m.Run(want);
       Deliver(r);
     }
-    done += stepped[0];
-    if (machines_.size() == 2 && r.status == RunResult::Status::kQuiescent) {
-      if (auto stop = cosim::CompareStops(*machines_[0], stepped[0], *machines_[1], stepped[1])) {
-        r.status = RunResult::Status::kMismatch;
-        r.message = stop->message;
-      }
-    }
+    done += stepped;
     progress.Update(done);
     if (interrupt_ && r.status == RunResult::Status::kQuiescent && !Quiescent() && interrupt_()) {
       r.status = RunResult::Status::kInterrupted;
@@ -570,12 +518,11 @@ RunResult Device::Run(uint64_t max_cycles) {
     }
   }
   progress.Finish();
-  if (machines_.size() == 2 && r.status != RunResult::Status::kMismatch) {
-    const std::string diff = cosim::CompareState(*machines_[0], *machines_[1]);
-    if (!diff.empty()) {
-      r.status = RunResult::Status::kMismatch;
-      r.message = diff;
-    }
+  const machine::Machine::Agreement agree =
+      m.TakeAgreement(r.status != RunResult::Status::kMismatch);
+  if (!agree.difference.empty() && r.status != RunResult::Status::kMismatch) {
+    r.status = RunResult::Status::kMismatch;
+    r.message = agree.difference;
   }
   r.end_cycle = Cycle();
   r.instructions = retired() - retired_before;
@@ -593,11 +540,8 @@ bool Device::Observed(uint64_t cycle, uint64_t* until_next) const {
 std::vector<std::string> Device::Stop() {
   CheckOpen();
   if (opt_.on_close) opt_.on_close(*this);
-  std::vector<std::string> files;
-  for (auto& m : machines_) {
-    for (std::string& f : m->Close()) files.push_back(std::move(f));
-  }
-  machines_.clear();
+  std::vector<std::string> files = machine_->Close();
+  machine_.reset();
   stopped_ = true;
   return files;
 }

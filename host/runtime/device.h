@@ -6,7 +6,8 @@
 //            or, with DeviceOptions::systemc = false, in the plain-loop glue;
 //   - cosim: both, on the same inputs, compared (the wavelets on every link both observe, debug
 //            records, the task sequence per PE and faults as they run; final SRAM and registers of
-//            every PE; per instruction for one PE with lockstep).
+//            every PE; per instruction for one PE with lockstep): a machine of its own
+//            (cosim/cosim_machine.h), which the device holds as it holds the others.
 //
 //   Device dev({.backend = Backend::kCosim, .width = 4, .height = 1});
 //   dev.Load(layout::ReadImageFile("axpy.timg"));
@@ -30,10 +31,10 @@
 #include <vector>
 
 #include "ce/trace.h"
+#include "cosim/cosim_machine.h"
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "layout/image.h"
-#include "runtime/machine.h"
 #include "runtime/memcpy.h"
 
 namespace tessera::runtime {
@@ -47,10 +48,7 @@ class Device;
 
 // Co-simulation found the backends disagreeing outside a run: a back-door read (memcpy_d2h) whose
 // words differ between func and rtl. The message names the PE, the address and both values.
-class CosimMismatch : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using cosim::CosimMismatch;
 
 struct DeviceOptions {
   Backend backend = Backend::kFunc;
@@ -120,9 +118,10 @@ class CycleObserver {
   virtual uint64_t From() const = 0;
   virtual uint64_t To() const = 0;
   // Called before cycle `cycle` of the window is stepped, and after it with what every PE did
-  // (`events`, PE index order); `m` is the first machine (cosim: func).
-  virtual void Before(uint64_t cycle, Machine& m) {}
-  virtual void After(uint64_t cycle, Machine& m, const std::vector<fabric::PeEvents>& events) = 0;
+  // (`events`, PE index order); `m` is the reference machine (cosim: func).
+  virtual void Before(uint64_t cycle, machine::Machine& m) {}
+  virtual void After(uint64_t cycle, machine::Machine& m,
+                     const std::vector<fabric::PeEvents>& events) = 0;
 };
 
 struct MemcpyResult {
@@ -206,31 +205,33 @@ class Device {
   // Run; nullptr turns the log off again (cosim keeps its own).
   void SetLinkHandler(std::function<void(const std::vector<fabric::LinkEvent>&)> fn);
 
-  // The machines (one, or two for cosim: func first), for tests and tools.
-  Machine& machine(int i = 0) { return *machines_.at(i); }
-  int NumMachines() const { return static_cast<int>(machines_.size()); }
+  // The machine the device runs (cosim: a machine made of func and rtl, Parts()), for tests and
+  // tools.
+  machine::Machine& machine() { return *machine_; }
 
  private:
   void CheckOpen() const;
   void CheckLoaded() const;
-  void OpenMachines();  // the backend's machines (cosim: func, then rtl)
-  // Every machine writes (cosim: both) ...
+  void OpenMachine();  // the backend's machine
+  // The machine whose state the host shows (cosim: func, the reference): what diagnoses and
+  // observers read, without comparing.
+  machine::Machine& Reference() { return *machine_->Parts()[0]; }
+  // A host write or read through the back door or the host port.
   void WriteAll(fabric::Coord pe, uint16_t addr, uint32_t value, bool port);
-  // ... and reads; cosim throws if the two differ.
   uint32_t ReadAll(fabric::Coord pe, uint16_t addr, bool port);
   // Performs word transfers through the back door or the host ports.
   MemcpyResult Transfer(std::vector<WordTransfer>& plan, bool write, Timing timing,
                         std::vector<uint32_t>* read);
-  // Handles what the last run or step of the machines produced: debug records, task starts,
-  // faults and link logs, compared under cosim. `events` (one vector per machine): the cycle was
-  // stepped with Machine::Step, which took its debug records and task starts.
+  // Handles what the last run or step of the machine produced: debug records, task starts,
+  // faults, link logs, and (cosim) whether its parts agree. `events`: the cycle was stepped with
+  // Machine::Step, which took its debug records and task starts.
   void Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events = nullptr);
   bool Quiescent();
   // The deadlock diagnosis's lines for host streams with wavelets not yet injected.
   std::string PendingStreams() const;
 
   DeviceOptions opt_;
-  std::vector<std::unique_ptr<Machine>> machines_;
+  std::unique_ptr<machine::Machine> machine_;
   std::optional<layout::Image> image_;
   std::function<void(const ce::DebugRecord&)> on_debug_;
   std::function<void(const std::vector<fabric::LinkEvent>&)> on_links_;
@@ -238,10 +239,10 @@ class Device {
   std::vector<CycleObserver*> observers_;
   // Whether some observer watches `cycle`; else the cycles until the next window starts.
   bool Observed(uint64_t cycle, uint64_t* until_next) const;
-  struct Stream {  // one edge port's stream, on each machine
+  struct Stream {  // one edge port's stream, on each fabric the machine runs
     fabric::Coord pe;
     int side = 0;
-    std::vector<std::unique_ptr<fabric::EdgeStream>> ends;  // per machine
+    std::vector<std::unique_ptr<fabric::EdgeStream>> ends;  // per fabric; the first is shown
   };
   Stream& StreamAt(fabric::Coord pe, int side);
   std::vector<std::unique_ptr<Stream>> streams_;

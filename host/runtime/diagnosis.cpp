@@ -52,7 +52,7 @@ std::string Basename(const std::string& path) {
 }
 
 // "from W color 3: 3, from RAMP color 5: 2" (RouterInCount), or "" if every queue is empty.
-std::string RouterQueues(Machine& m, fabric::Coord pe) {
+std::string RouterQueues(machine::Machine& m, fabric::Coord pe) {
   std::string s;
   for (uint32_t i = 0; i < arch::RouterInCount::kCount; ++i) {
     const uint32_t r = m.Read(pe, arch::RouterInCount::Addr(i));
@@ -68,7 +68,7 @@ std::string RouterQueues(Machine& m, fabric::Coord pe) {
 
 }  // namespace
 
-std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::FaultRecord& f) {
+std::string DescribeFault(machine::Machine& m, const layout::Image* image, const fabric::FaultRecord& f) {
   if (f.ce_status == 0) return fabric::DescribeFault(f);
   ce::FaultContext c;
   c.x = static_cast<uint16_t>(f.pe.x);
@@ -95,7 +95,7 @@ std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc
   return fmt::format("0x{:04x} ({}:{})", pc, Basename(l->file), l->line);
 }
 
-std::string TaskText(Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task) {
+std::string TaskText(machine::Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task) {
   const assembler::PeProgram* p = image ? image->ProgramAt(pe.x, pe.y) : nullptr;
   std::string name;
   if (p && task < 31) {
@@ -112,7 +112,7 @@ std::string TaskText(Machine& m, const layout::Image* image, fabric::Coord pe, u
   return name.empty() ? fmt::format("task {}", task) : fmt::format("task {} ({})", task, name);
 }
 
-std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes) {
+std::string DiagnoseDeadlock(machine::Machine& m, const layout::Image* image, int max_pes) {
   std::string out;
   int busy = 0;
   const int n = m.Width() * m.Height();

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "layout/image.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::runtime {
 
@@ -19,16 +19,16 @@ namespace tessera::runtime {
 //     router input queues: from W color 5: 3;
 //     blocked: task 4 (done)
 // `image` may be null (no source lines).
-std::string DiagnoseDeadlock(Machine& m, const layout::Image* image, int max_pes = 16);
+std::string DiagnoseDeadlock(machine::Machine& m, const layout::Image* image, int max_pes = 16);
 
 // A fault in words: a compute-engine fault as docs/isa.md 7 words it ("PE(3,2) fault: misaligned
 // 32-bit load at pc 0x0124 (address 0x0103)", from the fault registers, the instruction at the
 // faulting pc and the task table), with the cycle and the source line; a router fault as
 // fabric::DescribeFault words it.
-std::string DescribeFault(Machine& m, const layout::Image* image, const fabric::FaultRecord& f);
+std::string DescribeFault(machine::Machine& m, const layout::Image* image, const fabric::FaultRecord& f);
 
 // "task 3 (recv)": the task and the label at its entry (TaskCfg), or "task 3" without one.
-std::string TaskText(Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task);
+std::string TaskText(machine::Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task);
 
 // "0x0040 (recv.s:22)" or "0x0040" without line information.
 std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc);

@@ -61,7 +61,7 @@ const char* Meaning(arch::PerfEvent e) {
   }
 }
 
-std::array<uint32_t, kPerfEvents> ReadPerf(runtime::Machine& m, fabric::Coord pe) {
+std::array<uint32_t, kPerfEvents> ReadPerf(machine::Machine& m, fabric::Coord pe) {
   std::array<uint32_t, kPerfEvents> v{};
   for (int e = 0; e < kPerfEvents; ++e) v[e] = m.Read(pe, arch::PerfCount::Addr(e));
   return v;
@@ -69,8 +69,9 @@ std::array<uint32_t, kPerfEvents> ReadPerf(runtime::Machine& m, fabric::Coord pe
 }  // namespace
 
 RunCounters::RunCounters(runtime::Device& dev) : dev_(dev), w_(dev.Width()), h_(dev.Height()) {
-  runtime::Machine& m = dev.machine(0);
-  for (int k = 0; k < dev.NumMachines(); ++k) dev.machine(k).Fabric().SetBackPressureCount(true);
+  machine::Machine& m = dev.machine();
+  // Both fabrics of a co-simulation count, and it compares them at the end of each run.
+  m.ForEachFabric([](fabric::Fabric& f) { f.SetBackPressureCount(true); });
   pes_.resize(size_t(w_) * h_);
   retired0_.resize(pes_.size());
   perf0_.resize(pes_.size());
@@ -94,11 +95,11 @@ void RunCounters::AddLinks(const std::vector<fabric::LinkEvent>& v) {
   }
 }
 
-void RunCounters::Before(uint64_t cycle, runtime::Machine& m) {
+void RunCounters::Before(uint64_t cycle, machine::Machine& m) {
   if (!tasks_.started()) tasks_.Start(cycle, m);  // a task already running counts from here
 }
 
-void RunCounters::After(uint64_t cycle, runtime::Machine& m,
+void RunCounters::After(uint64_t cycle, machine::Machine& m,
                         const std::vector<fabric::PeEvents>& events) {
   tasks_.After(cycle, m, events,
                [this](int i, int task, uint64_t n) { pes_[i].task_cycles[task] += n; });
@@ -106,7 +107,7 @@ void RunCounters::After(uint64_t cycle, runtime::Machine& m,
 
 void RunCounters::Finish(uint64_t cycles) {
   cycles_ = cycles;
-  runtime::Machine& m = dev_.machine(0);
+  machine::Machine& m = dev_.machine();
   // Tasks still running: their cycles so far.
   tasks_.ForOpen(m.Cycle(),
                  [this](int i, int task, uint64_t n) { pes_[i].task_cycles[task] += n; });
@@ -118,9 +119,6 @@ void RunCounters::Finish(uint64_t cycles) {
     for (const auto& [task, n] : pes_[i].task_cycles)
       task_names_.emplace(std::make_pair(int(i), task), TaskName(m, dev_.image(), pe, task));
   }
-  if (dev_.NumMachines() == 2)
-    if (auto diff = cosim::BackPressureMismatch(m.Fabric(), dev_.machine(1).Fabric()))
-      throw runtime::CosimMismatch(*diff);
   blocked_ = m.Fabric().BackPressure();
   for (size_t i = 0; i < pes_.size(); ++i)
     for (int d = 0; d < kOutputs; ++d)

@@ -51,8 +51,8 @@ class RunCounters : public runtime::CycleObserver {
   explicit RunCounters(runtime::Device& dev);
   uint64_t From() const override { return 0; }
   uint64_t To() const override { return UINT64_MAX; }
-  void Before(uint64_t cycle, runtime::Machine& m) override;
-  void After(uint64_t cycle, runtime::Machine& m,
+  void Before(uint64_t cycle, machine::Machine& m) override;
+  void After(uint64_t cycle, machine::Machine& m,
              const std::vector<fabric::PeEvents>& events) override;
   // The wavelets of one run step (Device::SetLinkHandler).
   void AddLinks(const std::vector<fabric::LinkEvent>& v);

@@ -32,7 +32,7 @@ InsnTrace::InsnTrace(const std::string& path, const std::string& option, const S
   if (!json_) out_ << "cycle,x,y,task,pc,line,event,insn,writes\n";
 }
 
-void InsnTrace::Before(uint64_t cycle, runtime::Machine& m) {
+void InsnTrace::Before(uint64_t cycle, machine::Machine& m) {
   if (started_) return;
   started_ = true;  // the state before the window's first cycle
   fabric::Fabric& f = m.Fabric();
@@ -44,16 +44,16 @@ void InsnTrace::Before(uint64_t cycle, runtime::Machine& m) {
     p.index = i;
     const uint32_t status = m.Read(pe, arch::CeStatus::kAddr);
     if (arch::CeStatus::Running(status)) p.task = static_cast<int>(arch::CeStatus::Task(status));
-    runtime::CoreRegs regs;
+    machine::CoreRegs regs;
     m.ReadCore(pe, regs, false);
     p.gpr.assign(regs.gpr.begin(), regs.gpr.end());
     pes_.push_back(std::move(p));
   }
 }
 
-void InsnTrace::After(uint64_t cycle, runtime::Machine& m,
+void InsnTrace::After(uint64_t cycle, machine::Machine& m,
                       const std::vector<fabric::PeEvents>& events) {
-  runtime::CoreRegs regs;
+  machine::CoreRegs regs;
   std::vector<std::pair<int, uint32_t>> writes;
   for (PeState& p : pes_) {
     const fabric::PeEvents& e = events[p.index];

@@ -33,8 +33,8 @@ class InsnTrace final : public runtime::CycleObserver {
 
   uint64_t From() const override { return scope_.from; }
   uint64_t To() const override { return scope_.to; }
-  void Before(uint64_t cycle, runtime::Machine& m) override;
-  void After(uint64_t cycle, runtime::Machine& m,
+  void Before(uint64_t cycle, machine::Machine& m) override;
+  void After(uint64_t cycle, machine::Machine& m,
              const std::vector<fabric::PeEvents>& events) override;
 
   // Flushes and closes; throws std::runtime_error if a write failed.

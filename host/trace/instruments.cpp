@@ -46,8 +46,9 @@ std::vector<std::string> Instruments::Finish() {
     lines.push_back(fmt::format("link trace: {} wavelets to {}", links_->rows(), links_->path()));
   }
   if (timeline_) {
-    for (const fabric::FaultRecord& f : dev_.machine(0).Fabric().Faults())
-      timeline_->AddFault(f.pe, f.cycle, runtime::DescribeFault(dev_.machine(0), &dev_.image(), f));
+    for (const fabric::FaultRecord& f : dev_.machine().Fabric().Faults())
+      timeline_->AddFault(f.pe, f.cycle,
+                          runtime::DescribeFault(*dev_.machine().Parts()[0], &dev_.image(), f));
     const uint64_t n = timeline_->Close();
     lines.push_back(fmt::format("timeline: {} events to {} (open it in ui.perfetto.dev)", n,
                                 timeline_->path()));

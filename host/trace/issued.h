@@ -7,15 +7,15 @@
 
 #include "fabric/fabric.h"
 #include "layout/image.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 namespace tessera::trace {
 
-uint32_t IssuedWord(runtime::Machine& m, fabric::Coord pe, uint16_t pc);
+uint32_t IssuedWord(machine::Machine& m, fabric::Coord pe, uint16_t pc);
 // `tend`: the task stops running after it.
 bool EndsTask(uint32_t word);
 // A task as the traces name it: "task 3", with the label at its entry if the PE's program has
 // one, "task 3 (main)" (the entry read from TaskCfg through the back door).
-std::string TaskName(runtime::Machine& m, const layout::Image& image, fabric::Coord pe, int task);
+std::string TaskName(machine::Machine& m, const layout::Image& image, fabric::Coord pe, int task);
 
 }  // namespace tessera::trace

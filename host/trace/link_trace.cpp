@@ -14,13 +14,13 @@ LinkTrace::LinkTrace(const std::string& path, const std::string& option, const S
   out_ << "cycle,x,y,port,direction,color,control,data,task\n";
 }
 
-void LinkTrace::Before(uint64_t cycle, runtime::Machine& m) {
+void LinkTrace::Before(uint64_t cycle, machine::Machine& m) {
   if (tasks_.started()) return;
   width_ = m.Fabric().Width();
   tasks_.Start(cycle, m, scope_);
 }
 
-void LinkTrace::After(uint64_t cycle, runtime::Machine& m,
+void LinkTrace::After(uint64_t cycle, machine::Machine& m,
                       const std::vector<fabric::PeEvents>& events) {
   tasks_.After(cycle, m, events);
 }

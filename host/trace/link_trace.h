@@ -33,8 +33,8 @@ class LinkTrace final : public runtime::CycleObserver {
 
   uint64_t From() const override { return scope_.from; }
   uint64_t To() const override { return scope_.to; }
-  void Before(uint64_t cycle, runtime::Machine& m) override;
-  void After(uint64_t cycle, runtime::Machine& m,
+  void Before(uint64_t cycle, machine::Machine& m) override;
+  void After(uint64_t cycle, machine::Machine& m,
              const std::vector<fabric::PeEvents>& events) override;
 
   // The wavelets of one run step (Device::SetLinkHandler), in order.

@@ -5,7 +5,7 @@
 
 namespace tessera::trace {
 
-void RunningTasks::Start(uint64_t cycle, runtime::Machine& m, const Scope& scope) {
+void RunningTasks::Start(uint64_t cycle, machine::Machine& m, const Scope& scope) {
   started_ = true;
   fabric::Fabric& f = m.Fabric();
   running_.assign(f.NumPes(), -1);
@@ -18,7 +18,7 @@ void RunningTasks::Start(uint64_t cycle, runtime::Machine& m, const Scope& scope
   }
 }
 
-void RunningTasks::After(uint64_t cycle, runtime::Machine& m,
+void RunningTasks::After(uint64_t cycle, machine::Machine& m,
                          const std::vector<fabric::PeEvents>& events,
                          const std::function<void(int, int, uint64_t)>& ended) {
   for (size_t i = 0; i < events.size(); ++i) {

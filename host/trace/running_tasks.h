@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fabric/pe_events.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 #include "trace/scope.h"
 
 namespace tessera::trace {
@@ -19,9 +19,9 @@ class RunningTasks {
   bool started() const { return started_; }
   // Before the first cycle watched: the tasks already running (CeStatus) on the PEs of `scope`
   // count from `cycle`.
-  void Start(uint64_t cycle, runtime::Machine& m, const Scope& scope = {});
+  void Start(uint64_t cycle, machine::Machine& m, const Scope& scope = {});
   // After cycle `cycle`: `ended(pe_index, task, cycles)` for each task whose `tend` issued in it.
-  void After(uint64_t cycle, runtime::Machine& m, const std::vector<fabric::PeEvents>& events,
+  void After(uint64_t cycle, machine::Machine& m, const std::vector<fabric::PeEvents>& events,
              const std::function<void(int, int, uint64_t)>& ended = {});
   // The task that ran on PE `i` in the last cycle watched; -1: none.
   int During(int i) const { return i < static_cast<int>(during_.size()) ? during_[i] : -1; }

@@ -47,7 +47,7 @@ Timeline::Timeline(const std::string& path, const std::string& option, const Sco
   std::fclose(f);
 }
 
-std::string Timeline::TaskName(runtime::Machine& m, fabric::Coord pe, int task) {
+std::string Timeline::TaskName(machine::Machine& m, fabric::Coord pe, int task) {
   auto key = std::make_pair(Tid(pe), task);
   auto it = task_names_.find(key);
   if (it != task_names_.end()) return it->second;
@@ -69,7 +69,7 @@ void Timeline::End(fabric::Coord pe, uint64_t ts) {
   open_[Tid(pe)] = false;
 }
 
-void Timeline::Before(uint64_t cycle, runtime::Machine& m) {
+void Timeline::Before(uint64_t cycle, machine::Machine& m) {
   if (started_) return;
   started_ = true;
   fabric::Fabric& f = m.Fabric();
@@ -89,7 +89,7 @@ void Timeline::Before(uint64_t cycle, runtime::Machine& m) {
   }
 }
 
-void Timeline::After(uint64_t cycle, runtime::Machine& m,
+void Timeline::After(uint64_t cycle, machine::Machine& m,
                      const std::vector<fabric::PeEvents>& events) {
   last_cycle_ = cycle;
   fabric::Fabric& f = m.Fabric();
@@ -150,7 +150,7 @@ void Timeline::EndUt(fabric::Coord pe, Inside& in, int u, uint64_t end) {
 // After cycle `cycle`: the stall class of that cycle (the PerfCount stall counter that moved),
 // and the microthreads' state at the start of the next (CeStatus.UtBusy, UtStatus.Wait, as the
 // PerfCount microthread classes count it).
-void Timeline::Inner(uint64_t cycle, runtime::Machine& m, fabric::Coord pe) {
+void Timeline::Inner(uint64_t cycle, machine::Machine& m, fabric::Coord pe) {
   using P = arch::PerfEvent;
   Inside& in = inside_[m.Fabric().Index(pe)];
   const uint32_t status = m.Read(pe, arch::CeStatus::kAddr);

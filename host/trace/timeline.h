@@ -38,8 +38,8 @@ class Timeline final : public runtime::CycleObserver {
 
   uint64_t From() const override { return scope_.from; }
   uint64_t To() const override { return scope_.to; }
-  void Before(uint64_t cycle, runtime::Machine& m) override;
-  void After(uint64_t cycle, runtime::Machine& m,
+  void Before(uint64_t cycle, machine::Machine& m) override;
+  void After(uint64_t cycle, machine::Machine& m,
              const std::vector<fabric::PeEvents>& events) override;
   // The wavelets of one run step (Device::SetLinkHandler).
   void AddLinks(const std::vector<fabric::LinkEvent>& v);
@@ -66,7 +66,7 @@ class Timeline final : public runtime::CycleObserver {
   // The PE's other tracks: k = 1 stalls, k = 2 + u microthread u.
   int SubTid(fabric::Coord pe, int k) const { return k * width_ * height_ + Tid(pe); }
   // Stalls and microthreads of one PE after a cycle.
-  void Inner(uint64_t cycle, runtime::Machine& m, fabric::Coord pe);
+  void Inner(uint64_t cycle, machine::Machine& m, fabric::Coord pe);
   void Slice(int tid, uint64_t from, uint64_t to, const std::string& name, const char* cat,
              int rank = kRankSliceOrder);
   struct Inside {                      // what one PE's stall and microthread tracks have open
@@ -83,7 +83,7 @@ class Timeline final : public runtime::CycleObserver {
   void EndUt(fabric::Coord pe, Inside& in, int u, uint64_t end);
   std::map<int, Inside> inside_;       // by PE index
   std::map<int, std::string> tracks_;  // the stall and microthread tracks, by tid
-  std::string TaskName(runtime::Machine& m, fabric::Coord pe, int task);
+  std::string TaskName(machine::Machine& m, fabric::Coord pe, int task);
   void Begin(fabric::Coord pe, uint64_t ts, const std::string& name);
   void End(fabric::Coord pe, uint64_t ts);
 

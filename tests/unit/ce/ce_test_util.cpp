@@ -12,7 +12,7 @@
 #ifdef TESSERA_BENCH_RTL
 #include "cosim/debug.h"
 #include "cosim/end_state.h"
-#include "runtime/pe_load.h"
+#include "machine/pe_load.h"
 #endif
 
 namespace tessera::ce::test {
@@ -283,11 +283,11 @@ Bench::~Bench() {
 
 #ifdef TESSERA_BENCH_RTL
 namespace {
-std::unique_ptr<runtime::Machine> RtlTwin(uint16_t x, uint16_t y) {
-  runtime::RtlMachineOptions o;
+std::unique_ptr<machine::Machine> RtlTwin(uint16_t x, uint16_t y) {
+  machine::RtlMachineOptions o;
   o.systemc = false;  // a twin per bench: the plain loop
   o.pe_origin = {x, y};
-  return runtime::MakeRtlMachine(o);
+  return machine::MakeRtlMachine(o);
 }
 constexpr fabric::Coord kTwin{0, 0};  // the twin's PE in its own 1x1 fabric
 }  // namespace
@@ -298,12 +298,12 @@ MirroredCe::~MirroredCe() = default;
 
 void MirroredCe::Load(const std::vector<uint8_t>& image, const std::vector<TaskBinding>& tasks) {
   Ce::Load(image, tasks);
-  runtime::LoadSram(*rtl, kTwin, image);
-  for (const TaskBinding& b : tasks) runtime::BindTask(*rtl, kTwin, b.id, b.kind, b.entry);
+  machine::LoadSram(*rtl, kTwin, image);
+  for (const TaskBinding& b : tasks) machine::BindTask(*rtl, kTwin, b.id, b.kind, b.entry);
 }
 void MirroredCe::Activate(int task) {
   Ce::Activate(task);
-  runtime::LaunchTask(*rtl, kTwin, task);
+  machine::LaunchTask(*rtl, kTwin, task);
 }
 void MirroredCe::HostWrite(uint16_t addr, uint32_t value) {
   Ce::HostWrite(addr, value);

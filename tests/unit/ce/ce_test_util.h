@@ -23,7 +23,7 @@
 
 #include "fabric/debug_record.h"
 #include "fabric/pe_events.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 #endif
 
 namespace tessera::ce::test {
@@ -158,7 +158,7 @@ class FakeRouter final : public fabric::RouterRegs {
 #ifdef TESSERA_BENCH_RTL
 // The co-simulation build of these tests (tessera_unit_ce_cosim): the bench's CE has a twin in
 // RTL (one full PE: a 1x1 fabric of full-PE tiles whose PE sees the bench CE's coordinates,
-// runtime::MakeRtlMachine) that gets the same program, host writes and cycles. At the end of the
+// machine::MakeRtlMachine) that gets the same program, host writes and cycles. At the end of the
 // test the two must agree on SRAM, registers and debug records (host/cosim's end-state and
 // debug checks), unless the test said it cannot be mirrored (Bench::NotMirrored).
 class MirroredCe : public Ce {
@@ -171,7 +171,7 @@ class MirroredCe : public Ce {
   void StepRtl();
   // Every difference between the two backends, one per line (empty if they agree).
   std::string Compare();
-  std::unique_ptr<runtime::Machine> rtl;
+  std::unique_ptr<machine::Machine> rtl;
   std::vector<fabric::DebugRecord> rtl_debug;  // the twin's debug records so far
   std::vector<fabric::PeEvents> rtl_events;    // of the last cycle
 };

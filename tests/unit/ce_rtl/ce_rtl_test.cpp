@@ -13,8 +13,8 @@
 #include "arch/isa_table.h"
 #include "fabric/debug_record.h"
 #include "isa/decode.h"
-#include "runtime/machine.h"
-#include "runtime/pe_load.h"
+#include "machine/machine.h"
+#include "machine/pe_load.h"
 
 namespace tessera {
 namespace {
@@ -48,11 +48,11 @@ class RtlPe {
  public:
   RtlPe() : m_(Make()) {}
   void Load(const std::vector<uint8_t>& image, const std::vector<TaskBind>& tasks) {
-    runtime::LoadSram(*m_, kPe, image);
+    machine::LoadSram(*m_, kPe, image);
     for (const TaskBind& t : tasks)
-      runtime::BindTask(*m_, kPe, t.id, static_cast<arch::TaskKind>(t.kind), t.entry);
+      machine::BindTask(*m_, kPe, t.id, static_cast<arch::TaskKind>(t.kind), t.entry);
   }
-  void Activate(int task) { runtime::LaunchTask(*m_, kPe, task); }
+  void Activate(int task) { machine::LaunchTask(*m_, kPe, task); }
   void Write(uint16_t addr, uint32_t value) { m_->Write(kPe, addr, value); }
   uint32_t Read(uint16_t addr) { return m_->Read(kPe, addr); }
   // Steps until the PE is quiescent or faulted, at most `cycles` cycles; keeps the debug records.
@@ -65,14 +65,14 @@ class RtlPe {
 
  private:
   static constexpr fabric::Coord kPe{0, 0};
-  static std::unique_ptr<runtime::Machine> Make() {
-    runtime::RtlMachineOptions o;
+  static std::unique_ptr<machine::Machine> Make() {
+    machine::RtlMachineOptions o;
     o.systemc = false;
-    std::unique_ptr<runtime::Machine> m = runtime::MakeRtlMachine(o);
+    std::unique_ptr<machine::Machine> m = machine::MakeRtlMachine(o);
     m->Fabric().SetStopWhenQuiescent(true);
     return m;
   }
-  std::unique_ptr<runtime::Machine> m_;
+  std::unique_ptr<machine::Machine> m_;
   std::vector<fabric::DebugRecord> debug_;
 };
 

@@ -16,10 +16,10 @@
 #include "arch/arch.h"
 #include "asm/assembler.h"
 #include "asm/link.h"
+#include "machine/func_machine.h"
+#include "machine/machine.h"
+#include "machine/pe_load.h"
 #include "rtl/rtl_fabric.h"
-#include "runtime/func_machine.h"
-#include "runtime/machine.h"
-#include "runtime/pe_load.h"
 
 namespace tessera::cosim {
 namespace {
@@ -27,8 +27,8 @@ namespace {
 using runtime::test::kLoop;
 using runtime::test::Link;
 
-using runtime::FuncMachine;
-using runtime::Machine;
+using machine::FuncMachine;
+using machine::Machine;
 using RunOptions = LockstepOptions;
 
 // A functional machine that changes the state of one PE after a given cycle, as a faulty backend
@@ -47,7 +47,7 @@ class Poked final : public Machine {
   uint64_t Run(uint64_t cycles) override { return f_.Run(cycles); }
   std::vector<ce::DebugRecord> TakeDebug() override { return f_.TakeDebug(); }
   void SetTaskLog(bool on) override { f_.SetTaskLog(on); }
-  std::vector<runtime::TaskStart> TakeTaskLog() override { return f_.TakeTaskLog(); }
+  std::vector<machine::TaskStart> TakeTaskLog() override { return f_.TakeTaskLog(); }
   uint64_t Retired(fabric::Coord pe) override { return f_.Retired(pe); }
   uint64_t Step(std::vector<fabric::PeEvents>& e) override {
     const uint64_t cycle = f_.Step(e);
@@ -60,7 +60,7 @@ class Poked final : public Machine {
     }
     return cycle;
   }
-  void ReadCore(fabric::Coord pe, runtime::CoreRegs& out, bool dsrs) override {
+  void ReadCore(fabric::Coord pe, machine::CoreRegs& out, bool dsrs) override {
     f_.ReadCore(pe, out, dsrs);
   }
   void ReadSram(fabric::Coord pe, uint16_t addr, uint8_t* out, size_t n) override {
@@ -75,19 +75,19 @@ class Poked final : public Machine {
 };
 
 std::unique_ptr<Machine> Rtl(int width, int height) {
-  runtime::RtlMachineOptions o;
+  machine::RtlMachineOptions o;
   o.width = width;
   o.height = height;
   o.tile = rtl::DefaultCeTile();
   o.systemc = false;
-  return runtime::MakeRtlMachine(o);
+  return machine::MakeRtlMachine(o);
 }
 
 LockstepResult RunPair(Machine& a, Machine& b, const std::string& text) {
   const assembler::PeProgram p = Link(text);
   for (Machine* x : {&a, &b}) {
-    runtime::LoadPeProgram(*x, {0, 0}, p);
-    runtime::LaunchTask(*x, {0, 0}, 0);
+    machine::LoadPeProgram(*x, {0, 0}, p);
+    machine::LaunchTask(*x, {0, 0}, 0);
   }
   return RunLockstep(a, b, RunOptions{});
 }
@@ -176,8 +176,8 @@ TEST(Lockstep, RtlAndFunctionalModelAgreeOnAHandWrittenProgram) {
   const assembler::PeProgram p = Link(kLoop);
   std::vector<fabric::PeEvents> ea, eb;
   for (Machine* x : std::vector<Machine*>{&a, &b}) {
-    runtime::LoadPeProgram(*x, {0, 0}, p);
-    runtime::LaunchTask(*x, {0, 0}, 0);
+    machine::LoadPeProgram(*x, {0, 0}, p);
+    machine::LaunchTask(*x, {0, 0}, 0);
   }
   a.Step(ea);
   b.Step(eb);
@@ -232,8 +232,8 @@ void LoadFabric(Machine& b) {
   const std::vector<assembler::PeProgram> p = {Link(kEastSender), Link(kWestReceiver), Link(kIdle),
                                                Link(kIdle)};
   for (int pe = 0; pe < 4; ++pe) {
-    runtime::LoadPeProgram(b, b.Fabric().At(pe), p[pe]);
-    runtime::LaunchTask(b, b.Fabric().At(pe), 0);
+    machine::LoadPeProgram(b, b.Fabric().At(pe), p[pe]);
+    machine::LaunchTask(b, b.Fabric().At(pe), 0);
   }
 }
 
@@ -319,8 +319,8 @@ TEST(Lockstep, OnAFabricAWaveletThatDiffersIsFoundOnItsLink) {
   Poked b(1, poke, 2, 2, 0);
   for (Machine* be : {static_cast<Machine*>(&a), static_cast<Machine*>(&b)}) {
     for (int pe = 0; pe < 4; ++pe) {
-      runtime::LoadPeProgram(*be, be->Fabric().At(pe), p[pe]);
-      runtime::LaunchTask(*be, be->Fabric().At(pe), 0);
+      machine::LoadPeProgram(*be, be->Fabric().At(pe), p[pe]);
+      machine::LaunchTask(*be, be->Fabric().At(pe), 0);
     }
   }
   RunOptions o;
@@ -340,8 +340,8 @@ TEST(Lockstep, OnAFabricAWaveletThatDiffersIsFoundOnItsLink) {
       1, [](ce::Ce&) {}, 2, 2, 0);
   for (Machine* be : {static_cast<Machine*>(&c), static_cast<Machine*>(&same)}) {
     for (int pe = 0; pe < 4; ++pe) {
-      runtime::LoadPeProgram(*be, be->Fabric().At(pe), p[pe]);
-      runtime::LaunchTask(*be, be->Fabric().At(pe), 0);
+      machine::LoadPeProgram(*be, be->Fabric().At(pe), p[pe]);
+      machine::LaunchTask(*be, be->Fabric().At(pe), 0);
     }
   }
   const LockstepResult ok = RunLockstep(c, same, o);
@@ -369,15 +369,15 @@ TEST(Lockstep, RunSoloEndsQuietOrAtTheFault) {
   {
     FuncMachine a(1, 1, {1, 1});
     const assembler::PeProgram p = Link(kLoop);
-    runtime::LoadPeProgram(a, {0, 0}, p);
-    runtime::LaunchTask(a, {0, 0}, 0);
+    machine::LoadPeProgram(a, {0, 0}, p);
+    machine::LaunchTask(a, {0, 0}, 0);
     EXPECT_EQ(RunSolo(a, RunOptions{}).end, RunEnd::kQuiet);
   }
   {
     FuncMachine a(1, 1, {1, 1});
-    runtime::LoadPeProgram(a, {0, 0},
+    machine::LoadPeProgram(a, {0, 0},
                            Link("        .text\n        .task main, local, 0\nmain:   trap 7\n"));
-    runtime::LaunchTask(a, {0, 0}, 0);
+    machine::LaunchTask(a, {0, 0}, 0);
     const SoloResult r = RunSolo(a, RunOptions{});
     EXPECT_EQ(r.end, RunEnd::kFault);
     EXPECT_EQ(r.cycles, 2u);
@@ -386,9 +386,9 @@ TEST(Lockstep, RunSoloEndsQuietOrAtTheFault) {
   }
   {
     FuncMachine a(1, 1, {1, 1});  // never ends: times out
-    runtime::LoadPeProgram(a, {0, 0},
+    machine::LoadPeProgram(a, {0, 0},
                            Link("        .text\n        .task main, local, 0\nmain:   j main\n"));
-    runtime::LaunchTask(a, {0, 0}, 0);
+    machine::LaunchTask(a, {0, 0}, 0);
     RunOptions o;
     o.max_cycles = 500;
     const SoloResult r = RunSolo(a, o);

@@ -15,14 +15,14 @@
 #include "asm/assembler.h"
 #include "asm/link.h"
 #include "fuzz/campaign.h"
-#include "runtime/func_machine.h"
-#include "runtime/pe_load.h"
+#include "machine/func_machine.h"
+#include "machine/pe_load.h"
 
 namespace tessera::fuzz {
 namespace {
 
 MachineFactory Func(int w, int h) {
-  return [w, h] { return runtime::MakeFuncMachine(w, h, {1, 1}); };
+  return [w, h] { return machine::MakeFuncMachine(w, h, {1, 1}); };
 }
 
 bool HasColor(const std::vector<int>& v, int color) {
@@ -37,14 +37,14 @@ bool HasColor(const std::vector<T>& v, int color) {
 }
 
 // Loads PE i of `f` into b and launches its main.
-void LoadAndLaunch(const FabricProgram& f, runtime::Machine& b) {
+void LoadAndLaunch(const FabricProgram& f, machine::Machine& b) {
   for (int pe = 0; pe < b.Fabric().NumPes(); ++pe) {
     const fabric::Coord c = b.Fabric().At(pe);
     const assembler::PeProgram img =
         assembler::LinkSingle({assembler::AssembleText("pe.s", f.pes[pe].source).object}, {});
-    runtime::LoadPeProgram(b, c, img);
+    machine::LoadPeProgram(b, c, img);
     for (const assembler::TaskBinding& t : img.tasks)
-      if (t.entry == img.symbols.at("main").address) runtime::LaunchTask(b, c, t.id);
+      if (t.entry == img.symbols.at("main").address) machine::LaunchTask(b, c, t.id);
   }
 }
 
@@ -173,7 +173,7 @@ TEST(FabricGen, LinkWaveletsReachTheirReceivers) {
   int queued = 0, starts = 0;
   for (uint64_t seed = 1; seed <= 50; ++seed) {
     const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
-    runtime::FuncMachine b(2, 2, {1, 1});
+    machine::FuncMachine b(2, 2, {1, 1});
     LoadAndLaunch(f, b);
     std::vector<fabric::PeEvents> e;
     bool fault = false;

@@ -14,14 +14,14 @@
 #include "asm/link.h"
 #include "fuzz/campaign.h"
 #include "isa/decode.h"
-#include "runtime/func_machine.h"
-#include "runtime/pe_load.h"
+#include "machine/func_machine.h"
+#include "machine/pe_load.h"
 
 namespace tessera::fuzz {
 namespace {
 
 MachineFactory Func() {
-  return [] { return runtime::MakeFuncMachine(1, 1, {1, 1}); };
+  return [] { return machine::MakeFuncMachine(1, 1, {1, 1}); };
 }
 
 assembler::PeProgram Link(const Program& p) {
@@ -125,14 +125,14 @@ TEST(Generator, ProgramsCoverTheTableTasksCompletionsAndFabricStreams) {
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     const Program p = Generate(seed, GenOptions{});
     const assembler::PeProgram img = Link(p);
-    runtime::FuncMachine b(1, 1, {1, 1});
+    machine::FuncMachine b(1, 1, {1, 1});
     cov.ce = &b.CeOf({0, 0});
     b.SetTraceSink({0, 0}, &cov);
-    runtime::LoadPeProgram(b, {0, 0}, img);
+    machine::LoadPeProgram(b, {0, 0}, img);
     int main_id = -1;
     for (const auto& t : img.tasks)
       if (t.entry == img.symbols.at("main").address) main_id = t.id;
-    runtime::LaunchTask(b, {0, 0}, main_id);
+    machine::LaunchTask(b, {0, 0}, main_id);
     std::vector<fabric::PeEvents> e;
     bool faulted = false;
     for (int c = 0; c < 100000 && !faulted && !b.Fabric().Quiescent(); ++c) {

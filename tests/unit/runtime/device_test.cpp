@@ -325,7 +325,7 @@ void CorruptRtlX(Rig& rig, int i, float value) {
   const uint16_t addr = static_cast<uint16_t>(rig.dev.image().Symbol(0, 0, "x")->address + 4 * i);
   uint32_t word;
   std::memcpy(&word, &value, 4);
-  rig.dev.machine(1).Write({0, 0}, addr, word);
+  rig.dev.machine().Parts()[1]->Write({0, 0}, addr, word);
 }
 
 TEST(Device, CosimReportsTheFirstDifference) {

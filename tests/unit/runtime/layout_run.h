@@ -35,7 +35,7 @@ inline LayoutRun RunLayout(const std::string& layout_text, const std::string& di
   r.dev->SetLinkHandler([&r](const std::vector<fabric::LinkEvent>& v) {
     r.links.insert(r.links.end(), v.begin(), v.end());
   });
-  r.dev->machine(0).Fabric().SetBackPressureCount(true);
+  r.dev->machine().Fabric().SetBackPressureCount(true);
   r.dev->Load(img);
   r.dev->Launch("main");
   r.result = r.dev->Run(cycles);
@@ -49,11 +49,11 @@ inline void ExpectSameRuns(const LayoutRun& a, const LayoutRun& b) {
   EXPECT_EQ(StatusName(b.result.status), StatusName(a.result.status));
   EXPECT_EQ(b.result.cycles(), a.result.cycles());
   EXPECT_EQ(b.result.instructions, a.result.instructions);
-  EXPECT_EQ(cosim::CompareState(a.dev->machine(0), b.dev->machine(0)), "");
+  EXPECT_EQ(cosim::CompareState(a.dev->machine(), b.dev->machine()), "");
   std::vector<fabric::LinkEvent> la = a.links, lb = b.links;
-  fabric::CanonicalLinkLogs(la, lb, a.dev->machine(0).Fabric(), b.dev->machine(0).Fabric());
+  fabric::CanonicalLinkLogs(la, lb, a.dev->machine().Fabric(), b.dev->machine().Fabric());
   EXPECT_EQ(lb, la);
-  EXPECT_EQ(b.dev->machine(0).Fabric().BackPressure(), a.dev->machine(0).Fabric().BackPressure());
+  EXPECT_EQ(b.dev->machine().Fabric().BackPressure(), a.dev->machine().Fabric().BackPressure());
 }
 
 // Two runs of one layout stopped after the same cycles (`ref` the reference): the register back
@@ -62,8 +62,8 @@ inline void ExpectSameRuns(const LayoutRun& a, const LayoutRun& b) {
 // PE's state).
 inline void ExpectSameAfterBackDoor(LayoutRun& ref, LayoutRun& run, fabric::Coord pe, uint16_t addr,
                                     uint32_t value, uint64_t cycles) {
-  Machine& mf = ref.dev->machine(0);
-  Machine& mr = run.dev->machine(0);
+  machine::Machine& mf = ref.dev->machine();
+  machine::Machine& mr = run.dev->machine();
   for (int y = 0; y < mf.Height(); ++y) {
     for (int x = 0; x < mf.Width(); ++x) {
       const fabric::Coord c{x, y};
@@ -72,7 +72,7 @@ inline void ExpectSameAfterBackDoor(LayoutRun& ref, LayoutRun& run, fabric::Coor
       EXPECT_EQ(mr.Read(c, arch::CeStatus::kAddr), mf.Read(c, arch::CeStatus::kAddr));
     }
   }
-  for (Machine* m : {&mf, &mr}) m->Write(pe, addr, value);
+  for (machine::Machine* m : {&mf, &mr}) m->Write(pe, addr, value);
   const RunResult rf = ref.dev->Run(cycles);
   const RunResult rr = run.dev->Run(cycles);
   EXPECT_EQ(StatusName(rr.status), StatusName(rf.status));

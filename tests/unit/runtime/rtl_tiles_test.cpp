@@ -47,7 +47,7 @@ LayoutRun RunWith(const std::string& layout_text, const std::string& dir, How ho
 }
 
 rtl::RtlFabric& Fabric(const LayoutRun& r) {
-  return dynamic_cast<rtl::RtlFabric&>(r.dev->machine(0).Fabric());
+  return dynamic_cast<rtl::RtlFabric&>(r.dev->machine().Fabric());
 }
 uint64_t TileCyclesClocked(const LayoutRun& r) {  // tile-cycles the RTL evaluated
   return Fabric(r).TileCyclesClocked();
@@ -78,7 +78,7 @@ TEST(RtlTiles, IdleTilesAreSkippedWithTheSameResult) {
   // between RTL runs and here against it.
   const LayoutRun func = RunWith(kWake, kData, {Backend::kFunc}, 5000);
   EXPECT_EQ(func.result.cycles(), skipped.result.cycles());
-  EXPECT_EQ(cosim::CompareState(func.dev->machine(0), skipped.dev->machine(0)), "");
+  EXPECT_EQ(cosim::CompareState(func.dev->machine(), skipped.dev->machine()), "");
 }
 
 TEST(RtlTiles, SleepingTilesAndTheBackDoorBetweenRuns) {

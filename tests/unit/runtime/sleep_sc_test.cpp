@@ -33,7 +33,7 @@ TEST(SleepingTiles, WakeForWaveletsWithTheFunctionalModelsCycles) {
   EXPECT_GT(rtl.result.cycles(), 900u);
   ExpectSameRuns(func, rtl);
   // Most tile-cycles were not evaluated (the 15 receivers slept through PE(0,0)'s loop).
-  auto& fab = dynamic_cast<rtl::RtlFabric&>(rtl.dev->machine(0).Fabric());
+  auto& fab = dynamic_cast<rtl::RtlFabric&>(rtl.dev->machine().Fabric());
   EXPECT_LT(fab.TileCyclesClocked(), 16 * rtl.result.cycles() / 3);
 }
 

@@ -12,10 +12,10 @@
 #include "asm/assembler.h"
 #include "asm/link.h"
 #include "loop_program.h"
+#include "machine/func_machine.h"
+#include "machine/machine.h"
+#include "machine/pe_load.h"
 #include "rtl/rtl_fabric.h"
-#include "runtime/func_machine.h"
-#include "runtime/machine.h"
-#include "runtime/pe_load.h"
 
 namespace tessera::runtime {
 namespace {
@@ -23,11 +23,11 @@ namespace {
 using runtime::test::kLoop;
 using runtime::test::Link;
 
-std::unique_ptr<Machine> Rtl(fabric::Coord origin = {0, 0}) {
-  RtlMachineOptions o;
+std::unique_ptr<machine::Machine> Rtl(fabric::Coord origin = {0, 0}) {
+  machine::RtlMachineOptions o;
   o.systemc = false;
   o.pe_origin = origin;
-  return MakeRtlMachine(o);
+  return machine::MakeRtlMachine(o);
 }
 
 // Both events in words, field by field: "" if they are equal.
@@ -51,9 +51,9 @@ std::string Differences(const fabric::PeEvents& a, const fabric::PeEvents& b) {
 // A 1x1 RTL machine can stand in for PE(3,2) of a larger fabric: its CE reads those
 // coordinates, while the host still calls it PE(0,0).
 TEST(RtlMachine, PeOriginSetsTheCoordinatesTheCeSees) {
-  std::unique_ptr<Machine> m = Rtl({3, 2});
+  std::unique_ptr<machine::Machine> m = Rtl({3, 2});
   EXPECT_EQ(m->Read({0, 0}, arch::PeCoord::kAddr), 2u << 16 | 3u);
-  std::unique_ptr<Machine> plain = Rtl();
+  std::unique_ptr<machine::Machine> plain = Rtl();
   EXPECT_EQ(plain->Read({0, 0}, arch::PeCoord::kAddr), 0u);
 }
 
@@ -61,12 +61,12 @@ TEST(RtlMachine, PeOriginSetsTheCoordinatesTheCeSees) {
 // 0, the first instruction issues in cycle 1; the debug record comes with its cycle.
 TEST(MachineStep, FuncAndRtlReportTheSameEventsEveryCycle) {
   const assembler::PeProgram p = Link(kLoop);
-  FuncMachine func(1, 1, {1, 1});
-  std::unique_ptr<Machine> rtl = Rtl();
-  for (Machine* m : {static_cast<Machine*>(&func), rtl.get()}) {
+  machine::FuncMachine func(1, 1, {1, 1});
+  std::unique_ptr<machine::Machine> rtl = Rtl();
+  for (machine::Machine* m : {static_cast<machine::Machine*>(&func), rtl.get()}) {
     m->SetTaskLog(true);
-    LoadPeProgram(*m, {0, 0}, p);
-    LaunchTask(*m, {0, 0}, 0);
+    machine::LoadPeProgram(*m, {0, 0}, p);
+    machine::LaunchTask(*m, {0, 0}, 0);
   }
   std::vector<fabric::PeEvents> ef, er;
   int debug = 0, starts = 0;
@@ -104,24 +104,24 @@ TEST(MachineStep, FuncAndRtlReportTheSameEventsEveryCycle) {
 // ReadCore and ReadSram read what the back door reads (the RTL's fast path included).
 TEST(MachineStep, StateReadsEqualTheBackDoor) {
   const assembler::PeProgram p = Link(kLoop);
-  FuncMachine func(1, 1, {1, 1});
-  std::unique_ptr<Machine> rtl = Rtl();
-  for (Machine* m : {static_cast<Machine*>(&func), rtl.get()}) {
-    LoadPeProgram(*m, {0, 0}, p);
+  machine::FuncMachine func(1, 1, {1, 1});
+  std::unique_ptr<machine::Machine> rtl = Rtl();
+  for (machine::Machine* m : {static_cast<machine::Machine*>(&func), rtl.get()}) {
+    machine::LoadPeProgram(*m, {0, 0}, p);
     m->Write({0, 0}, arch::Dsr::Addr(6), 0x12345678);
     m->Write({0, 0}, arch::Dsr::Addr(7), 0x9abcdef0);
-    LaunchTask(*m, {0, 0}, 0);
+    machine::LaunchTask(*m, {0, 0}, 0);
     m->Run(100);
-    CoreRegs fast, slow;
+    machine::CoreRegs fast, slow;
     m->ReadCore({0, 0}, fast);
-    m->Machine::ReadCore({0, 0}, slow);
+    m->machine::Machine::ReadCore({0, 0}, slow);
     EXPECT_EQ(fast.gpr, slow.gpr) << m->Name();
     EXPECT_EQ(fast.dsr, slow.dsr) << m->Name();
     EXPECT_EQ(fast.gpr[1], 55u) << m->Name();
     EXPECT_EQ(fast.dsr[3], 0x9abcdef012345678ull) << m->Name();
     std::vector<uint8_t> a(arch::kSramBytes), b(arch::kSramBytes);
     m->ReadSram({0, 0}, 0, a.data(), a.size());
-    m->Machine::ReadSram({0, 0}, 0, b.data(), b.size());
+    m->machine::Machine::ReadSram({0, 0}, 0, b.data(), b.size());
     EXPECT_EQ(a, b) << m->Name();
     EXPECT_EQ(a, [&] {
       std::vector<uint8_t> img = p.sram;

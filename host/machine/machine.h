@@ -2,13 +2,15 @@
 // compute engine, reached through the host's back door and stepped in runs. FuncMachine holds the
 // functional model (compute engines on a FuncFabric); RtlMachine holds verilated tiles of full PEs
 // joined by SystemC (or by the plain loop), and reaches them through the fabric's TLM-2.0 target
-// socket. The Device (device.h) holds one machine, or two for co-simulation; the machines only
-// adapt, every host rule (memcpy, launch, run, diagnosis) lives in the Device.
+// socket; co-simulation (cosim/cosim_machine.h) is a machine made of two that must agree. The
+// Device (runtime/device.h) holds one machine; the machines only adapt, every host rule (memcpy,
+// launch, run, diagnosis) lives in the Device.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -20,7 +22,7 @@
 #include "fabric/pe_events.h"
 #include "fabric/task_start.h"
 
-namespace tessera::runtime {
+namespace tessera::machine {
 
 using fabric::TaskStart;  // a PE's compute engine started a task (model/fabric/task_start.h)
 
@@ -83,6 +85,27 @@ class Machine {
   // Ends the machine's run: closes its waves and writes their GTKWave save file (RTL with
   // waves); returns the files written. The machine takes no further calls.
   virtual std::vector<std::string> Close() { return {}; }
+
+  // ---- Machines made of others (co-simulation): the defaults are a single machine's ----
+  // Applies fn to every fabric the machine runs (co-simulation: each part's), to configure them
+  // alike: stopping when quiescent, back-pressure counting, the host's edge endpoints.
+  virtual void ForEachFabric(const std::function<void(fabric::Fabric&)>& fn) { fn(Fabric()); }
+  // The machines it is made of (a single machine: itself), for tools that address one backend.
+  virtual std::vector<Machine*> Parts() { return {this}; }
+  // Whether every fabric it runs is quiescent (fabric::Fabric::Quiescent).
+  virtual bool Quiescent() { return Fabric().Quiescent(); }
+  // The link log (fabric::Fabric::SetLinkLog, TakeLinkLog): the wavelets that crossed links since
+  // the last call, in the order the fabric logs them.
+  virtual void SetLinkLog(bool on) { Fabric().SetLinkLog(on); }
+  virtual std::vector<fabric::LinkEvent> TakeLinkLog() { return Fabric().TakeLinkLog(); }
+  // What a machine made of others found since the last call: the first difference between its
+  // parts in words (empty: they agree so far), and the link crossings it compared. `at_end`: the
+  // run is over, so their end states are compared too.
+  struct Agreement {
+    std::string difference;
+    uint64_t link_wavelets = 0;
+  };
+  virtual Agreement TakeAgreement(bool at_end) { return {}; }
 };
 
 struct RtlMachineOptions {
@@ -111,4 +134,4 @@ std::unique_ptr<Machine> MakeRtlMachine(const RtlMachineOptions& opt);
 void SortByCyclePe(std::vector<ce::DebugRecord>& v);
 void SortByCyclePe(std::vector<TaskStart>& v);
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine

@@ -1,6 +1,6 @@
-#include "runtime/pe_load.h"
+#include "machine/pe_load.h"
 
-namespace tessera::runtime {
+namespace tessera::machine {
 
 void LoadSram(Machine& m, fabric::Coord pe, const std::vector<uint8_t>& image) {
   for (size_t a = 0; a < image.size(); a += 4) {
@@ -26,4 +26,4 @@ void LaunchTask(Machine& m, fabric::Coord pe, int task) {
   m.Write(pe, arch::TaskActiveSet::kAddr, 1u << task);
 }
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine

@@ -10,10 +10,10 @@
 #include "ce/ce.h"
 #include "ce/ce_endpoint.h"
 #include "func/func_fabric.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 #include "util/lazy_arena.h"
 
-namespace tessera::runtime {
+namespace tessera::machine {
 
 class FuncMachine final : public Machine {
  public:
@@ -85,4 +85,4 @@ class FuncMachine final : public Machine {
   std::vector<std::unique_ptr<Sink>> sinks_;  // per PE
 };
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine

@@ -18,12 +18,12 @@
 #include <tlm_utils/simple_initiator_socket.h>
 // clang-format on
 
+#include "machine/machine.h"
 #include "rtl/rtl_fabric.h"
 #include "rtl/sc_host_port.h"
-#include "runtime/machine.h"
 #include "waves/save_file.h"
 
-namespace tessera::runtime {
+namespace tessera::machine {
 namespace {
 
 // The runtime's side of the TLM link: an initiator socket and nothing else.
@@ -205,4 +205,4 @@ std::unique_ptr<Machine> MakeRtlMachine(const RtlMachineOptions& opt) {
   return std::make_unique<RtlMachine>(opt);
 }
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine

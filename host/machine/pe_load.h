@@ -10,9 +10,9 @@
 #include "arch/arch.h"
 #include "asm/link.h"
 #include "fabric/fabric.h"
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
-namespace tessera::runtime {
+namespace tessera::machine {
 
 // Writes the non-zero 32-bit words of `image` from SRAM address 0 (a short last word is padded
 // with zero bytes).
@@ -24,4 +24,4 @@ void LoadPeProgram(Machine& m, fabric::Coord pe, const assembler::PeProgram& pro
 // Activates local task `task`, as the host's launch does (TaskActiveSet = 1 << task).
 void LaunchTask(Machine& m, fabric::Coord pe, int task);
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine

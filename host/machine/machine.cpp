@@ -1,8 +1,8 @@
-#include "runtime/machine.h"
+#include "machine/machine.h"
 
 #include <algorithm>
 
-namespace tessera::runtime {
+namespace tessera::machine {
 
 void Machine::ReadCore(fabric::Coord pe, CoreRegs& out, bool dsrs) {
   for (uint32_t i = 0; i < arch::kNumGprs; ++i) out.gpr[i] = Read(pe, arch::Gpr::Addr(i));
@@ -38,4 +38,4 @@ void SortByCyclePe(std::vector<TaskStart>& v) {
   });
 }
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine

@@ -1,8 +1,8 @@
-#include "runtime/func_machine.h"
+#include "machine/func_machine.h"
 
 #include <iterator>
 
-namespace tessera::runtime {
+namespace tessera::machine {
 
 // Turns one CE's trace records into the events of the cycle being stepped (Step), and passes
 // every record on to a test's sink (SetTraceSink).
@@ -169,4 +169,4 @@ std::unique_ptr<Machine> MakeFuncMachine(int width, int height, std::pair<int, i
   return m;
 }
 
-}  // namespace tessera::runtime
+}  // namespace tessera::machine
