@@ -1,4 +1,4 @@
-// Fabric::WaveletsInFlight under random traffic: every pattern of host/noc runs on
+// Fabric::WaveletsInFlight under random traffic: every pattern of testbench/traffic runs on
 // the functional model and on the RTL (plain-loop glue, every built tile shape that divides the
 // fabric), one cycle at a time; the flag after every cycle must be the same on all backends,
 // true whenever a wavelet is about to reach a CE side, and false once the fabric has drained.
@@ -11,8 +11,8 @@
 
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
-#include "noc/noc_run.h"
-#include "noc/pattern.h"
+#include "traffic/noc_run.h"
+#include "traffic/pattern.h"
 #include "rtl/rtl_fabric.h"
 
 namespace tessera {

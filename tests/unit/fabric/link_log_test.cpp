@@ -1,4 +1,4 @@
-// Fabric::SetLinkLog under random traffic: every pattern of host/noc runs on the
+// Fabric::SetLinkLog under random traffic: every pattern of testbench/traffic runs on the
 // functional model and on the RTL (plain-loop glue, every built tile shape that divides the
 // fabric). The RTL's log must equal the functional model's restricted to the links the RTL
 // observes (all of them with 1x1 tiles), and the functional model's log must agree with what the
@@ -16,8 +16,8 @@
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
-#include "noc/noc_run.h"
-#include "noc/pattern.h"
+#include "traffic/noc_run.h"
+#include "traffic/pattern.h"
 #include "rtl/rtl_fabric.h"
 
 namespace tessera {

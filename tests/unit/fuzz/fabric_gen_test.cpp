@@ -1,4 +1,4 @@
-// Fabric programs (host/fuzz/fabric_gen.h): deterministic per seed, one program per PE, routes
+// Fabric programs (testbench/fuzz/fabric_gen.h): deterministic per seed, one program per PE, routes
 // that join every link's ends, traffic that arrives, at most one deliberate fault, a source text
 // that parses back; and on the functional model 2x2 programs end as generated (quiet, or at
 // their one deliberate fault) without deadlock.

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "arch/arch.h"
-#include "noc/routes.h"
+#include "traffic/routes.h"
 
 namespace tessera::noc {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fabric/fabric.h"
-#include "noc/noc_run.h"
+#include "traffic/noc_run.h"
 
 namespace tessera::noc {
 

@@ -1,4 +1,4 @@
-#include "noc/noc_run.h"
+#include "traffic/noc_run.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fake_fabric.h"
-#include "noc/traffic_endpoint.h"
+#include "traffic/traffic_endpoint.h"
 
 namespace tessera::noc {
 namespace {

@@ -1,11 +1,11 @@
-#include "noc/scoreboard.h"
+#include "scoreboards/scoreboard.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "noc/payload.h"
+#include "traffic/payload.h"
 #include "util/enum_names.h"
 
 namespace tessera::noc {

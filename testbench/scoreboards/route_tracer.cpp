@@ -1,4 +1,4 @@
-#include "noc/route_tracer.h"
+#include "scoreboards/route_tracer.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "noc/noc_cosim.h"
+#include "traffic/noc_cosim.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "noc/pattern.h"
+#include "traffic/pattern.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "arch/arch.h"
-#include "noc/payload.h"
-#include "noc/rng.h"
+#include "traffic/payload.h"
+#include "traffic/rng.h"
 
 namespace tessera::noc {
 namespace {

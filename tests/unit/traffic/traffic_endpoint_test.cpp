@@ -1,4 +1,4 @@
-#include "noc/traffic_endpoint.h"
+#include "traffic/traffic_endpoint.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "noc/payload.h"
-#include "noc/rng.h"
+#include "traffic/payload.h"
+#include "traffic/rng.h"
 
 namespace tessera::noc {
 namespace {

@@ -1,4 +1,4 @@
-// A tiny stand-in backend for the unit tests of host/noc (test code only): it keeps the
+// A tiny stand-in backend for the unit tests of testbench/traffic (test code only): it keeps the
 // routing registers written through WriteReg, and moves every wavelet a CE side sends straight to
 // the destinations a RouteTracer of those registers finds, `latency` cycles later. It models the
 // ramp flow control (the RAMP input's credits go back to the sender when the wavelet leaves it;
@@ -16,8 +16,8 @@
 
 #include "arch/arch.h"
 #include "fabric/fabric.h"
-#include "noc/route_tracer.h"
-#include "noc/routes.h"
+#include "scoreboards/route_tracer.h"
+#include "traffic/routes.h"
 
 namespace tessera::noc::testing {
 
@@ -79,7 +79,7 @@ class FakeFabric : public fabric::Fabric {
   void SetEndpoint(fabric::Coord pe, fabric::RampEndpoint* ep) override {
     eps_[static_cast<size_t>(Index(pe))] = ep;
   }
-  // Edge ports are not modelled: host/noc's traffic uses ramps only.
+  // Edge ports are not modelled: testbench/traffic uses ramps only.
   void SetEdgeEndpoint(fabric::Coord, int, fabric::RampEndpoint*) override {
     throw std::logic_error("FakeFabric has no edge ports");
   }

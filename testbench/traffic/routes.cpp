@@ -1,4 +1,4 @@
-#include "noc/routes.h"
+#include "traffic/routes.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "noc/pattern.h"
+#include "traffic/pattern.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "noc/route_tracer.h"
+#include "scoreboards/route_tracer.h"
 
 namespace tessera::noc {
 namespace {

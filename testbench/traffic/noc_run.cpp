@@ -1,12 +1,12 @@
-#include "noc/noc_run.h"
+#include "traffic/noc_run.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "noc/route_tracer.h"
-#include "noc/traffic_endpoint.h"
+#include "scoreboards/route_tracer.h"
+#include "traffic/traffic_endpoint.h"
 
 namespace tessera::noc {
 namespace {

@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "arch/arch.h"
-#include "noc/flat_map.h"
-#include "noc/ring.h"
-#include "noc/route_tracer.h"
+#include "scoreboards/flat_map.h"
+#include "scoreboards/ring.h"
+#include "scoreboards/route_tracer.h"
 
 namespace tessera::noc {
 

@@ -1,6 +1,6 @@
-// Deterministic random numbers for `tessera noc` (host/noc). The same seed gives the same traffic
-// on every host, compiler and backend: only integer arithmetic and correctly rounded IEEE basic
-// operations are used (no std distributions, no libm).
+// Deterministic random numbers for `tessera noc` (testbench/traffic). The same seed gives the same
+// traffic on every host, compiler and backend: only integer arithmetic and correctly rounded IEEE
+// basic operations are used (no std distributions, no libm).
 #pragma once
 
 #include <cstddef>

@@ -23,10 +23,10 @@
 
 #include "arch/arch.h"
 #include "fabric/ramp_port.h"
-#include "noc/ring.h"
-#include "noc/rng.h"
-#include "noc/route_tracer.h"
-#include "noc/scoreboard.h"
+#include "scoreboards/ring.h"
+#include "scoreboards/route_tracer.h"
+#include "scoreboards/scoreboard.h"
+#include "traffic/rng.h"
 
 namespace tessera::noc {
 

@@ -1,4 +1,4 @@
-#include "noc/scoreboard.h"
+#include "scoreboards/scoreboard.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fabric/ramp_port.h"
-#include "noc/payload.h"
+#include "traffic/payload.h"
 
 namespace tessera::noc {
 namespace {

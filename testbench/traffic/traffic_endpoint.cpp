@@ -1,10 +1,10 @@
-#include "noc/traffic_endpoint.h"
+#include "traffic/traffic_endpoint.h"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "noc/payload.h"
+#include "traffic/payload.h"
 
 namespace tessera::noc {
 

@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "noc/routes.h"
+#include "traffic/routes.h"
 
 namespace tessera::noc {
 

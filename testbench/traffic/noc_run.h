@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "fabric/fabric.h"
-#include "noc/pattern.h"
-#include "noc/scoreboard.h"
+#include "scoreboards/scoreboard.h"
+#include "traffic/pattern.h"
 
 namespace tessera::noc {
 
