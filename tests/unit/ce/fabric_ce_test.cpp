@@ -1,6 +1,8 @@
 // Compute engines on a real functional fabric (FuncFabric): routes set by CE stores to the
 // routing registers, fabout on one PE and fabin on its neighbour at one wavelet per cycle, data
-// tasks and control wavelets across the fabric.
+// tasks and control wavelets across the fabric. Each program also runs on a fabric of RTL full-PE
+// tiles, whose end state must agree (ExpectFabricsAgree); the cycle-level expectations (arrival
+// cycles, trace records) are the functional model's, which co-simulation holds the RTL to.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -62,89 +64,6 @@ struct TwoPes {
     return out;
   }
 };
-
-class FabricStream : public ::testing::TestWithParam<int> {};
-
-TEST_P(FabricStream, FaboutToFabinAtOneWaveletPerCycle) {
-  const int n = GetParam();
-  TwoPes t;
-  // Sender: route color 3 from RAMP to E by a store, then stream n words with fabout.
-  Prog pa;
-  pa.Dword(0x800, FabOut(ElemType::kU32, 3, n));
-  pa.Dword(0x808, Mem1d(ElemType::kU32, 0x1000, n));
-  for (int i = 0; i < n; ++i) pa.Word(static_cast<uint16_t>(0x1000 + 4 * i), 0x5000 + i);
-  pa("ori", {R(1), Z(), I(Route(kRamp, kE))})("sw", {R(1), A(arch::ColorCfg::Addr(3))})(
-      "ldd", {D(0), A(0x800)})  // the route is in place from the next cycle: mov32 checks it
-      ("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Sync()})("lw", {R(2), A(0xC10C)})("tend");
-  // Receiver: route color 3 from W to RAMP, read n words with fabin.
-  Prog pb;
-  pb.Dword(0x800, Mem1d(ElemType::kU32, 0x2000, n));
-  pb.Dword(0x808, FabIn(ElemType::kU32, 3, n));
-  pb("ori", {R(1), Z(), I(Route(kW, kRamp))})("sw", {R(1), A(arch::ColorCfg::Addr(3))})(
-      "ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Sync()})("tend");
-  t.a.Load(pa.Image(), {{0, TaskKind::kLocal, 0}});
-  t.b.Load(pb.Image(), {{0, TaskKind::kLocal, 0}});
-  t.a.Activate(0);
-  t.b.Activate(0);
-  t.fab.Run(2000);
-  ASSERT_FALSE(t.a.Faulted()) << t.a.FaultMessage();
-  ASSERT_FALSE(t.b.Faulted()) << t.b.FaultMessage();
-  EXPECT_TRUE(t.fab.Faults().empty());
-  for (int i = 0; i < n; ++i)
-    ASSERT_EQ(t.b.HostRead(static_cast<uint16_t>(0x2000 + 4 * i)), 0x5000u + i) << i;
-  EXPECT_EQ(t.a.State().gpr[2], Route(kRamp, kE));
-  // The sender never waits for a credit (RampInDepth covers the 14-cycle loop): 64 + 6 cycles.
-  auto ra = TwoPes::Of(t.ta, Kind::kRetire);
-  EXPECT_EQ(ra[5].cycle - ra[4].cycle, static_cast<uint64_t>(n) + 6);
-  // Wavelets reach the receiver on consecutive cycles, 20 cycles after they left the sender
-  // (step + DsdLatency + 2 x RampLatency + 1 hop).
-  ASSERT_EQ(t.tap.arrivals.size(), static_cast<size_t>(n));
-  for (int i = 1; i < n; ++i) EXPECT_EQ(t.tap.arrivals[i], t.tap.arrivals[0] + i);
-  const uint64_t first_step = ra[4].cycle + 1;
-  EXPECT_EQ(t.tap.arrivals[0], first_step + arch::kDsdLatency + 2 * arch::kRampLatency + 1);
-  auto da = TwoPes::Of(t.ta, Kind::kUtDone), db = TwoPes::Of(t.tb, Kind::kUtDone);
-  ASSERT_EQ(da.size(), 1u);
-  ASSERT_EQ(db.size(), 1u);
-  EXPECT_EQ(db[0].cycle - da[0].cycle, 21u);
-  EXPECT_TRUE(t.a.Quiet());
-  EXPECT_TRUE(t.b.Quiet());
-}
-INSTANTIATE_TEST_SUITE_P(Lengths, FabricStream, ::testing::Values(1, 16, 64, 300));
-
-TEST(FabricCe, SendsRunDataTasksAndControlWaveletsRunControlTasks) {
-  TwoPes t;
-  Prog pa;
-  pa("ori", {R(1), Z(), I(Route(kRamp, kE))})("sw", {R(1), A(arch::ColorCfg::Addr(5))})(
-      "ori", {R(2), Z(), I(3)})
-      .Label("l")("send", {R(2), I(5)})("addi", {R(2), R(2), I(-1)})("bne", {R(2), Z(), L("l")})(
-          "lui", {R(3), I(9)})("ori", {R(3), R(3), I(0xABC)})  // task 9, argument 0xABC
-      ("sendc", {R(3), I(5)})("tend");
-  Prog pb;
-  pb("ori", {R(1), Z(), I(Route(kW, kRamp))})("sw", {R(1), A(arch::ColorCfg::Addr(5))})(
-      "ori", {R(10), Z(), I(0x300)})("tend");
-  pb.Org(0x40)("sw", {R(0), M(0, 10)})("addi", {R(10), R(10), I(4)})("tend");  // data task 5
-  pb.Org(0x80)("sw", {R(0), A(0x400)})("tend");                                // control task 9
-  t.a.Load(pa.Image(), {{0, TaskKind::kLocal, 0}});
-  t.b.Load(pb.Image(),
-           {{0, TaskKind::kLocal, 0}, {5, TaskKind::kData, 0x40}, {9, TaskKind::kControl, 0x80}});
-  t.a.Activate(0);
-  t.b.Activate(0);
-  t.fab.Run(500);
-  ASSERT_FALSE(t.b.Faulted()) << t.b.FaultMessage();
-  EXPECT_EQ(t.b.HostRead(0x300), 3u);
-  EXPECT_EQ(t.b.HostRead(0x304), 2u);
-  EXPECT_EQ(t.b.HostRead(0x308), 1u);
-  EXPECT_EQ(t.b.HostRead(0x400), 0xABCu);
-  auto starts = TwoPes::Of(t.tb, Kind::kTaskStart);
-  ASSERT_EQ(starts.size(), 5u);
-  EXPECT_EQ(starts[4].task, 9);
-  // The control wavelet advanced the switches of color 5 in both routers.
-  EXPECT_EQ(arch::SwitchCfg::Pos(t.fab.ReadReg({0, 0}, arch::SwitchCfg::Addr(5))), 1u);
-  EXPECT_EQ(arch::SwitchCfg::Pos(t.fab.ReadReg({1, 0}, arch::SwitchCfg::Addr(5))), 1u);
-  EXPECT_TRUE(t.b.Quiet());
-  EXPECT_EQ(t.b.OwedCredits(), 0);
-  EXPECT_EQ(t.a.OutCredits(5), static_cast<int>(arch::kRampInDepth));
-}
 
 // The same programs on a 2x2 fabric of the functional model and of RTL full-PE tiles (every built
 // shape that divides it: four 1x1 tiles, one 2x2 tile): after a fixed number of cycles every PE's
@@ -220,6 +139,101 @@ void ExpectFabricsAgree(const std::vector<PeLoad>& loads, uint64_t cycles,
         same("CeColor", arch::CeColor::Addr(col));
     }
   }
+}
+
+class FabricStream : public ::testing::TestWithParam<int> {};
+
+TEST_P(FabricStream, FaboutToFabinAtOneWaveletPerCycle) {
+  const int n = GetParam();
+  TwoPes t;
+  // Sender: route color 3 from RAMP to E by a store, then stream n words with fabout.
+  Prog pa;
+  pa.Dword(0x800, FabOut(ElemType::kU32, 3, n));
+  pa.Dword(0x808, Mem1d(ElemType::kU32, 0x1000, n));
+  for (int i = 0; i < n; ++i) pa.Word(static_cast<uint16_t>(0x1000 + 4 * i), 0x5000 + i);
+  pa("ori", {R(1), Z(), I(Route(kRamp, kE))})("sw", {R(1), A(arch::ColorCfg::Addr(3))})(
+      "ldd", {D(0), A(0x800)})  // the route is in place from the next cycle: mov32 checks it
+      ("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Sync()})("lw", {R(2), A(0xC10C)})("tend");
+  // Receiver: route color 3 from W to RAMP, read n words with fabin.
+  Prog pb;
+  pb.Dword(0x800, Mem1d(ElemType::kU32, 0x2000, n));
+  pb.Dword(0x808, FabIn(ElemType::kU32, 3, n));
+  pb("ori", {R(1), Z(), I(Route(kW, kRamp))})("sw", {R(1), A(arch::ColorCfg::Addr(3))})(
+      "ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("mov32", {D(0), D(1), Sync()})("tend");
+  t.a.Load(pa.Image(), {{0, TaskKind::kLocal, 0}});
+  t.b.Load(pb.Image(), {{0, TaskKind::kLocal, 0}});
+  t.a.Activate(0);
+  t.b.Activate(0);
+  t.fab.Run(2000);
+  ASSERT_FALSE(t.a.Faulted()) << t.a.FaultMessage();
+  ASSERT_FALSE(t.b.Faulted()) << t.b.FaultMessage();
+  EXPECT_TRUE(t.fab.Faults().empty());
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(t.b.HostRead(static_cast<uint16_t>(0x2000 + 4 * i)), 0x5000u + i) << i;
+  EXPECT_EQ(t.a.State().gpr[2], Route(kRamp, kE));
+  // The sender never waits for a credit (RampInDepth covers the 14-cycle loop): 64 + 6 cycles.
+  auto ra = TwoPes::Of(t.ta, Kind::kRetire);
+  EXPECT_EQ(ra[5].cycle - ra[4].cycle, static_cast<uint64_t>(n) + 6);
+  // Wavelets reach the receiver on consecutive cycles, 20 cycles after they left the sender
+  // (step + DsdLatency + 2 x RampLatency + 1 hop).
+  ASSERT_EQ(t.tap.arrivals.size(), static_cast<size_t>(n));
+  for (int i = 1; i < n; ++i) EXPECT_EQ(t.tap.arrivals[i], t.tap.arrivals[0] + i);
+  const uint64_t first_step = ra[4].cycle + 1;
+  EXPECT_EQ(t.tap.arrivals[0], first_step + arch::kDsdLatency + 2 * arch::kRampLatency + 1);
+  auto da = TwoPes::Of(t.ta, Kind::kUtDone), db = TwoPes::Of(t.tb, Kind::kUtDone);
+  ASSERT_EQ(da.size(), 1u);
+  ASSERT_EQ(db.size(), 1u);
+  EXPECT_EQ(db[0].cycle - da[0].cycle, 21u);
+  EXPECT_TRUE(t.a.Quiet());
+  EXPECT_TRUE(t.b.Quiet());
+  // The same two programs on the RTL: every PE's state agrees with the model's after the run.
+  ExpectFabricsAgree(
+      {{{0, 0}, pa, {{0, TaskKind::kLocal, 0}}}, {{1, 0}, pb, {{0, TaskKind::kLocal, 0}}}},
+      static_cast<uint64_t>(n) + 80,
+      {{{1, 0}, static_cast<uint16_t>(0x2000 + 4 * (n - 1)), 0x5000u + n - 1}});
+}
+INSTANTIATE_TEST_SUITE_P(Lengths, FabricStream, ::testing::Values(1, 16, 64, 300));
+
+TEST(FabricCe, SendsRunDataTasksAndControlWaveletsRunControlTasks) {
+  TwoPes t;
+  Prog pa;
+  pa("ori", {R(1), Z(), I(Route(kRamp, kE))})("sw", {R(1), A(arch::ColorCfg::Addr(5))})(
+      "ori", {R(2), Z(), I(3)})
+      .Label("l")("send", {R(2), I(5)})("addi", {R(2), R(2), I(-1)})("bne", {R(2), Z(), L("l")})(
+          "lui", {R(3), I(9)})("ori", {R(3), R(3), I(0xABC)})  // task 9, argument 0xABC
+      ("sendc", {R(3), I(5)})("tend");
+  Prog pb;
+  pb("ori", {R(1), Z(), I(Route(kW, kRamp))})("sw", {R(1), A(arch::ColorCfg::Addr(5))})(
+      "ori", {R(10), Z(), I(0x300)})("tend");
+  pb.Org(0x40)("sw", {R(0), M(0, 10)})("addi", {R(10), R(10), I(4)})("tend");  // data task 5
+  pb.Org(0x80)("sw", {R(0), A(0x400)})("tend");                                // control task 9
+  t.a.Load(pa.Image(), {{0, TaskKind::kLocal, 0}});
+  t.b.Load(pb.Image(),
+           {{0, TaskKind::kLocal, 0}, {5, TaskKind::kData, 0x40}, {9, TaskKind::kControl, 0x80}});
+  t.a.Activate(0);
+  t.b.Activate(0);
+  t.fab.Run(500);
+  ASSERT_FALSE(t.b.Faulted()) << t.b.FaultMessage();
+  EXPECT_EQ(t.b.HostRead(0x300), 3u);
+  EXPECT_EQ(t.b.HostRead(0x304), 2u);
+  EXPECT_EQ(t.b.HostRead(0x308), 1u);
+  EXPECT_EQ(t.b.HostRead(0x400), 0xABCu);
+  auto starts = TwoPes::Of(t.tb, Kind::kTaskStart);
+  ASSERT_EQ(starts.size(), 5u);
+  EXPECT_EQ(starts[4].task, 9);
+  // The control wavelet advanced the switches of color 5 in both routers.
+  EXPECT_EQ(arch::SwitchCfg::Pos(t.fab.ReadReg({0, 0}, arch::SwitchCfg::Addr(5))), 1u);
+  EXPECT_EQ(arch::SwitchCfg::Pos(t.fab.ReadReg({1, 0}, arch::SwitchCfg::Addr(5))), 1u);
+  EXPECT_TRUE(t.b.Quiet());
+  EXPECT_EQ(t.b.OwedCredits(), 0);
+  EXPECT_EQ(t.a.OutCredits(5), static_cast<int>(arch::kRampInDepth));
+  // The same programs on the RTL: every PE's SRAM and registers agree with the model's.
+  ExpectFabricsAgree(
+      {{{0, 0}, pa, {{0, TaskKind::kLocal, 0}}},
+       {{1, 0},
+        pb,
+        {{0, TaskKind::kLocal, 0}, {5, TaskKind::kData, 0x40}, {9, TaskKind::kControl, 0x80}}}},
+      200, {{{1, 0}, 0x308, 1u}, {{1, 0}, 0x400, 0xABCu}});
 }
 
 TEST(FabricCe, RtlFabricOfFullPesAgreesWithTheModel) {

@@ -1,11 +1,16 @@
 // Long runs of the interpreter: a tight scalar loop and long DSD operations take exactly the
 // cycles docs/isa.md 6.8 gives, alone, traced and as the endpoint of a 1x1 FuncFabric. (How fast
-// they run is measured by bench/ce_bench.cpp, not asserted here.)
+// they run is measured by bench/ce_bench.cpp, not asserted here.) The same programs, shorter, run
+// on the RTL too, co-simulated with the functional model (*OnTheRtl): the RTL costs about 100
+// times as much per cycle, and the long runs are there for the functional model's fast paths
+// (running ahead, bulk steps), which the RTL does not have.
 #include <gtest/gtest.h>
 
 #include "ce/ce_endpoint.h"
 #include "ce_test_util.h"
+#include "cosim/cosim_machine.h"
 #include "func/func_fabric.h"
+#include "machine/pe_load.h"
 
 namespace tessera::ce::test {
 namespace {
@@ -74,6 +79,34 @@ TEST(CeLongRun, LongDsdOperation) {
   // Per repeat: fmacs n + 6, addi 1, taken bne 2; the last bne falls through, then tend.
   EXPECT_EQ(RunAlone(ce), 20u * (kLongN + 9) + 5);
   EXPECT_FALSE(ce.Faulted()) << ce.FaultMessage();
+}
+
+// The program on one PE of the RTL (a 1x1 tile of a full PE) co-simulated with the functional
+// model: both run to quiescence; returns the cycles, having checked that every link, task start,
+// debug record and the end state of the PE agree.
+uint64_t RunOnTheRtl(const Prog& p) {
+  machine::RtlMachineOptions o;
+  o.systemc = false;
+  auto m =
+      cosim::MakeCosimMachine(machine::MakeFuncMachine(1, 1, {1, 1}), machine::MakeRtlMachine(o));
+  m->ForEachFabric([](fabric::Fabric& f) { f.SetStopWhenQuiescent(true); });
+  machine::LoadSram(*m, {0, 0}, p.Image());
+  machine::BindTask(*m, {0, 0}, 0, TaskKind::kLocal, 0);
+  machine::LaunchTask(*m, {0, 0}, 0);
+  uint64_t cycles = 0;
+  while (!m->Quiescent() && m->Fabric().Faults().empty()) cycles += m->Run(1 << 20);
+  EXPECT_EQ(m->TakeAgreement(true).difference, "");
+  EXPECT_TRUE(m->Fabric().Faults().empty());
+  return cycles;
+}
+
+TEST(CeLongRun, ScalarLoopOnTheRtl) {
+  // As alone (ScalarLoop above): lui, ori, 5 cycles per iteration, tend.
+  EXPECT_EQ(RunOnTheRtl(ScalarLoop(20000)), 100000u + 3);
+}
+
+TEST(CeLongRun, LongDsdOperationOnTheRtl) {
+  EXPECT_EQ(RunOnTheRtl(LongDsd(3)), 3u * (kLongN + 9) + 5);  // as alone (LongDsdOperation)
 }
 
 TEST(CeLongRun, ScalarLoopInAFabricEndsWhenAlone) {
