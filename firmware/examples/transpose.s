@@ -1,4 +1,4 @@
-; docs/isa.md 8.9, example (e): mem4d descriptors (v0.2). One mov32 writes the transpose of a
+; docs/isa.md 8.9, example (e): mem4d descriptors. One mov32 writes the transpose of a
 ; row-major M x K matrix, and one fsums adds up a P x Q tile of it, each walking memory in two
 ; dimensions instead of a loop of dincb.
         .equ    M, 4            ; rows of a

@@ -42,7 +42,7 @@ inline Route EffectiveRoute(uint32_t color_cfg, uint32_t switch_cfg) {
 
 // The directions some position of the color (its base route or a position 1..3) accepts from
 // (rx) and sends to (tx). A wavelet from an input in rx that the current position does not
-// accept waits in its queue for a position that does (v0.2); from any other input it is a
+// accept waits in its queue for a position that does; from any other input it is a
 // routing fault (RxMismatch). The layout linker checks with both that routes connect.
 inline Route AnyPosition(uint32_t color_cfg, uint32_t switch_cfg) {
   using S = arch::SwitchCfg;

@@ -38,10 +38,10 @@ module tessera_ce (
   input  logic [31:0]                           host_wdata_i,
   output logic [31:0]                           host_rdata_o,
   // the PE's SRAM (tessera_sram) and FMAC (tessera_fmac)
-  output tessera_ce_pkg::sram_req_t             sram_o,
-  input  tessera_ce_pkg::sram_rsp_t             sram_i,
-  output tessera_ce_pkg::fmac_req_t             fmac_o,
-  input  tessera_ce_pkg::fmac_rsp_t             fmac_i,
+  output tessera_pkg::sram_req_t             sram_o,
+  input  tessera_pkg::sram_rsp_t             sram_i,
+  output tessera_pkg::fmac_req_t             fmac_o,
+  input  tessera_pkg::fmac_rsp_t             fmac_i,
   // debug port records and status
   output logic                                  dbg_valid_o,
   output logic [2:0]                            dbg_fmt_o,
@@ -58,18 +58,19 @@ module tessera_ce (
   localparam int unsigned NumUts = NumMicrothreads;
 
   // State under the names the wave save files give (waves/save_file.cpp); gpr_q and dsr_q are
-  // also read by the testbench's back door (testbench/ce/rtl_pe.cpp).
+  // also read straight from the model by the RTL fabric (rtl::RtlFabric::Core, the accessors
+  // model/rtl/CMakeLists.txt generates).
   logic [15:0]             pc_q;
   logic [31:0]             ir_q;
   logic                    ir_valid_q, running_q;
   logic [4:0]              task_q;
   logic [31:0]             active_q, blocked_q;
   logic [31:0]             ce_status;
-  logic [2:0]              stall_q;
+  ce_stall_e               stall_q;
   logic                    stall_now;  // the scalar stage stalls in this cycle, for stall_why
-  logic [2:0]              stall_why;
+  ce_stall_e               stall_why;
   logic [4:0]              stall_col_q;
-  logic [4:0]              fcause_q;
+  ce_fault_e               fcause_q;
   logic [NumUts-1:0]       ut_busy;
   logic [NumUts*32-1:0]    ut_status, ut_info;
   logic [NumColors-1:0]    in_valid;
@@ -82,7 +83,7 @@ module tessera_ce (
   logic                      live;      // enabled, no fault recorded
   logic                      dsd_go;    // the DSD engine acts (the scalar stage did not fault)
   logic                      disp_go, pick_go, ret_go;
-  tessera_ce_pkg::ce_fault_t fault_rec;
+  tessera_pkg::ce_fault_t fault_rec;
 
   // ---------------------------------------------------------------------------------------------
   // CE input queues and owed credits
@@ -107,7 +108,7 @@ module tessera_ce (
   // Fetch, decode, operands
   logic [13:0]           fetch_addr;
   logic                  ir_past, issue;
-  tessera_ce_pkg::flow_t flow;
+  tessera_pkg::flow_t flow;
   logic                  pick, pick_fault;
   logic [4:0]            pick_task;
   logic [15:0]           pick_entry;
@@ -157,26 +158,26 @@ module tessera_ce (
   logic [31:0]                ea, mm_rdata;
   logic [4:0]                 mm_reg, mm_idx;
   logic                       fp_pend, sc_fault, sc_fmac, dsd_issue, dbg, cyc_latch;
-  tessera_ce_pkg::ce_fault_t  sc_fault_rec;
+  tessera_pkg::ce_fault_t  sc_fault_rec;
   logic [1:0]                 sc_ports;
   logic [7:0]                 sc_banks;
   logic [11:0]                sc_row;
-  tessera_ce_pkg::gpr_wr_t    sc_gpr;
-  tessera_ce_pkg::dsr_wr_t    sc_dsr;
-  tessera_ce_pkg::sram_wr_t   sc_wr;
-  tessera_ce_pkg::reg_wr_t    sc_reg;
+  tessera_pkg::gpr_wr_t    sc_gpr;
+  tessera_pkg::dsr_wr_t    sc_dsr;
+  tessera_pkg::sram_wr_t   sc_wr;
+  tessera_pkg::reg_wr_t    sc_reg;
   tessera_pkg::link_t         sc_send;
-  tessera_ce_pkg::task_fx_t   sc_task;
-  tessera_ce_pkg::fp_issue_t  sc_fp;
+  tessera_pkg::task_fx_t   sc_task;
+  tessera_pkg::fp_issue_t  sc_fp;
   logic [NumTasks*2-1:0]      tkind;
   logic [NumTasks*16-1:0]     tentry;
   logic [NumColors*4-1:0]     ocred;
   logic [NumColors-1:0]       ocred_has, ocred_has_after;  // a credit left (after the send)
   // the DSD engine's hold on this cycle's resources, and its checks
   tessera_pkg::link_t         dsd_wave;
-  tessera_ce_pkg::sram_wr_t   dsd_wr;
+  tessera_pkg::sram_wr_t   dsd_wr;
   logic                       dsd_split, iss_busy, iss_fault;
-  tessera_ce_pkg::ce_fault_t  iss_fault_rec;
+  tessera_pkg::ce_fault_t  iss_fault_rec;
 
   tessera_ce_scalar u_scalar (
     .clk_i, .rst_ni,
@@ -236,12 +237,12 @@ module tessera_ce (
 
   // ---------------------------------------------------------------------------------------------
   // The DSD engine (items 1 and 4)
-  tessera_ce_pkg::sram_rd_t  dsd_rd;
-  tessera_ce_pkg::gpr_wr_t   dsd_gpr;
-  tessera_ce_pkg::fmac_req_t dsd_fmac;
+  tessera_pkg::sram_rd_t  dsd_rd;
+  tessera_pkg::gpr_wr_t   dsd_gpr;
+  tessera_pkg::fmac_req_t dsd_fmac;
   logic                      dsd_step_fmac;
   logic [1:0]                dsd_step_elems;
-  tessera_ce_pkg::ce_fault_t dsd_fault_rec;
+  tessera_pkg::ce_fault_t dsd_fault_rec;
   logic                      dsd_fault, dsd_cred_take;
   logic [4:0]                dsd_cred_color, dsd_flags;
   logic [31:0]               dsd_activate, dsd_unblock;
@@ -305,14 +306,14 @@ module tessera_ce (
   logic                      disp, disp_set, disp_fault;
   logic [4:0]                disp_task;
   logic [15:0]               disp_arg;
-  tessera_ce_pkg::ce_fault_t disp_fault_rec, pick_fault_rec;
+  tessera_pkg::ce_fault_t disp_fault_rec, pick_fault_rec;
   logic [31:0]               runnable, pick_data;
 
   tessera_ce_tasks u_tasks (
     .clk_i, .rst_ni,
     .pc_i            (pc_q),
     .running_i       (running_q),
-    .faulted_i       (fcause_q != 5'(CeFaultNone)),
+    .faulted_i       (fcause_q != CeFaultNone),
     .in_valid_i      (in_valid),
     .in_ctrl_i       (in_ctrl),
     .in_data_i       (in_data),
@@ -374,7 +375,7 @@ module tessera_ce (
     .has_after_o  (ocred_has_after)
   );
 
-  tessera_ce_pkg::gpr_wr_t fp_gpr;
+  tessera_pkg::gpr_wr_t fp_gpr;
   logic [4:0]              fp_flags;
 
   tessera_ce_fp u_fp (
@@ -494,7 +495,7 @@ module tessera_ce (
     ce_status = '0;
     ce_status[CeStatusTaskLsb +: 5]       = running_q ? task_q : 5'(NoTask);
     ce_status[CeStatusRunningLsb]         = running_q;
-    ce_status[CeStatusFaultedLsb]         = fcause_q != 5'(CeFaultNone);
+    ce_status[CeStatusFaultedLsb]         = fcause_q != CeFaultNone;
     ce_status[CeStatusQuietLsb]           = quiet_o;
     ce_status[CeStatusStallLsb +: 3]      = stall_q;
     ce_status[CeStatusStallColorLsb +: 5] = stall_col_q;
@@ -505,7 +506,7 @@ module tessera_ce (
   assign dbg_valid_o  = dbg;
   assign dbg_fmt_o    = sc_reg.idx[2:0];
   assign dbg_value_o  = sc_reg.data;
-  assign fault_o      = fcause_q != 5'(CeFaultNone);
+  assign fault_o      = fcause_q != CeFaultNone;
   assign quiet_o      = !running_q && runnable == '0 && ut_busy == '0 && in_valid == '0 && !owed;
   assign retire_o     = issue;
   assign retire_pc_o  = pc_q;

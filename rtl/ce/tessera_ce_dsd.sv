@@ -41,7 +41,7 @@ module tessera_ce_dsd (
   input  logic [tessera_pkg::NumColors-1:0]     can_recv_i,
   output logic                                  iss_busy_o,   // its microthread is busy
   output logic                                  iss_fault_o,
-  output tessera_ce_pkg::ce_fault_t             iss_fault_rec_o,
+  output tessera_pkg::ce_fault_t             iss_fault_rec_o,
   // what the scalar stage took in this cycle
   input  logic [1:0]                            sc_ports_i,
   input  logic [7:0]                            sc_banks_i,
@@ -57,29 +57,29 @@ module tessera_ce_dsd (
   output logic                                  cred_take_o,  // a fabout step takes a credit
   output logic [4:0]                            cred_color_o,
   // SRAM: reads (port 0 only when the scalar stage reads nothing), the write of a result due
-  output tessera_ce_pkg::sram_rd_t              rd_o,
-  input  tessera_ce_pkg::sram_rsp_t             sram_i,
-  output tessera_ce_pkg::sram_wr_t              wr_o,
+  output tessera_pkg::sram_rd_t              rd_o,
+  input  tessera_pkg::sram_rsp_t             sram_i,
+  output tessera_pkg::sram_wr_t              wr_o,
   // the rest of the result due (item 1)
   output tessera_pkg::link_t                    wave_o,
-  output tessera_ce_pkg::gpr_wr_t               gpr_o,
+  output tessera_pkg::gpr_wr_t               gpr_o,
   output logic [4:0]                            flags_o,
   // the second cycle of a split step: read ports and the next FMAC slot are the engine's
   output logic                                  split_o,
   // the FMAC slot of this cycle, and the FMAC output
-  output tessera_ce_pkg::fmac_req_t             fmac_o,
+  output tessera_pkg::fmac_req_t             fmac_o,
   // for the performance counters: the step of this cycle takes the next cycle's FMAC slot, and
   // the elements it finishes
   output logic                                  step_fmac_o,
   output logic [1:0]                            step_elems_o,
-  input  tessera_ce_pkg::fmac_rsp_t             fmac_i,
+  input  tessera_pkg::fmac_rsp_t             fmac_i,
   // completions (docs/isa.md 5.3)
   input  logic [tessera_pkg::NumTasks*2-1:0]    tkind_i,
   output logic [31:0]                           activate_o,
   output logic [31:0]                           unblock_o,
   // a fault of a microthread's step or completion (ranked after the scalar stage)
   output logic                                  fault_o,
-  output tessera_ce_pkg::ce_fault_t             fault_rec_o,
+  output tessera_pkg::ce_fault_t             fault_rec_o,
   // state for CeStatus, CeColor, UtStatus and UtInfo
   output logic [tessera_pkg::NumMicrothreads-1:0]      busy_o,
   output logic [tessera_pkg::NumColors-1:0]            reads_o,
@@ -128,7 +128,7 @@ module tessera_ce_dsd (
   );
 
   // What the instruction loads into its microthread when it issues (decoded once, only then)
-  tessera_ce_pkg::dsd_issue_t iss_op;
+  tessera_pkg::dsd_issue_t iss_op;
 
   tessera_ce_dsd_issue u_issue (
     .active_i  (iss_go_i),
@@ -151,7 +151,7 @@ module tessera_ce_dsd (
 
   // ---------------------------------------------------------------------------------------------
   // Item 1: the result due, the last stage of the results in flight
-  tessera_ce_pkg::dsd_result_t res_new, res_due;
+  tessera_pkg::dsd_result_t res_new, res_due;
   logic                        due;
   logic [31:0]                 due_val;
 
@@ -165,21 +165,21 @@ module tessera_ce_dsd (
   always_comb begin
     due     = res_due.valid && live_i;
     due_val = res_due.fmac ? fmac_i.result : res_due.value;
-    if (res_due.fmac && res_due.cmp)  // a compare: all ones or zeros (docs/isa.md 4.11, v0.2)
+    if (res_due.fmac && res_due.cmp)  // a compare: all ones or zeros (docs/isa.md 4.11)
       due_val = {{16{!res_due.half}} & {16{fmac_i.result[0] ^ res_due.cmp_inv}},
                  {16{fmac_i.result[0] ^ res_due.cmp_inv}}};
     wr_o         = '0;
-    wr_o.we      = due && res_due.kind == tessera_ce_pkg::DsdResSram;
+    wr_o.we      = due && res_due.kind == tessera_pkg::DsdResSram;
     wr_o.addr    = res_due.addr;
     wr_o.be      = res_due.be;
     wr_o.data    = res_due.half ? {2{due_val[15:0]}} : due_val;
     wave_o       = '0;
-    wave_o.valid = due && res_due.kind == tessera_ce_pkg::DsdResWave;
+    wave_o.valid = due && res_due.kind == tessera_pkg::DsdResWave;
     wave_o.ctrl  = res_due.ctrl;
     wave_o.color = res_due.color;
     wave_o.data  = res_due.half ? {res_due.hi, due_val[15:0]} : due_val;
     gpr_o        = '0;
-    gpr_o.we     = due && res_due.kind == tessera_ce_pkg::DsdResGpr;
+    gpr_o.we     = due && res_due.kind == tessera_pkg::DsdResGpr;
     gpr_o.addr   = res_due.gpr;
     gpr_o.data   = res_due.half ? {16'h0, due_val[15:0]} : due_val;
     flags_o      = '0;
@@ -209,8 +209,8 @@ module tessera_ce_dsd (
   logic [2:0]             in_flight [NumUts];
   logic [NumColors-1:0]   ut_reads [NumUts];
   logic [31:0]            dw [NumUts*NumDw];  // fdot word w of microthread u at [NumDw*u + w]
-  tessera_ce_pkg::dsd_ut_view_t view_step;  // the stepper's
-  tessera_ce_pkg::dsd_ut_view_t view_fault; // the faulting microthread's
+  tessera_pkg::dsd_ut_view_t view_step;  // the stepper's
+  tessera_pkg::dsd_ut_view_t view_fault; // the faulting microthread's
   logic [$bits(view_step)-1:0]  views [NumUts];
 
 
@@ -304,7 +304,7 @@ module tessera_ce_dsd (
     .rd_o
   );
 
-  tessera_ce_pkg::dsd_slot_t slot_new, slot_q;
+  tessera_pkg::dsd_slot_t slot_new, slot_q;
 
   tessera_ce_dsd_step u_step (
     .clk_i, .rst_ni,
@@ -351,11 +351,11 @@ module tessera_ce_dsd (
     if (fault) begin
       fault_rec_o.info[FaultInfoUtLsb +: 4] = 4'(fault_ut);
       if (cfault[fault_ut]) begin
-        fault_rec_o.cause = 5'(CeFaultTaskKind);
+        fault_rec_o.cause = CeFaultTaskKind;
         fault_rec_o.pc    = comp_pc[fault_ut];
         fault_rec_o.addr  = 32'(comp_tid[fault_ut]);
       end else begin
-        fault_rec_o.cause = 5'(CeFaultDsdRange);
+        fault_rec_o.cause = CeFaultDsdRange;
         fault_rec_o.pc    = ut_pc[fault_ut];
         fault_rec_o.addr  = range_addr[fault_ut];
         fault_rec_o.info[FaultInfoRoleLsb +: 3]   = 3'(range_role[fault_ut]) + 3'd1;

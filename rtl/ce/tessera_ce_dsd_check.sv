@@ -28,7 +28,7 @@ module tessera_ce_dsd_check (
   input  logic [tessera_pkg::NumColors-1:0] can_recv_i,
   output logic [14:0]                       len_o,
   output logic                              fault_o,
-  output tessera_ce_pkg::ce_fault_t         fault_rec_o
+  output tessera_pkg::ce_fault_t         fault_rec_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -181,33 +181,33 @@ module tessera_ce_dsd_check (
       r = first_role(invalid[1:0]);
       why = bad_kind[r] ? DsdWhyKind : bad_elem[r] ? DsdWhyType : rsvd[r] ? DsdWhyReserved :
             odd4[r] ? DsdWhyPair : DsdWhyShape;
-      fault_rec_o.cause = 5'(CeFaultDsdInvalid);
+      fault_rec_o.cause = CeFaultDsdInvalid;
       fault_rec_o.addr  = why == DsdWhyShape ? (count[35:32] != '0 ? '1 : count[31:0]) :
                                                raw[r][63:32];
       fault_rec_o.info  = info(r, dsr[r], 15'(why));
     end else if (bad_role != '0) begin
       r = first_role(bad_role[1:0]);
-      fault_rec_o.cause = 5'(CeFaultDsdInvalid);
+      fault_rec_o.cause = CeFaultDsdInvalid;
       fault_rec_o.addr  = raw[r][63:32];
       fault_rec_o.info  = info(r, dsr[r], 15'(DsdWhyRole));
     end else if (same_color) begin
       r = 2'd2;
-      fault_rec_o.cause = 5'(CeFaultDsdInvalid);
+      fault_rec_o.cause = CeFaultDsdInvalid;
       fault_rec_o.addr  = raw[2][63:32];
       fault_rec_o.info  = info(r, dsr[r], 15'(DsdWhySameColor));
     end else if (bad_type != '0) begin
       r = first_role(bad_type[1:0]);
-      fault_rec_o.cause = 5'(CeFaultDsdType);
+      fault_rec_o.cause = CeFaultDsdType;
       fault_rec_o.addr  = raw[r][63:32];
       fault_rec_o.info  = info(r, dsr[r], 15'd0);
     end else if (bad_color != '0) begin
       r = first_role(bad_color[1:0]);
-      fault_rec_o.cause = 5'(CeFaultBadColor);
+      fault_rec_o.cause = CeFaultBadColor;
       fault_rec_o.addr  = 32'(raw[r][DsdColorLsb +: 5]);
       fault_rec_o.info  = info(r, dsr[r], 15'd0);
     end else if (misaligned != '0) begin
       r = first_role(misaligned[1:0]);
-      fault_rec_o.cause = 5'(CeFaultDsdMisaligned);
+      fault_rec_o.cause = CeFaultDsdMisaligned;
       fault_rec_o.addr  = 32'(raw[r][DsdBaseLsb +: 16]);
       fault_rec_o.info  = info(r, dsr[r], 15'd0);
     end else begin

@@ -20,7 +20,7 @@ module tessera_ce_dsd_issue (
   input  logic [63:0]                ext_src1_i,
   input  logic [31:0]                scalar_i,
   input  logic [15:0]                pc_i,
-  output tessera_ce_pkg::dsd_issue_t iss_o
+  output tessera_pkg::dsd_issue_t iss_o
 );
   `include "tessera_pkg_use.svh"
 

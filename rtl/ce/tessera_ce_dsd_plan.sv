@@ -16,7 +16,7 @@ module tessera_ce_dsd_plan (
   input  logic                                       split_i,     // a split's second half is due
   input  logic [2:0]                                 split_ut_i,
   input  logic [1:0]                                 sc_ports_i,  // read ports the scalar took
-  input  tessera_ce_pkg::dsd_ut_view_t               view_i,      // the stepper's (stepper_o)
+  input  tessera_pkg::dsd_ut_view_t               view_i,      // the stepper's (stepper_o)
   output logic                                       run_o,       // the engine acts
   output logic                                       step_o,      // a step is taken ...
   output logic [2:0]                                 stepper_o,   // ... by this microthread
@@ -25,34 +25,24 @@ module tessera_ce_dsd_plan (
   output logic [tessera_pkg::NumMicrothreads-1:0]    may_end_o,   // not after the fault
   output logic [tessera_pkg::NumMicrothreads-1:0]    may_complete_o,
   output logic [tessera_pkg::NumMicrothreads-1:0]    turn_o,      // ready, not stepping
-  output tessera_ce_pkg::sram_rd_t                   rd_o
+  output tessera_pkg::sram_rd_t                   rd_o
 );
   `include "tessera_pkg_use.svh"
 
   localparam int unsigned NumUts = NumMicrothreads;
+  localparam int unsigned PickWidth = NumUts;  // pickers over microthreads
+  `include "tessera_pick.svh"
 
   logic [2:0] rr_q, rr_d;  // the round robin starts here
   logic       step_v;      // some microthread may step (before faults)
   logic [NumUts-1:0] sel;  // the one that steps (not a split step's second half), one-hot
 
   always_comb begin
-    logic [2:0] rr_u;
+    logic [3:0] rr_pick;  // {valid, microthread}
     run_o     = go_i && (busy_i != '0 || comp_i != '0);
-    step_v    = 1'b0;
-    stepper_o = '0;
-    rr_u      = '0;
-    if (split_i) begin
-      step_v    = 1'b1;
-      stepper_o = split_ut_i;
-    end else if (ready_i != '0) begin
-      for (int k = NumUts - 1; k >= 0; k--) begin
-        rr_u = rr_q + 3'(k);
-        if (ready_i[rr_u]) begin
-          step_v    = 1'b1;
-          stepper_o = rr_u;
-        end
-      end
-    end
+    rr_pick   = pick_round_robin(ready_i, rr_q);
+    step_v    = split_i || rr_pick[3];
+    stepper_o = split_i ? split_ut_i : rr_pick[2:0];
     // (vector operations; the per-microthread loops run only where a microthread faults)
     sel        = (step_v && !split_i) ? NumUts'(1) << stepper_o : '0;
     turn_o     = ready_i & ~sel;

@@ -11,9 +11,9 @@ module tessera_ce_dsd_step (
   input  logic                                 live_i,
   input  logic                                 step_i,      // the step is taken ...
   input  logic [2:0]                           stepper_i,   // ... by this microthread
-  input  tessera_ce_pkg::dsd_ut_view_t         view_i,      // ... which looks like this
+  input  tessera_pkg::dsd_ut_view_t         view_i,      // ... which looks like this
   input  logic [1:0]                           sc_ports_i,  // read ports the scalar stage took
-  input  tessera_ce_pkg::sram_rsp_t            sram_i,      // the words the plan's reads return
+  input  tessera_pkg::sram_rsp_t            sram_i,      // the words the plan's reads return
   input  logic [tessera_pkg::NumColors*32-1:0] in_data_i,   // CE queue heads
   output logic [tessera_pkg::NumColors-1:0]    pop_o,       // fabin operands taken
   output logic                                 cred_take_o, // a fabout step takes a credit
@@ -21,8 +21,8 @@ module tessera_ce_dsd_step (
   output logic                                 split_o,     // a split step's second half is due
   output logic [2:0]                           split_ut_o,
   output logic                                 spair_o,
-  output tessera_ce_pkg::dsd_slot_t            slot_o,      // the FMAC slot of the next cycle
-  output tessera_ce_pkg::dsd_result_t          result_o,    // the result put in flight
+  output tessera_pkg::dsd_slot_t            slot_o,      // the FMAC slot of the next cycle
+  output tessera_pkg::dsd_result_t          result_o,    // the result put in flight
   output logic [1:0]                           elems_o      // elements the step finishes
 );
   `include "tessera_pkg_use.svh"
@@ -249,7 +249,7 @@ module tessera_ce_dsd_step (
         result_o.lanes = (f16 && st != 3'd3) ? 2'b11 : 2'b01;
         result_o.half  = f16 && st == 3'd3;
         if (st == stages(fmt) - 3'd1) begin
-          result_o.kind = tessera_ce_pkg::DsdResGpr;  // the last one: R[S]
+          result_o.kind = tessera_pkg::DsdResGpr;  // the last one: R[S]
           result_o.gpr  = view_i.sreg;
         end else begin
           result_o.dot  = 1'b1;                        // combine word 4 + st
@@ -337,13 +337,13 @@ module tessera_ce_dsd_step (
             end
           end
           if (view_i.dst.kind == 2'(DsdKindMem1d)) begin
-            result_o.kind = tessera_ce_pkg::DsdResSram;
+            result_o.kind = tessera_pkg::DsdResSram;
             result_o.addr = view_i.dst.addr[15:2];
             result_o.half = !pair && view_i.dst.half;
             result_o.be   = (pair || !view_i.dst.half) ? 4'b1111
                           : view_i.dst.addr[1] ? 4'b1100 : 4'b0011;
           end else begin
-            result_o.kind  = tessera_ce_pkg::DsdResWave;
+            result_o.kind  = tessera_pkg::DsdResWave;
             result_o.ctrl  = view_i.ctrl;
             result_o.color = view_i.dst.color;
             result_o.half  = view_i.dst.half;

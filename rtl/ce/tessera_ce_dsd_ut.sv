@@ -13,7 +13,7 @@ module tessera_ce_dsd_ut (
   // whether the DSD instruction at issue issues on this microthread, and what it loads then
   // (tessera_ce_dsd_issue decodes it once for the engine; docs/isa.md 4.11)
   input  logic                                issue_i,
-  input  tessera_ce_pkg::dsd_issue_t          iss_i,
+  input  tessera_pkg::dsd_issue_t          iss_i,
   // what the next step needs this cycle
   input  logic [tessera_pkg::NumColors-1:0]   head_data_i,   // a data wavelet heads color c
   input  logic [tessera_pkg::NumColors-1:0]   head_ctrl_i,   // a control wavelet heads color c
@@ -43,7 +43,7 @@ module tessera_ce_dsd_ut (
   output logic [3:0]                          range_dsr_o,   // its DSR and its element's
   output logic [31:0]                         range_addr_o,  // address
   output logic [15:0]                         pc_o,          // its operation's pc
-  output tessera_ce_pkg::dsd_ut_view_t        view_o,
+  output tessera_pkg::dsd_ut_view_t        view_o,
   // what the engine decided (tessera_ce_dsd_plan)
   input  logic                                run_i,         // the engine acts this cycle
   input  logic                                may_end_i,     // no earlier fault stops it
@@ -69,7 +69,7 @@ module tessera_ce_dsd_ut (
 
   // ---------------------------------------------------------------------------------------------
   // State: the operation as issued (loaded from iss_i when one issues; per-role fields of width W
-  // at [W*r +: W], as in tessera_ce_pkg::dsd_issue_t) ...
+  // at [W*r +: W], as in tessera_pkg::dsd_issue_t) ...
   logic                 busy_q, busy_d;
   logic                 sync_q;              // the CE waits for it (UtStatus.Sync)
   logic [15:0]          upc_q;
@@ -120,7 +120,7 @@ module tessera_ce_dsd_ut (
   logic [8*2-1:0]       lrdy_q, lrdy_d;     // cycles until fdot partial lane j may be used
   logic [3*2-1:0]       crdy_q, crdy_d;     // cycles until combine result k may be used
   logic                 cnt_q, cnt_d;        // some lrdy or crdy counter is not zero
-  logic [2:0]           wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
+  ut_wait_e             wait_q, wait_d;      // UtStatus.Wait, UtInfo.Color, as last found
   logic [4:0]           wcol_q, wcol_d;
 
   // An idle microthread (not busy, nothing in flight, its fdot counters at zero) keeps its state
@@ -136,7 +136,7 @@ module tessera_ce_dsd_ut (
   logic                 ready, pl_comb, pl_split, pl_pair, pl_range;
   logic [1:0]           pl_rrole;  // the first operand outside SRAM, and its address
   logic [AW-1:0]        pl_raddr;
-  logic [2:0]           why;       // UtWait
+  ut_wait_e             why;
   logic [4:0]           wc;
   always_comb begin
     logic          r0, r1, in_ok, dot_ok;
@@ -153,7 +153,7 @@ module tessera_ce_dsd_ut (
     pl_range = 1'b0;
     pl_rrole = '0;
     pl_raddr = '0;
-    why      = 3'(UtWaitReady);
+    why      = UtWaitReady;
     wc       = 5'(NoColor);
     r0       = 1'b0;
     r1       = 1'b0;
@@ -169,10 +169,10 @@ module tessera_ce_dsd_ut (
     end
     if (busy_q && !ending) begin
       if (split_me_i) begin
-        why = 3'(UtWaitReady);  // its split step's second half is due
+        why = UtWaitReady;  // its split step's second half is due
       end else if (ended_q) begin
         if (!dot_q || st == stages(fmt_q)) begin
-          why = 3'(UtWaitDrain);
+          why = UtWaitDrain;
         end else begin
           // an fdot combine step (6.5): its inputs ready, the FMAC slot free
           pl_comb = 1'b1;
@@ -190,7 +190,7 @@ module tessera_ce_dsd_ut (
               default: in_ok = crdy_q[0 +: 2] == '0 && crdy_q[2 +: 2] == '0;
             endcase
           end
-          if (sc_fmac_i || !in_ok) why = 3'(UtWaitFmac);
+          if (sc_fmac_i || !in_ok) why = UtWaitFmac;
           else                      ready = 1'b1;
         end
       end else begin
@@ -218,19 +218,19 @@ module tessera_ce_dsd_ut (
         end
         // fabric operands: a data wavelet at each fabin head, a credit for fabout
         for (int r = 1; r < 3; r++) begin
-          if (why == 3'(UtWaitReady) && has_q[r] && okind_q[2*r +: 2] == 2'(DsdKindFabIn) &&
+          if (why == UtWaitReady && has_q[r] && okind_q[2*r +: 2] == 2'(DsdKindFabIn) &&
               !head_data_i[ocol_q[5*r +: 5]]) begin
-            why = 3'(UtWaitFabIn);
+            why = UtWaitFabIn;
             wc  = ocol_q[5*r +: 5];
           end
         end
-        if (why == 3'(UtWaitReady) && has_q[0] && okind_q[0 +: 2] == 2'(DsdKindFabOut) &&
+        if (why == UtWaitReady && has_q[0] && okind_q[0 +: 2] == 2'(DsdKindFabOut) &&
             !cred_i[ocol_q[0 +: 5]]) begin
-          why = 3'(UtWaitFabOut);
+          why = UtWaitFabOut;
           wc  = ocol_q[0 +: 5];
         end
         // reads: src0 and src1 through the ports and banks the scalar stage left
-        if (why == 3'(UtWaitReady)) begin
+        if (why == UtWaitReady) begin
           logic f0, f1;
           r0 = mem[1];
           r1 = mem[2];
@@ -238,14 +238,14 @@ module tessera_ce_dsd_ut (
           f1 = !(sc_ports_i != 2'd0 && (banks[2] & sc_banks_i) != '0 && rows[2] != sc_row_i);
           if (r0 && r1 && (banks[1] & banks[2]) != '0 && rows[1] != rows[2]) begin
             pl_split = 1'b1;  // src0 now, src1 in the next cycle
-            if (sc_ports_i == 2'd2 || !f0) why = 3'(UtWaitPort);
+            if (sc_ports_i == 2'd2 || !f0) why = UtWaitPort;
           end else if (3'(sc_ports_i) + 3'(r0) + 3'(r1) > 3'd2 || (r0 && !f0) || (r1 && !f1)) begin
-            why = 3'(UtWaitPort);
+            why = UtWaitPort;
           end
         end
         // the FMAC slot of the next cycle (a split step's is the one after)
-        if (why == 3'(UtWaitReady) && fmac_q && !pl_split && sc_fmac_i) why = 3'(UtWaitFmac);
-        if (why == 3'(UtWaitReady) && dot_q) begin
+        if (why == UtWaitReady && fmac_q && !pl_split && sc_fmac_i) why = UtWaitFmac;
+        if (why == UtWaitReady && dot_q) begin
           // the partial this step updates (6.5), ready by the cycle the step counts as taken
           logic [1:0] lim;
           lim = pl_split ? 2'd1 : 2'd0;
@@ -256,13 +256,13 @@ module tessera_ce_dsd_ut (
                      lrdy_q[4*j[2:1] + 2 +: 2] <= lim;
           else
             dot_ok = lrdy_q[2*j +: 2] <= lim;
-          if (!dot_ok) why = 3'(UtWaitFmac);
+          if (!dot_ok) why = UtWaitFmac;
         end
-        if (why == 3'(UtWaitReady)) ready = 1'b1;
+        if (why == UtWaitReady) ready = 1'b1;
       end
     end
     if (ending) begin
-      why = 3'(UtWaitDrain);
+      why = UtWaitDrain;
       wc  = 5'(NoColor);
     end
   end
@@ -332,7 +332,7 @@ module tessera_ce_dsd_ut (
     ended_d = 1'b0;
     infl_d  = '0;
     stage_d = '0;
-    wait_d  = '0;
+    wait_d  = UtWaitReady;
     wcol_d  = '0;
     cnt_d   = 1'b0;
     for (int r = 0; r < 3; r++) begin
@@ -389,7 +389,7 @@ module tessera_ce_dsd_ut (
         i_d     = '0;
         ended_d = iss_i.n0;
         infl_d  = '0;
-        wait_d  = 3'(UtWaitReady);
+        wait_d  = UtWaitReady;
         wcol_d  = 5'(NoColor);
         stage_d = '0;
         for (int r = 0; r < 3; r++) begin
@@ -416,14 +416,14 @@ module tessera_ce_dsd_ut (
 
       // the wait the plan found (UtStatus.Wait, UtInfo.Color)
       if (run_i && busy_q) begin
-        wait_d = turn_i ? 3'(UtWaitTurn) : why;
+        wait_d = turn_i ? UtWaitTurn : why;
         wcol_d = wc;
       end
       // 4. the end by a control wavelet, the completion, the step
       if (may_end_i && ending) ended_d = 1'b1;
       if (may_complete_i && comp) begin
         busy_d = 1'b0;
-        wait_d = 3'(UtWaitReady);
+        wait_d = UtWaitReady;
         wcol_d = 5'(NoColor);
       end
       // a split step's first half changes nothing here
@@ -566,7 +566,7 @@ module tessera_ce_dsd_ut (
       ended_q <= 1'b0;
       infl_q  <= '0;
       stage_q <= '0;
-      wait_q  <= '0;
+      wait_q  <= UtWaitReady;
       wcol_q  <= '0;
       cnt_q   <= 1'b0;
       for (int r = 0; r < 3; r++) begin

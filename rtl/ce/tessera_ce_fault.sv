@@ -14,13 +14,13 @@ module tessera_ce_fault (
   input  logic                      clear_i,      // the host writes FaultStatus (frozen)
   // the faults of the cycle, in order
   input  logic                      sc_fault_i,
-  input  tessera_ce_pkg::ce_fault_t sc_fault_rec_i,
+  input  tessera_pkg::ce_fault_t sc_fault_rec_i,
   input  logic                      dsd_fault_i,
-  input  tessera_ce_pkg::ce_fault_t dsd_fault_rec_i,
+  input  tessera_pkg::ce_fault_t dsd_fault_rec_i,
   input  logic                      disp_fault_i,
-  input  tessera_ce_pkg::ce_fault_t disp_fault_rec_i,
+  input  tessera_pkg::ce_fault_t disp_fault_rec_i,
   input  logic                      pick_fault_i,
-  input  tessera_ce_pkg::ce_fault_t pick_fault_rec_i,
+  input  tessera_pkg::ce_fault_t pick_fault_rec_i,
   // who acts
   input  logic                      disp_want_i,  // the dispatcher has a wavelet to take
   input  logic                      pick_want_i,  // the picker has a task to start
@@ -30,16 +30,16 @@ module tessera_ce_fault (
   output logic                      pick_go_o,    // the picker starts its task
   output logic                      ret_go_o,     // a credit may return
   // FaultStatus.Cause, FaultPc, FaultAddr, FaultInfo
-  output tessera_ce_pkg::ce_fault_t fault_o
+  output tessera_pkg::ce_fault_t fault_o
 );
   `include "tessera_pkg_use.svh"
 
-  tessera_ce_pkg::ce_fault_t rec_q, rec_d;
+  tessera_pkg::ce_fault_t rec_q, rec_d;
   logic                      any;
 
   // Each on its own: the scalar stage reads live_o, the engine dsd_go_o, and their faults come
   // back here.
-  assign live_o    = en_i && rec_q.cause == 5'(CeFaultNone);
+  assign live_o    = en_i && rec_q.cause == CeFaultNone;
   assign dsd_go_o  = live_o && !sc_fault_i;
   assign disp_go_o = dsd_go_o && !dsd_fault_i && disp_want_i && !disp_fault_i;
   assign pick_go_o = dsd_go_o && !dsd_fault_i && !disp_fault_i && pick_want_i && !pick_fault_i;
@@ -69,5 +69,5 @@ module tessera_ce_fault (
   `include "tessera_assert.svh"
   // a recorded fault stays until the host clears it
   `ASSERT_IF(FaultHolds, !live_o && !clear_i, !rec_we)
-  `ASSERT_IF(RecordedFaultHasCause, live_o && any, rec_d.cause != 5'(CeFaultNone))
+  `ASSERT_IF(RecordedFaultHasCause, live_o && any, rec_d.cause != CeFaultNone)
 endmodule

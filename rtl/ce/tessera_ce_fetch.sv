@@ -10,7 +10,7 @@ module tessera_ce_fetch (
   input  logic                      rst_ni,
   input  logic                      live_i,
   input  logic                      issue_i,        // the instruction at pc issues ...
-  input  tessera_ce_pkg::flow_t     flow_i,         // ... and goes on here
+  input  tessera_pkg::flow_t     flow_i,         // ... and goes on here
   input  logic                      pick_i,         // the picker starts a task ...
   input  logic [4:0]                pick_task_i,
   input  logic [15:0]               pick_entry_i,   // ... at its entry

@@ -9,17 +9,17 @@ module tessera_ce_fp (
   input  logic                      rst_ni,
   input  logic                      en_i,
   input  logic                      live_i,
-  input  tessera_ce_pkg::fp_issue_t issue_i,   // the scalar FP instruction that issues
-  input  tessera_ce_pkg::fmac_req_t dsd_i,     // the DSD engine's slot
-  output tessera_ce_pkg::fmac_req_t fmac_o,    // the FMAC slot of this cycle
-  input  tessera_ce_pkg::fmac_rsp_t fmac_i,
+  input  tessera_pkg::fp_issue_t issue_i,   // the scalar FP instruction that issues
+  input  tessera_pkg::fmac_req_t dsd_i,     // the DSD engine's slot
+  output tessera_pkg::fmac_req_t fmac_o,    // the FMAC slot of this cycle
+  input  tessera_pkg::fmac_rsp_t fmac_i,
   output logic                      fp_pend_o, // a scalar FP result is in flight
-  output tessera_ce_pkg::gpr_wr_t   gpr_o,     // the scalar FP result
+  output tessera_pkg::gpr_wr_t   gpr_o,     // the scalar FP result
   output logic [4:0]                flags_o    // ... and its flags
 );
   `include "tessera_pkg_use.svh"
 
-  tessera_ce_pkg::fp_issue_t op_q, op_d;   // the operation for the slot (valid: this cycle)
+  tessera_pkg::fp_issue_t op_q, op_d;   // the operation for the slot (valid: this cycle)
   logic                      pend_q, pend_d;
   logic                      tag;          // the FMAC output is the scalar stage's
   logic                      result;       // the scalar result is due

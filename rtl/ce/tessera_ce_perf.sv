@@ -19,7 +19,7 @@ module tessera_ce_perf (
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_status_i, // UtStatus words
   input  logic                                        issue_i,     // an instruction issues
   input  logic                                        stall_i,     // the scalar stage stalls ...
-  input  logic [2:0]                                  stall_why_i, // ... for this CeStall
+  input  tessera_pkg::ce_stall_e                      stall_why_i, // ... for this reason
   input  logic                                        split_i,     // a split step's second half
   input  logic                                        fmac_i,      // the FMAC's next slot taken
   input  logic [1:0]                                  elems_i,     // DSD elements finished
@@ -64,12 +64,12 @@ module tessera_ce_perf (
       if (elems_i != '0) cnt_d[PerfEventDsdElems] = cnt_q[PerfEventDsdElems] + 32'(elems_i);
       if (stall_i) begin
         unique case (stall_why_i)
-          3'(CeStallUt):     cnt_d[PerfEventStallUt]     = cnt_q[PerfEventStallUt] + 32'd1;
-          3'(CeStallSync):   cnt_d[PerfEventStallSync]   = cnt_q[PerfEventStallSync] + 32'd1;
-          3'(CeStallSend):   cnt_d[PerfEventStallSend]   = cnt_q[PerfEventStallSend] + 32'd1;
-          3'(CeStallUtWait): cnt_d[PerfEventStallUtWait] = cnt_q[PerfEventStallUtWait] + 32'd1;
-          3'(CeStallPort):   cnt_d[PerfEventStallPort]   = cnt_q[PerfEventStallPort] + 32'd1;
-          3'(CeStallFmac):   cnt_d[PerfEventStallFmac]   = cnt_q[PerfEventStallFmac] + 32'd1;
+          CeStallUt:     cnt_d[PerfEventStallUt]     = cnt_q[PerfEventStallUt] + 32'd1;
+          CeStallSync:   cnt_d[PerfEventStallSync]   = cnt_q[PerfEventStallSync] + 32'd1;
+          CeStallSend:   cnt_d[PerfEventStallSend]   = cnt_q[PerfEventStallSend] + 32'd1;
+          CeStallUtWait: cnt_d[PerfEventStallUtWait] = cnt_q[PerfEventStallUtWait] + 32'd1;
+          CeStallPort:   cnt_d[PerfEventStallPort]   = cnt_q[PerfEventStallPort] + 32'd1;
+          CeStallFmac:   cnt_d[PerfEventStallFmac]   = cnt_q[PerfEventStallFmac] + 32'd1;
           default: ;
         endcase
       end
@@ -95,6 +95,6 @@ module tessera_ce_perf (
   end
 
   `include "tessera_assert.svh"
-  `ASSERT_IF(StallHasReason, stall_i, stall_why_i != 3'(CeStallNone))
+  `ASSERT_IF(StallHasReason, stall_i, stall_why_i != CeStallNone)
   `ASSERT(HostWritesFrozen, !(host_we_i && live_i))
 endmodule

@@ -15,7 +15,7 @@ module tessera_ce_regs (
   input  logic [15:0]                                 y_i,
   input  logic [47:0]                                 cycle_i,       // enabled cycles so far
   // the register write port: a CE store (tessera_ce_scalar) ...
-  input  tessera_ce_pkg::reg_wr_t                     ce_wr_i,
+  input  tessera_pkg::reg_wr_t                     ce_wr_i,
   input  logic [15:0]                                 ce_addr_i,     // its address (the router's)
   // ... or the host's back door, decoded (tessera_ce_mmio)
   input  logic                                        host_we_i,
@@ -38,12 +38,12 @@ module tessera_ce_regs (
   output logic [31:0]                                 ce_rdata_o,
   // GPR and DSR writes, in the order they land: the scalar stage, a scalar FP result, the
   // picker's r0, an fdot result (docs/isa.md 6.5), the host
-  input  tessera_ce_pkg::gpr_wr_t                     sc_gpr_i,
-  input  tessera_ce_pkg::dsr_wr_t                     sc_dsr_i,
-  input  tessera_ce_pkg::gpr_wr_t                     fp_gpr_i,
-  input  tessera_ce_pkg::gpr_wr_t                     dsd_gpr_i,
+  input  tessera_pkg::gpr_wr_t                     sc_gpr_i,
+  input  tessera_pkg::dsr_wr_t                     sc_dsr_i,
+  input  tessera_pkg::gpr_wr_t                     fp_gpr_i,
+  input  tessera_pkg::gpr_wr_t                     dsd_gpr_i,
   // task state changes, in the order they land (docs/isa.md 3.2)
-  input  tessera_ce_pkg::task_fx_t                    sc_task_i,     // a task instruction
+  input  tessera_pkg::task_fx_t                    sc_task_i,     // a task instruction
   input  logic                                        pick_i,        // the picker starts ...
   input  logic [4:0]                                  pick_task_i,   // ... this task, r0 = its
   input  logic [31:0]                                 pick_data_i,   // wavelet (data tasks)
@@ -57,7 +57,7 @@ module tessera_ce_regs (
   // the registers held elsewhere, for the read mux
   input  logic [15:0]                                 pc_i,
   input  logic [31:0]                                 ce_status_i,
-  input  logic [4:0]                                  fault_cause_i,
+  input  tessera_pkg::ce_fault_e                      fault_cause_i,
   input  logic [15:0]                                 fault_pc_i,
   input  logic [31:0]                                 fault_addr_i,
   input  logic [31:0]                                 fault_info_i,
@@ -96,7 +96,7 @@ module tessera_ce_regs (
 
   // ---------------------------------------------------------------------------------------------
   // The register write port: a CE store while running, the host while frozen
-  tessera_ce_pkg::reg_wr_t rw;
+  tessera_pkg::reg_wr_t rw;
   logic [4:0]              rw_reg;  // mmio_reg_e, as a plain signal for the case below
   logic                    host_wr; // the host writes a register (not SRAM)
   always_comb begin

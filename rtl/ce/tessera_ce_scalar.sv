@@ -50,16 +50,16 @@ module tessera_ce_scalar (
   input  logic                                        eng_split_i, // read ports, next FMAC slot
   input  logic                                        iss_busy_i,
   input  logic                                        iss_fault_i,
-  input  tessera_ce_pkg::ce_fault_t                   iss_fault_rec_i,
+  input  tessera_pkg::ce_fault_t                   iss_fault_rec_i,
   input  logic                                        pick_i,      // the picker starts a task
-  input  tessera_ce_pkg::sram_rsp_t                   sram_i,      // load data
+  input  tessera_pkg::sram_rsp_t                   sram_i,      // load data
   // the outcome
   output logic                                        issue_o,
   output logic                                        fault_o,
-  output tessera_ce_pkg::ce_fault_t                   fault_rec_o,
-  output logic [2:0]                                  stall_o,     // CeStatus.Stall (ce_stall_e)
+  output tessera_pkg::ce_fault_t                   fault_rec_o,
+  output tessera_pkg::ce_stall_e                      stall_o,     // CeStatus.Stall
   output logic                                        stall_now_o, // stalls in this cycle ...
-  output logic [2:0]                                  stall_why_o, // ... for this CeStall
+  output tessera_pkg::ce_stall_e                      stall_why_o, // ... for this reason
   output logic [4:0]                                  stall_color_o,
   // what the issuing instruction takes, for the engine
   output logic [1:0]                                  ports_o,     // read ports
@@ -67,16 +67,16 @@ module tessera_ce_scalar (
   output logic [11:0]                                 row_o,
   output logic                                        fmac_o,      // the next FMAC slot
   // what it does
-  output tessera_ce_pkg::gpr_wr_t                     gpr_o,
-  output tessera_ce_pkg::dsr_wr_t                     dsr_o,
-  output tessera_ce_pkg::sram_wr_t                    wr_o,        // a store, an std's 2nd word
-  output tessera_ce_pkg::reg_wr_t                     reg_o,       // a store to a register
+  output tessera_pkg::gpr_wr_t                     gpr_o,
+  output tessera_pkg::dsr_wr_t                     dsr_o,
+  output tessera_pkg::sram_wr_t                    wr_o,        // a store, an std's 2nd word
+  output tessera_pkg::reg_wr_t                     reg_o,       // a store to a register
   output logic                                        dbg_o,       // ... to a DebugPort register
   output logic                                        cyc_latch_o, // a load of CycleLo
   output tessera_pkg::link_t                          send_o,
-  output tessera_ce_pkg::task_fx_t                    task_o,
-  output tessera_ce_pkg::flow_t                       flow_o,
-  output tessera_ce_pkg::fp_issue_t                   fp_o,
+  output tessera_pkg::task_fx_t                    task_o,
+  output tessera_pkg::flow_t                       flow_o,
+  output tessera_pkg::fp_issue_t                   fp_o,
   output logic                                        dsd_o        // a DSD instruction issues
 );
   `include "tessera_pkg_use.svh"
@@ -202,7 +202,7 @@ module tessera_ce_scalar (
   logic        std_pend_q, std_pend_d;  // the second word of an std
   logic [13:0] std_addr_q, std_addr_d;
   logic [31:0] std_data_q, std_data_d;
-  logic [2:0]  stall_q, stall_d;        // CeStatus.Stall and StallColor
+  ce_stall_e   stall_q, stall_d;        // CeStatus.Stall and StallColor
   logic [4:0]  stall_col_q, stall_col_d;
 
   // ---------------------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ module tessera_ce_scalar (
   logic       try_issue;  // an instruction is there to issue
   logic       std_done;   // the std's second word takes the write port
   logic       stall;
-  logic [2:0] stall_why;
+  ce_stall_e  stall_why;
   logic [31:0] plain_info;
   always_comb begin
     try_issue   = live_i && running_i && ir_valid_i && !fp_pend_i && !std_pend_q;
@@ -257,51 +257,51 @@ module tessera_ce_scalar (
     plain_info  = fault_info(2'd0, 1'b0);
     issue_o     = 1'b0;
     stall       = 1'b0;
-    stall_why   = 3'(CeStallNone);
+    stall_why   = CeStallNone;
     fault_o     = 1'b0;
     fault_rec_o = '0;
     fault_rec_o.pc   = pc_i;
     fault_rec_o.info = plain_info;
     if (std_pend_q && live_i) begin
       stall     = stall_std;
-      stall_why = 3'(CeStallPort);
+      stall_why = CeStallPort;
     end else if (try_issue) begin
       fault_o = 1'b1;
       if (stall_sync) begin
         fault_o   = 1'b0;
         stall     = 1'b1;
-        stall_why = 3'(CeStallSync);
+        stall_why = CeStallSync;
       end else if (fault_fetch) begin
-        fault_rec_o.cause = 5'(CeFaultPcRange);
+        fault_rec_o.cause = CeFaultPcRange;
         fault_rec_o.addr  = {16'h0, pc_i};
       end else if (fault_illegal) begin
-        fault_rec_o.cause = 5'(CeFaultIllegal);
+        fault_rec_o.cause = CeFaultIllegal;
         fault_rec_o.addr  = ir_i;
       end else if (stall_ut) begin
         fault_o   = 1'b0;
         stall     = 1'b1;
-        stall_why = 3'(CeStallUt);
+        stall_why = CeStallUt;
       end else if (fault_range || fault_misaligned || fault_mmio || fault_readonly) begin
-        fault_rec_o.cause = fault_range      ? 5'(CeFaultOutOfRange) :
-                            fault_misaligned ? 5'(CeFaultMisaligned) :
-                            fault_mmio       ? 5'(CeFaultMmioAccess) : 5'(CeFaultReadOnly);
+        fault_rec_o.cause = fault_range      ? CeFaultOutOfRange :
+                            fault_misaligned ? CeFaultMisaligned :
+                            fault_mmio       ? CeFaultMmioAccess : CeFaultReadOnly;
         fault_rec_o.addr  = ea;
         // FaultInfo of an access: its size and direction (setbase: size Dsd, a read)
         fault_rec_o.info  = fault_info(acc_size, is_store || is_std);
       end else if (fault_target) begin
-        fault_rec_o.cause = 5'(CeFaultPcRange);
+        fault_rec_o.cause = CeFaultPcRange;
         fault_rec_o.addr  = is_br ? br_target : jump_target;
       end else if (fault_trap) begin
-        fault_rec_o.cause = 5'(CeFaultTrap);
+        fault_rec_o.cause = CeFaultTrap;
         fault_rec_o.addr  = {16'h0, imm};
       end else if (fault_task_id || fault_task_kind) begin
-        fault_rec_o.cause = fault_task_id ? 5'(CeFaultTaskId) : 5'(CeFaultTaskKind);
+        fault_rec_o.cause = fault_task_id ? CeFaultTaskId : CeFaultTaskKind;
         fault_rec_o.addr  = task_id;
       end else if (fault_color) begin
-        fault_rec_o.cause = 5'(CeFaultBadColor);
+        fault_rec_o.cause = CeFaultBadColor;
         fault_rec_o.addr  = task_id;
       end else if (fault_length) begin
-        fault_rec_o.cause = 5'(CeFaultDsdInvalid);
+        fault_rec_o.cause = CeFaultDsdInvalid;
         fault_rec_o.addr  = ea;
       end else if (fault_dsd) begin
         fault_rec_o = iss_fault_rec_i;
@@ -309,13 +309,13 @@ module tessera_ce_scalar (
         fault_o = 1'b0;
         stall   = 1'b1;
         if (stall_port) begin
-          stall_why = 3'(CeStallPort);
+          stall_why = CeStallPort;
         end else if (stall_fmac) begin
-          stall_why = 3'(CeStallFmac);
+          stall_why = CeStallFmac;
         end else if (stall_send) begin
-          stall_why = 3'(CeStallSend);
+          stall_why = CeStallSend;
         end else if (stall_utwait) begin
-          stall_why = 3'(CeStallUtWait);
+          stall_why = CeStallUtWait;
         end else begin
           stall   = 1'b0;
           issue_o = 1'b1;
@@ -567,16 +567,16 @@ module tessera_ce_scalar (
     stall_d     = stall_q;
     stall_col_d = stall_col_q;
     if (issue_o) begin
-      stall_d     = 3'(CeStallNone);
+      stall_d     = CeStallNone;
       stall_col_d = '0;
     end
     if (stall) begin
       stall_d = stall_why;
-      if (stall_why == 3'(CeStallSend)) stall_col_d = task_id[4:0];
+      if (stall_why == CeStallSend) stall_col_d = task_id[4:0];
     end
-    if (std_done) stall_d = 3'(CeStallNone);
+    if (std_done) stall_d = CeStallNone;
     if (pick_i) begin
-      stall_d     = 3'(CeStallNone);
+      stall_d     = CeStallNone;
       stall_col_d = '0;
     end
   end
@@ -588,7 +588,7 @@ module tessera_ce_scalar (
       std_pend_q  <= 1'b0;
       std_addr_q  <= '0;
       std_data_q  <= '0;
-      stall_q     <= '0;
+      stall_q     <= CeStallNone;
       stall_col_q <= '0;
     end else begin
       sync_q      <= sync_d;
@@ -608,7 +608,7 @@ module tessera_ce_scalar (
   // ---------------------------------------------------------------------------------------------
   `include "tessera_assert.svh"
   `ASSERT(OneOutcome, $onehot0({issue_o, stall, fault_o}))
-  `ASSERT_IF(StallHasReason, stall, stall_why != 3'(CeStallNone))
+  `ASSERT_IF(StallHasReason, stall, stall_why != CeStallNone)
   `ASSERT_IF(IssueOnlyWhenReady, issue_o, try_issue)
   `ASSERT_IF(NoIssueWithStdPending, std_pend_q, !issue_o)
   `ASSERT(LoadOrStoreNotBoth, !(ld_sram && mem_we))

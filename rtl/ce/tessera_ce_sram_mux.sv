@@ -12,10 +12,10 @@ module tessera_ce_sram_mux (
   input  logic [31:0]               host_wdata_i,
   input  logic [13:0]               fetch_addr_i,
   input  logic [13:0]               sc_addr_i,    // the scalar stage's word
-  input  tessera_ce_pkg::sram_wr_t  sc_wr_i,
-  input  tessera_ce_pkg::sram_rd_t  dsd_rd_i,
-  input  tessera_ce_pkg::sram_wr_t  dsd_wr_i,
-  output tessera_ce_pkg::sram_req_t sram_o
+  input  tessera_pkg::sram_wr_t  sc_wr_i,
+  input  tessera_pkg::sram_rd_t  dsd_rd_i,
+  input  tessera_pkg::sram_wr_t  dsd_wr_i,
+  output tessera_pkg::sram_req_t sram_o
 );
   `include "tessera_pkg_use.svh"
 

@@ -29,7 +29,7 @@ module tessera_ce_tasks (
   output logic [4:0]                            disp_task_o,
   output logic [15:0]                           disp_arg_o,
   output logic                                  disp_fault_o,
-  output tessera_ce_pkg::ce_fault_t             disp_fault_rec_o,
+  output tessera_pkg::ce_fault_t             disp_fault_rec_o,
   // the picker
   output logic [31:0]                           runnable_o,
   output logic                                  pick_o,        // starts a task ...
@@ -37,7 +37,7 @@ module tessera_ce_tasks (
   output logic [15:0]                           pick_entry_o,
   output logic [31:0]                           pick_data_o,   // ... r0 of a data task
   output logic                                  pick_fault_o,
-  output tessera_ce_pkg::ce_fault_t             pick_fault_rec_o,
+  output tessera_pkg::ce_fault_t             pick_fault_rec_o,
   // what they take, when they may act
   input  logic                                  disp_i,
   input  logic                                  pick_i,
@@ -89,7 +89,7 @@ module tessera_ce_tasks (
       disp_arg_o   = in_data_i[32*disp_color +: 16];
       disp_set_o   = disp_task_o != 5'(NoTask) && kind_of(disp_task_o) == TaskKindControl;
       disp_fault_o = disp_task_o != 5'(NoTask) && kind_of(disp_task_o) != TaskKindControl;
-      disp_fault_rec_o.cause = 5'(CeFaultTaskKind);
+      disp_fault_rec_o.cause = CeFaultTaskKind;
       disp_fault_rec_o.pc    = pc_i;
       disp_fault_rec_o.addr  = 32'(disp_task_o);
       disp_fault_rec_o.info  = fault_info(1'b1, 15'(disp_color));
@@ -132,7 +132,7 @@ module tessera_ce_tasks (
       // a data task's wavelet heads the color of its id (tasks 0..23)
       if (32'(pick_task_o) < NumColors) pick_data_o = in_data_i[32*pick_task_o +: 32];
       pick_fault_o = pick_entry_o[1:0] != 2'b00 || pick_entry_o >= SramBytes[15:0];
-      pick_fault_rec_o.cause = 5'(CeFaultTaskEntry);
+      pick_fault_rec_o.cause = CeFaultTaskEntry;
       pick_fault_rec_o.pc    = pc_i;
       pick_fault_rec_o.addr  = 32'(pick_entry_o);
       pick_fault_rec_o.info  = fault_info(1'b0, 15'(pick_task_o));

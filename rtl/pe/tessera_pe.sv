@@ -113,10 +113,10 @@ module tessera_pe #(
   assign busy_o  = router_busy || to_router_busy || to_ce_busy;
 
   if (HasCe != 0) begin : g_ce
-    tessera_ce_pkg::sram_req_t sram_req;
-    tessera_ce_pkg::sram_rsp_t sram_rsp;
-    tessera_ce_pkg::fmac_req_t fmac_req;
-    tessera_ce_pkg::fmac_rsp_t fmac_rsp;
+    tessera_pkg::sram_req_t sram_req;
+    tessera_pkg::sram_rsp_t sram_rsp;
+    tessera_pkg::fmac_req_t fmac_req;
+    tessera_pkg::fmac_rsp_t fmac_rsp;
 
     tessera_ce u_ce (
       .clk_i, .rst_ni, .en_i, .x_i, .y_i, .cycle_i,
@@ -166,7 +166,7 @@ module tessera_pe #(
     tessera_fmac u_fmac (
       .clk_i, .rst_ni, .en_i,
       .valid_i (fmac_req.valid),
-      .op_i    (fmac_req.op),   // fp_op_e and fp_fmt_e values (tessera_ce_pkg)
+      .op_i    (fmac_req.op),   // fp_op_e and fp_fmt_e values (tessera_pkg)
       .fmt_i   (fmac_req.fmt),
       .a_i     (fmac_req.a),
       .b_i     (fmac_req.b),

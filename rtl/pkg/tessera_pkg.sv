@@ -782,4 +782,8 @@ package tessera_pkg;
     logic z_abs;         // Z = 1 makes Imm an absolute address
   } isa_dec_t;
 
+  // The compute engine's hand-written types, here so that they may hold this package's enums
+  // (Yosys 0.23 reads no type of one package inside another).
+  `include "tessera_ce_types.svh"
+
 endpackage

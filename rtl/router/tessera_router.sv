@@ -42,6 +42,7 @@ module tessera_router #(
 );
   `include "tessera_pkg_use.svh"
   `include "tessera_assert.svh"
+  localparam int unsigned PickWidth = NumColors;  // pickers over colors
   `include "tessera_pick.svh"
 
   localparam int unsigned CW   = ColorBits;
@@ -174,7 +175,7 @@ module tessera_router #(
     end
     if (any_avail) begin
       for (int d = 0; d < NumDirs; d++) begin
-        // A head that only another switch position accepts waits (v0.2); one that no position
+        // A head that only another switch position accepts waits; one that no position
         // accepts is a routing fault.
         bad_rx  = avail[d] & ~rx_any[d];
         bad_any = bad_rx | (avail[d] & rx_has[d] & (~has_route | tied_hit));

@@ -18,7 +18,7 @@ module tessera_router_cfg (
   output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] tx_has_o,
   output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] rx_has_o,
   // per direction d, the colors some position (base or switch) accepts from d: a wavelet from d
-  // that the current position does not accept waits for one that does (v0.2); from any other
+  // that the current position does not accept waits for one that does; from any other
   // direction it is a routing fault
   output logic [tessera_pkg::NumDirs*tessera_pkg::NumColors-1:0] rx_any_o,
   // per color: some position (base or switch) accepts from RAMP (the CE may send on it) /

@@ -328,7 +328,7 @@ TEST(CeDsd, Mem4dFaultsAndDincb) {
   }
 }
 
-// Compares (v0.2) write masks of all ones or zeros, with IEEE semantics: NaN is unordered (only
+// Compares write masks of all ones or zeros, with IEEE semantics: NaN is unordered (only
 // ne is true), -0 equals +0; lt, le, gt, ge are signaling (invalid on a NaN), eq and ne quiet.
 TEST(CeDsd, ComparesWriteMasks) {
   const uint32_t nan = 0x7FC00000, ninf = 0xFF800000;
@@ -377,7 +377,7 @@ TEST(CeDsd, ComparesWriteMasks) {
   EXPECT_EQ(Cost(bh, h), Cost(ba, add) + 2);
 }
 
-// sel32 and sel16 (v0.2): dst = mask != 0 ? src1 : s; sel16 per 16-bit lane, in pairs. With a
+// sel32 and sel16: dst = mask != 0 ? src1 : s; sel16 per 16-bit lane, in pairs. With a
 // compare it clips, masks and blends without a branch: here ReLU's backward, g * (x > 0).
 TEST(CeDsd, SelectByMask) {
   auto d = MakeOp({Mem1d(ElemType::kF32, 0x1200, 4), Mem1d(ElemType::kU32, 0x1000, 4),

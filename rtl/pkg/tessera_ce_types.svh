@@ -1,10 +1,9 @@
-// Types the compute engine's modules share (rtl/ce), hand-written beside the generated
-// tessera_pkg: the CE's requests to and responses from the PE's SRAM and FMAC (tessera_pe joins
-// them to tessera_sram and tessera_fmac), what the scalar stage does in a cycle, and what the DSD
-// engine keeps of a step. Yosys 0.23 cannot name one package's types inside another, so a field
-// that holds a tessera_pkg enum is a plain vector of its width, the enum named in a comment;
-// compare it with the enum's constants.
-package tessera_ce_pkg;
+// Types the compute engine's modules share (rtl/ce), hand-written: the CE's requests to and
+// responses from the PE's SRAM and FMAC (tessera_pe joins them to tessera_sram and tessera_fmac),
+// what the scalar stage does in a cycle, and what the DSD engine keeps of a step. Included at the
+// end of the generated package tessera_pkg (never on its own), so that these types may hold its
+// enums: Yosys 0.23 reads no type of one package inside another.
+
 
   // ---- SRAM (tessera_sram: 48 KiB as 32-bit words) ----
 
@@ -116,7 +115,7 @@ package tessera_ce_pkg;
 
   // A fault as FaultStatus, FaultPc, FaultAddr and FaultInfo record it (docs/isa.md 7).
   typedef struct packed {
-    logic [4:0]  cause;  // tessera_pkg::ce_fault_e
+    ce_fault_e   cause;
     logic [15:0] pc;
     logic [31:0] addr;
     logic [31:0] info;
@@ -246,5 +245,3 @@ package tessera_ce_pkg;
     logic [2:0]  dw;
     logic [1:0]  dm;
   } dsd_result_t;
-
-endpackage
