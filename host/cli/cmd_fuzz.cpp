@@ -17,8 +17,8 @@
 #include "commands.h"
 #include "fuzz/campaign.h"
 #include "fuzz/fabric_gen.h"
-#include "rtl/rtl_fabric.h"
 #include "machine/machine.h"
+#include "rtl/rtl_fabric.h"
 #include "util/json.h"
 
 namespace tessera::cli {

@@ -13,10 +13,10 @@
 #include "commands.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "rtl/rtl_fabric.h"
 #include "traffic/noc_cosim.h"
 #include "traffic/noc_run.h"
 #include "traffic/pattern.h"
-#include "rtl/rtl_fabric.h"
 #include "util/json.h"
 #include "waves/save_file.h"
 

@@ -68,7 +68,8 @@ std::string RouterQueues(machine::Machine& m, fabric::Coord pe) {
 
 }  // namespace
 
-std::string DescribeFault(machine::Machine& m, const layout::Image* image, const fabric::FaultRecord& f) {
+std::string DescribeFault(machine::Machine& m, const layout::Image* image,
+                          const fabric::FaultRecord& f) {
   if (f.ce_status == 0) return fabric::DescribeFault(f);
   ce::FaultContext c;
   c.x = static_cast<uint16_t>(f.pe.x);
@@ -95,7 +96,8 @@ std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc
   return fmt::format("0x{:04x} ({}:{})", pc, Basename(l->file), l->line);
 }
 
-std::string TaskText(machine::Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task) {
+std::string TaskText(machine::Machine& m, const layout::Image* image, fabric::Coord pe,
+                     uint32_t task) {
   const assembler::PeProgram* p = image ? image->ProgramAt(pe.x, pe.y) : nullptr;
   std::string name;
   if (p && task < 31) {

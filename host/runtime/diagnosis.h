@@ -25,10 +25,12 @@ std::string DiagnoseDeadlock(machine::Machine& m, const layout::Image* image, in
 // 32-bit load at pc 0x0124 (address 0x0103)", from the fault registers, the instruction at the
 // faulting pc and the task table), with the cycle and the source line; a router fault as
 // fabric::DescribeFault words it.
-std::string DescribeFault(machine::Machine& m, const layout::Image* image, const fabric::FaultRecord& f);
+std::string DescribeFault(machine::Machine& m, const layout::Image* image,
+                          const fabric::FaultRecord& f);
 
 // "task 3 (recv)": the task and the label at its entry (TaskCfg), or "task 3" without one.
-std::string TaskText(machine::Machine& m, const layout::Image* image, fabric::Coord pe, uint32_t task);
+std::string TaskText(machine::Machine& m, const layout::Image* image, fabric::Coord pe,
+                     uint32_t task);
 
 // "0x0040 (recv.s:22)" or "0x0040" without line information.
 std::string DescribePc(const layout::Image* image, fabric::Coord pe, uint16_t pc);

@@ -343,7 +343,8 @@ std::string EmitSv(const Desc& d, const std::string& isa) {
       << (i + 1 < d.regs.size() ? "," : "") << "\n";
   o << "  } mmio_reg_e;\n\n";
   o << isa;
-  o << "  // The compute engine's hand-written types, here so that they may hold this package's enums\n";
+  o << "  // The compute engine's hand-written types, here so that they may hold this package's "
+       "enums\n";
   o << "  // (Yosys 0.23 reads no type of one package inside another).\n";
   o << "  `include \"tessera_ce_types.svh\"\n\n";
   o << "endpackage\n";

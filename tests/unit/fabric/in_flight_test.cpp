@@ -11,9 +11,9 @@
 
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "rtl/rtl_fabric.h"
 #include "traffic/noc_run.h"
 #include "traffic/pattern.h"
-#include "rtl/rtl_fabric.h"
 
 namespace tessera {
 namespace {

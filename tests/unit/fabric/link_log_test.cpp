@@ -16,9 +16,9 @@
 #include "fabric/edge_stream.h"
 #include "fabric/fabric.h"
 #include "func/func_fabric.h"
+#include "rtl/rtl_fabric.h"
 #include "traffic/noc_run.h"
 #include "traffic/pattern.h"
-#include "rtl/rtl_fabric.h"
 
 namespace tessera {
 namespace {
