@@ -306,6 +306,8 @@ class Assembler : public SymbolContext {
     return std::nullopt;
   }
 
+  int Column(size_t pos) const override { return line_->At(pos).column; }
+
  private:
   enum class Pass : uint8_t { kFirst, kFinish, kSecond };
 
