@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "expr/line_error.h"
+
 namespace tessera::assembler {
 
 // A place in a source or object file. line and column are 1-based; column 0 means "the whole
@@ -40,14 +42,7 @@ class Error : public std::runtime_error {
 
 // An error at a byte offset of the line being parsed (lexer, expressions, operands). The code
 // that owns the line turns it into a Diagnostic with the line's file:line:column.
-class LineError : public std::runtime_error {
- public:
-  LineError(size_t pos, const std::string& message) : std::runtime_error(message), pos_(pos) {}
-  size_t pos() const { return pos_; }
-
- private:
-  size_t pos_;
-};
+using expr::LineError;
 
 // The errors of one run, so that several can be reported together, in program order (the
 // order set when each was added; a multi-pass tool finds them out of order). Past kLimit

@@ -1,28 +1,21 @@
+// The assembler's side of expressions (asm/expr.h): its functions, its operands and its link-time
+// values, on the shared parser and arithmetic of host/expr.
 #include "asm/expr.h"
 
 #include <fmt/core.h>
 
+#include <stdexcept>
+
 #include "asm/diagnostics.h"
-#include "asm/floor_div.h"
+#include "expr/eval.h"
+#include "expr/parser.h"
 
 namespace tessera::assembler {
 namespace {
 
-int Precedence(const Token& t) {
-  if (t.kind != TokKind::kPunct) return -1;
-  const std::string& o = t.text;
-  if (o == "||") return 1;
-  if (o == "&&") return 2;
-  if (o == "|") return 3;
-  if (o == "^") return 4;
-  if (o == "&") return 5;
-  if (o == "==" || o == "!=") return 6;
-  if (o == "<" || o == "<=" || o == ">" || o == ">=") return 7;
-  if (o == "<<" || o == ">>") return 8;
-  if (o == "+" || o == "-") return 9;
-  if (o == "*" || o == "/" || o == "%") return 10;
-  return -1;
-}
+using expr::Node;
+using expr::NodeKind;
+using expr::Op;
 
 std::string LinkTimeMessage(const Value& v) {
   return fmt::format(
@@ -32,213 +25,154 @@ std::string LinkTimeMessage(const Value& v) {
       v.sym);
 }
 
-class Parser {
- public:
-  Parser(const std::vector<Token>& toks, size_t begin, size_t end, SymbolContext& ctx, bool task)
-      : toks_(toks), i_(begin), end_(end), ctx_(ctx), task_(task) {}
+// A name followed by '(' is a call only for the functions of assembly, in any case.
+bool IsFunction(const Token& name) {
+  const std::string f = ToLower(name.text);
+  return f == "lo" || f == "hi" || f == "f32" || f == "f16" || f == "id";
+}
 
-  Value ParseAll() {
-    if (i_ >= end_) throw LineError(Pos(), "expected an expression");
-    Value v = Ternary();
-    if (i_ < end_) {
-      throw LineError(toks_[i_].pos,
-                      fmt::format("unexpected '{}' in expression", Describe(toks_[i_])));
+// Each function takes one argument; id's is the name of a task's entry label.
+void CheckCall(const expr::Tree& tree, const Node& call, const std::vector<Token>& toks) {
+  if (call.kind != NodeKind::kCall) return;
+  const Token& name = toks[call.tok];
+  const std::string f = ToLower(name.text);
+  if (call.count == 0) throw LineError(name.pos, fmt::format("{}() needs an argument", f));
+  const Node& arg = tree.operand(call, 0);
+  if (f == "id") {
+    if (call.count != 1 || arg.kind != NodeKind::kOperand || arg.end != arg.begin + 1 ||
+        !toks[arg.tok].IsIdent()) {
+      throw LineError(toks[call.tok + 2].pos, "id() takes the name of a task's entry label");
     }
+  } else if (call.count != 1) {
+    throw LineError(name.pos, fmt::format("{}() takes one argument", f));
+  }
+}
+
+// Values of assembly: constants under the one rule of expr/arith.h, and link-time values
+// `sym + c`, lo(sym + c) and hi(sym + c), which only + and - (and lo, hi) may take.
+//
+// As in C, a name must mean something wherever it is written, but an operator applies only where
+// it is evaluated: Run first gives every operand (and every id()) its value, on every side of
+// && || ?:, so that an undefined symbol, a register or a misplaced literal is an error even on a
+// side not taken; then it applies the operators where they are evaluated (`0 && 1/0` is 0).
+class AsmEvaluator : public expr::Evaluator<Value> {
+ public:
+  AsmEvaluator(const expr::Tree& tree, const std::vector<Token>& toks, SymbolContext& ctx,
+               bool task)
+      : Evaluator(tree, toks), ctx_(ctx), task_(task), values_(tree.nodes.size()) {}
+
+  Value Run() {
+    Resolve(tree().root());
+    return Eval();
+  }
+
+ protected:
+  Value Operand(const Node& n) override { return values_[Index(n)]; }
+
+  Value Call(const Node& call) override {
+    const Token& name = token(call);
+    const std::string f = ToLower(name.text);
+    const Node& arg = operand(call, 0);
+    if (f == "f32" || f == "f16") {
+      // The argument's tokens: a real literal, or an integer expression.
+      const RealFormat format = f == "f32" ? RealFormat::kF32 : RealFormat::kF16;
+      return Value{EvaluateReal(tokens(), arg.begin, arg.end, ctx_, format), ""};
+    }
+    if (f == "id") return values_[Index(call)];
+    Value v = Eval(arg);
+    if (v.wrap != Wrap::kNone) throw LineError(name.pos, "lo() and hi() cannot be nested");
+    if (v.IsConst()) return Value{f == "lo" ? (v.num & 0xFFFF) : ((v.num >> 16) & 0xFFFF), ""};
+    v.wrap = f == "lo" ? Wrap::kLo : Wrap::kHi;
     return v;
   }
 
- private:
-  size_t Pos() const {
-    if (i_ < end_) return toks_[i_].pos;
-    return end_ > 0 && end_ <= toks_.size() ? toks_[end_ - 1].end : 0;
-  }
-  static std::string Describe(const Token& t) {
-    return t.kind == TokKind::kString ? "\"" + t.text + "\"" : t.text;
-  }
-  bool Accept(const char* punct) {
-    if (i_ < end_ && toks_[i_].Is(punct)) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  void Expect(const char* punct) {
-    if (!Accept(punct)) {
-      throw LineError(Pos(),
-                      i_ < end_ ? fmt::format("expected '{}', got '{}'", punct, Describe(toks_[i_]))
-                                : fmt::format("expected '{}'", punct));
-    }
-  }
-  static void RequireConst(const Value& v, size_t pos) {
-    if (!v.IsConst()) throw LineError(pos, LinkTimeMessage(v));
+  Value Unary(const Node& op, const Value& a) override {
+    if (op.op == Op::kPlus) return a;
+    if (!a.IsConst()) throw LineError(token(op).pos, LinkTimeMessage(a));
+    return Value{expr::Apply(op.op, a.num, token(op).pos), ""};
   }
 
-  Value Ternary() {
-    const size_t pos = Pos();
-    Value c = Binary(1);
-    if (!Accept("?")) return c;
-    RequireConst(c, pos);
-    Value a = Ternary();
-    Expect(":");
-    Value b = Ternary();
-    return c.num ? a : b;
-  }
-
-  Value Binary(int min_prec) {
-    Value lhs = Unary();
-    while (i_ < end_) {
-      const Token& op = toks_[i_];
-      const int prec = Precedence(op);
-      if (prec < min_prec) break;
-      ++i_;
-      Value rhs = Binary(prec + 1);
-      lhs = Apply(op, lhs, rhs);
-    }
-    return lhs;
-  }
-
-  Value Apply(const Token& op, const Value& a, const Value& b) {
-    const std::string& o = op.text;
+  Value Binary(const Node& op, const Value& a, const Value& b) override {
+    const size_t pos = token(op).pos;
     if (a.wrap != Wrap::kNone || b.wrap != Wrap::kNone) {
-      throw LineError(op.pos, "lo() or hi() of a link-time value must be the whole operand");
+      throw LineError(pos, "lo() or hi() of a link-time value must be the whole operand");
     }
-    if (a.IsConst() && b.IsConst()) return Value{Constant(op, a.num, b.num), "", Wrap::kNone};
-    if (o == "+" && b.IsConst()) return Value{int64_t(uint64_t(a.num) + uint64_t(b.num)), a.sym};
-    if (o == "+" && a.IsConst()) return Value{int64_t(uint64_t(a.num) + uint64_t(b.num)), b.sym};
-    if (o == "-" && b.IsConst()) return Value{int64_t(uint64_t(a.num) - uint64_t(b.num)), a.sym};
-    if (o == "-" && !a.IsConst() && !b.IsConst()) {
+    if (a.IsConst() && b.IsConst()) return Value{expr::Apply(op.op, a.num, b.num, pos), ""};
+    // A link-time value plus or minus a constant stays one; its constant follows the same rule.
+    if (op.op == Op::kAdd && b.IsConst())
+      return Value{expr::Apply(op.op, a.num, b.num, pos), a.sym};
+    if (op.op == Op::kAdd && a.IsConst())
+      return Value{expr::Apply(op.op, a.num, b.num, pos), b.sym};
+    if (op.op == Op::kSub && b.IsConst())
+      return Value{expr::Apply(op.op, a.num, b.num, pos), a.sym};
+    if (op.op == Op::kSub && !a.IsConst() && !b.IsConst()) {
+      // Two labels of one section of this file: their distance is known here.
       const auto pa = ctx_.Position(a.sym), pb = ctx_.Position(b.sym);
       if (pa && pb && pa->first == pb->first) {
-        return Value{(pa->second + a.num) - (pb->second + b.num), ""};
+        const int64_t x = expr::Apply(Op::kAdd, pa->second, a.num, pos);
+        const int64_t y = expr::Apply(Op::kAdd, pb->second, b.num, pos);
+        return Value{expr::Apply(Op::kSub, x, y, pos), ""};
       }
-      throw LineError(op.pos,
+      throw LineError(pos,
                       fmt::format("'{}' - '{}': only two labels of the same section of this file "
                                   "can be subtracted",
                                   a.sym, b.sym));
     }
-    throw LineError(op.pos, LinkTimeMessage(a.IsConst() ? b : a));
+    throw LineError(pos, LinkTimeMessage(a.IsConst() ? b : a));
   }
 
-  int64_t Constant(const Token& op, int64_t a, int64_t b) {
-    const std::string& o = op.text;
-    const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-    if (o == "+") return int64_t(ua + ub);
-    if (o == "-") return int64_t(ua - ub);
-    if (o == "*") return int64_t(ua * ub);
-    if (o == "/" || o == "%") {  // rounded toward minus infinity (asm/floor_div.h)
-      if (b == 0) throw LineError(op.pos, "division by zero");
-      if (a == INT64_MIN && b == -1) return o == "/" ? a : 0;  // wraps, like + - *
-      return o == "/" ? *FloorDiv(a, b) : *FloorMod(a, b);
+  // The condition of ?: and the operands of && and || must be constants.
+  bool Truth(const Node& n, const Value& v) override {
+    if (!v.IsConst()) throw LineError(tokens()[n.begin].pos, LinkTimeMessage(v));
+    return v.num != 0;
+  }
+
+  Value Bool(bool b) override { return Value{b ? 1 : 0, ""}; }
+
+ private:
+  size_t Index(const Node& n) const { return static_cast<size_t>(&n - tree().nodes.data()); }
+
+  // Every operand and id() in the text order, but not the argument of f32() or f16(), which is a
+  // real literal or is evaluated as a whole where it is taken.
+  void Resolve(const Node& n) {
+    if (n.kind == NodeKind::kOperand) {
+      values_[Index(n)] = OperandValue(token(n));
+      return;
     }
-    if (o == "<<" || o == ">>") {
-      if (b < 0 || b > 63) {
-        throw LineError(op.pos, fmt::format("shift count {} is out of range (0..63)", b));
+    if (n.kind == NodeKind::kCall) {
+      const std::string f = ToLower(token(n).text);
+      if (f == "f32" || f == "f16") return;
+      if (f == "id") {
+        values_[Index(n)] = ctx_.TaskId(token(operand(n, 0)));
+        return;
       }
-      return o == "<<" ? int64_t(ua << b) : a >> b;
     }
-    if (o == "&") return a & b;
-    if (o == "|") return a | b;
-    if (o == "^") return a ^ b;
-    if (o == "==") return a == b;
-    if (o == "!=") return a != b;
-    if (o == "<") return a < b;
-    if (o == "<=") return a <= b;
-    if (o == ">") return a > b;
-    if (o == ">=") return a >= b;
-    if (o == "&&") return a && b;
-    if (o == "||") return a || b;
-    throw LineError(op.pos, fmt::format("'{}' is not a binary operator", o));
+    for (size_t i = 0; i < n.count; ++i) Resolve(operand(n, i));
   }
 
-  Value Unary() {
-    if (i_ >= end_) throw LineError(Pos(), "expected a value at the end of the expression");
-    const Token& t = toks_[i_];
-    if (t.Is("+") || t.Is("-") || t.Is("~") || t.Is("!")) {
-      ++i_;
-      Value v = Unary();
-      if (t.Is("+")) return v;
-      if (!v.IsConst()) throw LineError(t.pos, LinkTimeMessage(v));
-      if (t.Is("-")) return Value{int64_t(0 - uint64_t(v.num)), ""};
-      if (t.Is("~")) return Value{~v.num, ""};
-      return Value{!v.num, ""};
-    }
-    return Primary();
-  }
-
-  // The index of the ')' that closes the '(' at open.
-  size_t Closing(size_t open) const {
-    int depth = 0;
-    for (size_t k = open; k < end_; ++k) {
-      if (toks_[k].Is("(")) ++depth;
-      if (toks_[k].Is(")") && --depth == 0) return k;
-    }
-    throw LineError(toks_[open].pos, "'(' has no matching ')'");
-  }
-
-  Value Primary() {
-    const Token& t = toks_[i_];
+  Value OperandValue(const Token& t) {
     switch (t.kind) {
       case TokKind::kInt:
-        ++i_;
         return Value{t.value, ""};
+      case TokKind::kIdent:
+        return ctx_.Lookup(t, task_);
+      case TokKind::kLocalRef:
+        return ctx_.LocalLabel(t);
       case TokKind::kReal:
         throw LineError(t.pos, fmt::format("real literal {} is only allowed in .f32, .f16, "
                                            "f32() and f16()",
                                            t.text));
       case TokKind::kString:
         throw LineError(t.pos, "a string is not a value (write one character as 'c')");
-      case TokKind::kLocalRef:
-        ++i_;
-        return ctx_.LocalLabel(t);
-      case TokKind::kIdent:
-        if (i_ + 1 < end_ && toks_[i_ + 1].Is("(")) {
-          const std::string f = ToLower(t.text);
-          if (f == "lo" || f == "hi" || f == "f32" || f == "f16" || f == "id") return Call(f);
-        }
-        ++i_;
-        return ctx_.Lookup(t, task_);
       case TokKind::kPunct:
-        if (t.Is("(")) {
-          ++i_;
-          Value v = Ternary();
-          Expect(")");
-          return v;
-        }
-        throw LineError(t.pos, fmt::format("expected a value, got '{}'", t.text));
+        break;
     }
-    throw LineError(t.pos, "expected a value");
+    throw std::logic_error("the expression parser took punctuation for an operand");
   }
 
-  Value Call(const std::string& f) {
-    const size_t name_pos = toks_[i_].pos;
-    const size_t open = i_ + 1;
-    const size_t close = Closing(open);
-    i_ = close + 1;
-    if (close == open + 1) throw LineError(name_pos, fmt::format("{}() needs an argument", f));
-    if (f == "f32" || f == "f16") {
-      const RealFormat fmt = f == "f32" ? RealFormat::kF32 : RealFormat::kF16;
-      return Value{EvaluateReal(toks_, open + 1, close, ctx_, fmt), ""};
-    }
-    if (f == "id") {
-      if (close != open + 2 || !toks_[open + 1].IsIdent()) {
-        throw LineError(toks_[open + 1].pos, "id() takes the name of a task's entry label");
-      }
-      return ctx_.TaskId(toks_[open + 1]);
-    }
-    Value v = Parser(toks_, open + 1, close, ctx_, task_).ParseAll();
-    if (v.wrap != Wrap::kNone) throw LineError(name_pos, "lo() and hi() cannot be nested");
-    if (v.IsConst()) {
-      const int64_t r = f == "lo" ? (v.num & 0xFFFF) : ((v.num >> 16) & 0xFFFF);
-      return Value{r, ""};
-    }
-    v.wrap = f == "lo" ? Wrap::kLo : Wrap::kHi;
-    return v;
-  }
-
-  const std::vector<Token>& toks_;
-  size_t i_, end_;
   SymbolContext& ctx_;
   bool task_;
+  std::vector<Value> values_;  // of each operand and id() node, by index
 };
 
 }  // namespace
@@ -255,7 +189,12 @@ std::string Value::ToString() const {
 
 Value Evaluate(const std::vector<Token>& toks, size_t begin, size_t end, SymbolContext& ctx,
                bool task_context) {
-  return Parser(toks, begin, end, ctx, task_context).ParseAll();
+  expr::Syntax syntax;
+  syntax.is_function = IsFunction;
+  syntax.check = [&toks](const expr::Tree& tree, const Node& n) { CheckCall(tree, n, toks); };
+  syntax.column = [&ctx](size_t pos) { return ctx.Column(pos); };
+  const expr::Tree tree = expr::Parse(toks, begin, end, syntax);
+  return AsmEvaluator(tree, toks, ctx, task_context).Run();
 }
 
 int64_t EvaluateConst(const std::vector<Token>& toks, size_t begin, size_t end, SymbolContext& ctx,

@@ -1,8 +1,12 @@
-// Expressions (docs/isa.md 8.1): C operators and precedence on 64-bit integers, the functions
-// lo, hi, f32, f16 and id, and link-time values. A link-time value is a symbol whose address or
-// value only the linker knows (a label, a param, a symbol of another object); an expression may
-// use one only as `sym + c` or `sym - c`, optionally inside lo() or hi() (docs/isa.md 8.3). The
-// difference of two labels of one section is a constant.
+// Expressions of assembly (docs/isa.md 8.1, docs/assembler.md): the shared expression library
+// (host/expr: C's operators and precedence on 64-bit integers, `/` and `%` rounding toward minus
+// infinity, overflow, division by zero and bad shift counts as errors; `&&`, `||` and `?:`
+// evaluate only the side taken, though every name must be defined) over the assembler's tokens,
+// with what only assembly has: the functions lo, hi, f32, f16 and id, local labels, "." and
+// link-time values. A link-time value is a symbol whose address or value only the linker knows
+// (a label, a param, a symbol of another object); an expression may use one only as `sym + c` or
+// `sym - c`, optionally inside lo() or hi() (docs/isa.md 8.3). The difference of two labels of
+// one section is a constant.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +48,9 @@ class SymbolContext {
   virtual Value TaskId(const Token& ident) = 0;    // id(NAME)
   // A link-time symbol defined in this file (label or section): its section and offset.
   virtual std::optional<std::pair<int, int64_t>> Position(const std::string& sym) = 0;
+  // The column of a byte offset of the line the tokens come from, for a message that names a
+  // second place ("the '(' at column 7").
+  virtual int Column(size_t pos) const = 0;
 };
 
 Value Evaluate(const std::vector<Token>& toks, size_t begin, size_t end, SymbolContext& ctx,

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "asm/diagnostics.h"
+#include "expr/ops.h"
 
 namespace tessera::assembler {
 namespace {
@@ -153,8 +154,6 @@ size_t CommentStart(const std::string& text) {
 }
 
 std::vector<Token> Lex(const std::string& text) {
-  static const char* const kTwoChar[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
-  static const std::string kOneChar = "+-*/%&|^~!<>(),:=?";
   std::vector<Token> toks;
   const size_t stop = CommentStart(text);
   size_t i = 0;
@@ -195,25 +194,19 @@ std::vector<Token> Lex(const std::string& text) {
       t.value = static_cast<unsigned char>(v);
       t.text = text.substr(start, i - start);
     } else {
+      // An operator or punctuation of expressions, or the `=` of `NAME = value` and `key=value`.
       t.kind = TokKind::kPunct;
-      for (const char* two : kTwoChar) {
-        if (text.compare(i, 2, two) == 0) {
-          t.text = two;
-          i += 2;
-          break;
+      size_t n = expr::PunctLength(text, i);
+      if (n == 0 && c == '=') n = 1;
+      if (n == 0) {
+        if (c == '\\') {
+          throw LineError(start,
+                          "'\\' outside a macro body (\\name substitutes a macro parameter)");
         }
+        throw LineError(start, fmt::format("unexpected character '{}'", c));
       }
-      if (t.text.empty()) {
-        if (kOneChar.find(c) == std::string::npos) {
-          if (c == '\\') {
-            throw LineError(start,
-                            "'\\' outside a macro body (\\name substitutes a macro parameter)");
-          }
-          throw LineError(start, fmt::format("unexpected character '{}'", c));
-        }
-        t.text = std::string(1, c);
-        ++i;
-      }
+      t.text = text.substr(i, n);
+      i += n;
     }
     t.end = i;
     toks.push_back(std::move(t));

@@ -1,6 +1,7 @@
 // Tokens of one assembly line (docs/isa.md 8.1): identifiers `[A-Za-z_.$][A-Za-z0-9_.$]*`,
 // integers (decimal, 0x, 0b, 'c'), real literals (1.5, 2e-3), strings, numeric local label
-// references (1f, 1b) and the operators of expressions. A comment (`;` or `//`) ends the line.
+// references (1f, 1b), the operators and punctuation of expressions (expr/ops.h) and `=`. A
+// comment (`;` or `//`) ends the line. The token form is the expression parser's (expr/token.h).
 #pragma once
 
 #include <cstddef>
@@ -8,26 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "expr/token.h"
+
 namespace tessera::assembler {
 
-enum class TokKind : uint8_t {
-  kIdent,     // text: the identifier
-  kInt,       // value; text: as written (character literals included)
-  kReal,      // text: as written, e.g. "1.5e-3"
-  kString,    // text: the decoded contents
-  kLocalRef,  // value: the label number; forward: 1f (true) or 1b (false)
-  kPunct,     // text: the operator or punctuation
-};
-
-struct Token {
-  TokKind kind = TokKind::kPunct;
-  std::string text;
-  size_t pos = 0, end = 0;  // byte offsets of the token in the line
-  int64_t value = 0;
-  bool forward = false;
-  bool Is(const char* punct) const { return kind == TokKind::kPunct && text == punct; }
-  bool IsIdent() const { return kind == TokKind::kIdent; }
-};
+using expr::Token;
+using expr::TokKind;
 
 // The tokens of text up to its comment. Throws LineError on a malformed token.
 std::vector<Token> Lex(const std::string& text);

@@ -1,3 +1,5 @@
+// Layout expressions (layout/expr.h): the layout's lexer, checks, names and functions on the
+// shared parser, arithmetic and tree walk of host/expr.
 #include "layout/expr.h"
 
 #include <fmt/core.h>
@@ -6,250 +8,128 @@
 #include <cctype>
 #include <limits>
 
+#include "expr/eval.h"
+#include "expr/ops.h"
+#include "expr/parser.h"
+
 namespace tessera::layout {
 
 using assembler::Error;
 using assembler::LineError;
 using assembler::Location;
+using expr::Node;
+using expr::NodeKind;
+using expr::Token;
+using expr::TokKind;
 
-enum class Op : uint8_t {
-  kNum,
-  kName,
-  kCall,
-  kNeg,
-  kPlus,
-  kNot,
-  kBitNot,
-  kMul,
-  kDiv,
-  kMod,
-  kAdd,
-  kSub,
-  kShl,
-  kShr,
-  kLt,
-  kLe,
-  kGt,
-  kGe,
-  kEq,
-  kNe,
-  kAnd,
-  kXor,
-  kOr,
-  kLAnd,
-  kLOr,
-  kCond,
-};
-
-struct ExprNode {
-  Op op = Op::kNum;
-  int64_t value = 0;
-  std::string name;  // kName, kCall
-  std::vector<std::shared_ptr<const ExprNode>> args;
-  size_t pos = 0;  // offset in the parsed line, for messages
+// An expression as parsed: its tokens (offsets in the parsed line) and its tree.
+struct ParsedExpr {
+  std::vector<Token> toks;
+  expr::Tree tree;
 };
 
 namespace {
 
-using NodePtr = std::shared_ptr<const ExprNode>;
-
+bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-struct BinaryOp {
-  const char* text;
-  Op op;
-  int prec;  // higher binds tighter
-};
-
-// Longest operators first, so that "<<" is not read as "<".
-constexpr BinaryOp kBinary[] = {
-    {"||", Op::kLOr, 1}, {"&&", Op::kLAnd, 2}, {"==", Op::kEq, 6},  {"!=", Op::kNe, 6},
-    {"<=", Op::kLe, 7},  {">=", Op::kGe, 7},   {"<<", Op::kShl, 8}, {">>", Op::kShr, 8},
-    {"|", Op::kOr, 3},   {"^", Op::kXor, 4},   {"&", Op::kAnd, 5},  {"<", Op::kLt, 7},
-    {">", Op::kGt, 7},   {"+", Op::kAdd, 9},   {"-", Op::kSub, 9},  {"*", Op::kMul, 10},
-    {"/", Op::kDiv, 10}, {"%", Op::kMod, 10},
-};
-
-class Parser {
- public:
-  Parser(const std::string& s, size_t pos) : s_(s), pos_(pos) {}
-  size_t pos() const { return pos_; }
-
-  NodePtr Conditional() {
-    NodePtr c = Binary(1);
-    SkipSpace();
-    if (Peek() != '?') return c;
-    const size_t at = pos_++;
-    NodePtr a = Conditional();
-    SkipSpace();
-    if (Peek() != ':') throw LineError(pos_, "expected ':' of the conditional 'c ? a : b'");
-    ++pos_;
-    NodePtr b = Conditional();
-    auto n = std::make_shared<ExprNode>();
-    n->op = Op::kCond;
-    n->pos = at;
-    n->args = {c, a, b};
-    return n;
+// The value of a number word: decimal, 0x hex or 0b binary (no octal: 010 is ten). nullopt, with
+// the reason in *why, if the word is not a number that fits in 64 bits.
+std::optional<int64_t> ReadNumber(const std::string& word, std::string* why) {
+  int base = 10;
+  std::string digits = word;
+  if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+    base = 16;
+    digits = word.substr(2);
+  } else if (word.size() > 2 && word[0] == '0' && (word[1] == 'b' || word[1] == 'B')) {
+    base = 2;
+    digits = word.substr(2);
   }
-
- private:
-  char Peek(size_t k = 0) const { return pos_ + k < s_.size() ? s_[pos_ + k] : '\0'; }
-  void SkipSpace() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
-  }
-
-  const BinaryOp* PeekBinary() {
-    SkipSpace();
-    for (const BinaryOp& b : kBinary) {
-      const size_t n = std::char_traits<char>::length(b.text);
-      if (s_.compare(pos_, n, b.text) != 0) continue;
-      // "a = b" is not an expression; "a .. b" ends one; "|" and "&" must not eat "||", "&&".
-      return &b;
+  uint64_t v = 0;
+  for (const char d : digits) {
+    int k = 99;
+    if (IsDigit(d)) {
+      k = d - '0';
+    } else if (std::isxdigit(static_cast<unsigned char>(d))) {
+      k = std::tolower(static_cast<unsigned char>(d)) - 'a' + 10;
     }
-    return nullptr;
-  }
-
-  NodePtr Binary(int min_prec) {
-    NodePtr lhs = Unary();
-    for (;;) {
-      const size_t save = pos_;
-      const BinaryOp* b = PeekBinary();
-      if (!b || b->prec < min_prec) {
-        pos_ = save;
-        return lhs;
-      }
-      const size_t at = pos_;
-      pos_ += std::char_traits<char>::length(b->text);
-      NodePtr rhs = Binary(b->prec + 1);
-      auto n = std::make_shared<ExprNode>();
-      n->op = b->op;
-      n->pos = at;
-      n->args = {lhs, rhs};
-      lhs = n;
+    if (k >= base) {
+      *why = fmt::format("malformed number '{}' (decimal, 0x hex or 0b binary)", word);
+      return std::nullopt;
     }
+    if (v > (uint64_t(std::numeric_limits<int64_t>::max()) - k) / base) {
+      *why = fmt::format("number '{}' does not fit in 64 bits", word);
+      return std::nullopt;
+    }
+    v = v * base + k;
   }
+  return static_cast<int64_t>(v);
+}
 
-  NodePtr Unary() {
-    SkipSpace();
-    const char c = Peek();
-    Op op;
-    if (c == '-') {
-      op = Op::kNeg;
-    } else if (c == '+') {
-      op = Op::kPlus;
-    } else if (c == '!' && Peek(1) != '=') {
-      op = Op::kNot;
-    } else if (c == '~') {
-      op = Op::kBitNot;
+// The tokens of line[pos...] up to the first character no expression uses ('=', '.', '"', ...),
+// which is the last token: what follows an expression is the statement's to read. Names are
+// [A-Za-z_][A-Za-z0-9_]*; a number is a word [0-9][A-Za-z0-9_]*, checked when the parser takes it
+// as an operand. Never throws.
+std::vector<Token> Lex(const std::string& line, size_t pos) {
+  std::vector<Token> toks;
+  while (pos < line.size()) {
+    const char c = line[pos];
+    if (c == ' ' || c == '\t') {
+      ++pos;
+      continue;
+    }
+    Token t;
+    t.pos = pos;
+    bool other = false;
+    if (IsDigit(c) || IsIdentStart(c)) {
+      while (pos < line.size() && IsIdentChar(line[pos])) ++pos;
+      t.text = line.substr(t.pos, pos - t.pos);
+      t.kind = IsDigit(c) ? TokKind::kInt : TokKind::kIdent;
+      std::string why;
+      if (t.kind == TokKind::kInt) t.value = ReadNumber(t.text, &why).value_or(0);
     } else {
-      return Primary();
+      size_t n = expr::PunctLength(line, pos);
+      other = n == 0;
+      if (other) n = 1;
+      t.kind = TokKind::kPunct;
+      t.text = line.substr(pos, n);
+      pos += n;
     }
-    auto n = std::make_shared<ExprNode>();
-    n->op = op;
-    n->pos = pos_++;
-    n->args = {Unary()};
-    return n;
+    t.end = pos;
+    toks.push_back(std::move(t));
+    if (other) break;
   }
+  return toks;
+}
 
-  NodePtr Primary() {
-    SkipSpace();
-    const size_t at = pos_;
-    const char c = Peek();
-    auto n = std::make_shared<ExprNode>();
-    n->pos = at;
-    if (c == '(') {
-      ++pos_;
-      NodePtr inner = Conditional();
-      SkipSpace();
-      if (Peek() != ')') {
-        throw LineError(pos_, fmt::format("expected ')' to close the '(' at column {}", at + 1));
-      }
-      ++pos_;
-      return inner;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (IsIdentChar(Peek())) ++pos_;
-      const std::string word = s_.substr(at, pos_ - at);
-      n->op = Op::kNum;
-      n->value = ParseNumber(word, at);
-      return n;
-    }
-    if (IsIdentStart(c)) {
-      while (IsIdentChar(Peek())) ++pos_;
-      n->name = s_.substr(at, pos_ - at);
-      if (IsKeyword(n->name)) {
-        throw LineError(at, fmt::format("expected an expression, found '{}'", n->name));
-      }
-      SkipSpace();
-      if (Peek() != '(') {
-        n->op = Op::kName;
-        return n;
-      }
-      n->op = Op::kCall;
-      if (n->name != "min" && n->name != "max" && n->name != "abs") {
-        throw LineError(at,
-                        fmt::format("unknown function '{}' (there are min, max and abs)", n->name));
-      }
-      ++pos_;
-      for (;;) {
-        n->args.push_back(Conditional());
-        SkipSpace();
-        if (Peek() == ',') {
-          ++pos_;
-          continue;
-        }
-        if (Peek() == ')') break;
-        throw LineError(pos_, fmt::format("expected ',' or ')' in the arguments of {}", n->name));
-      }
-      ++pos_;
-      const size_t count = n->args.size();
-      if (n->name == "abs" ? count != 1 : count < 2) {
-        throw LineError(at, n->name == "abs"
-                                ? "abs takes one argument"
-                                : fmt::format("{} takes two or more arguments", n->name));
-      }
-      return n;
-    }
-    if (c == '\0') throw LineError(at, "expected an expression, found the end of the line");
-    throw LineError(at, fmt::format("expected an expression, found '{}'", c));
+// Whether NAME( is a call: for any name but a keyword, and then it must be min, max or abs.
+bool IsFunction(const Token& name) {
+  if (IsKeyword(name.text)) return false;  // an operand, which Check refuses
+  if (name.text != "min" && name.text != "max" && name.text != "abs") {
+    throw LineError(name.pos,
+                    fmt::format("unknown function '{}' (there are min, max and abs)", name.text));
   }
+  return true;
+}
 
-  static int64_t ParseNumber(const std::string& word, size_t at) {
-    int base = 10;
-    std::string digits = word;
-    if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
-      base = 16;
-      digits = word.substr(2);
-    } else if (word.size() > 2 && word[0] == '0' && (word[1] == 'b' || word[1] == 'B')) {
-      base = 2;
-      digits = word.substr(2);
+// What the parser refuses in a layout once it has read it: a keyword as a name, a malformed
+// number, and calls with the wrong number of arguments.
+void Check(const Node& n, const std::vector<Token>& toks) {
+  const Token& t = toks[n.tok];
+  if (n.kind == NodeKind::kOperand) {
+    std::string why;
+    if (t.kind == TokKind::kInt && !ReadNumber(t.text, &why)) throw LineError(t.pos, why);
+    if (t.IsIdent() && IsKeyword(t.text)) {
+      throw LineError(t.pos, fmt::format("expected an expression, found '{}'", t.text));
     }
-    uint64_t v = 0;
-    for (char d : digits) {
-      int k;
-      if (std::isdigit(static_cast<unsigned char>(d))) {
-        k = d - '0';
-      } else if (std::isxdigit(static_cast<unsigned char>(d))) {
-        k = std::tolower(static_cast<unsigned char>(d)) - 'a' + 10;
-      } else {
-        k = 99;
-      }
-      if (k >= base) {
-        throw LineError(at,
-                        fmt::format("malformed number '{}' (decimal, 0x hex or 0b binary)", word));
-      }
-      if (v > (uint64_t(std::numeric_limits<int64_t>::max()) - k) / base) {
-        throw LineError(at, fmt::format("number '{}' does not fit in 64 bits", word));
-      }
-      v = v * base + k;
-    }
-    return static_cast<int64_t>(v);
+    return;
   }
-
-  const std::string& s_;
-  size_t pos_;
-};
+  if (t.text == "abs" ? n.count != 1 : n.count < 2) {
+    throw LineError(t.pos, t.text == "abs" ? "abs takes one argument"
+                                           : fmt::format("{} takes two or more arguments", t.text));
+  }
+}
 
 // Levenshtein distance, for "did you mean".
 size_t Distance(const std::string& a, const std::string& b) {
@@ -267,142 +147,66 @@ size_t Distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-class Evaluator {
- public:
-  Evaluator(const Scope& scope, const Location& base, const std::string& context)
-      : scope_(scope), base_(base), context_(context) {}
+std::string UnknownName(const std::string& name, const Scope& scope) {
+  if (name == "x" || name == "y") {
+    return fmt::format(
+        "unknown name '{}' (x and y, the PE's coordinates, are defined only in "
+        "param and when expressions)",
+        name);
+  }
+  if (name == "X0" || name == "Y0" || name == "W" || name == "H") {
+    return fmt::format(
+        "unknown name '{}' (X0, Y0, W and H are defined only in a region's param "
+        "and when expressions)",
+        name);
+  }
+  std::string hint;
+  size_t best = 3;
+  for (const std::string& cand : scope.Names()) {
+    const size_t d = Distance(name, cand);
+    if (d < best) {
+      best = d;
+      hint = fmt::format(" (did you mean '{}'?)", cand);
+    }
+  }
+  if (hint.empty()) {
+    std::string names;
+    for (const std::string& cand : scope.Names()) names += (names.empty() ? "" : ", ") + cand;
+    hint = fmt::format(" (known here: {})", names.empty() ? "none" : names);
+  }
+  return fmt::format("unknown name '{}'{}", name, hint);
+}
 
-  int64_t Eval(const ExprNode& n) const {
-    switch (n.op) {
-      case Op::kNum:
-        return n.value;
-      case Op::kName: {
-        if (std::optional<int64_t> v = scope_.Get(n.name)) return *v;
-        if (n.name == "x" || n.name == "y") {
-          Fail(n, fmt::format("unknown name '{}' (x and y, the PE's coordinates, are defined only "
-                              "in param and when expressions)",
-                              n.name));
-        }
-        if (n.name == "X0" || n.name == "Y0" || n.name == "W" || n.name == "H") {
-          Fail(n, fmt::format("unknown name '{}' (X0, Y0, W and H are defined only in a region's "
-                              "param and when expressions)",
-                              n.name));
-        }
-        std::string hint;
-        size_t best = 3;
-        for (const std::string& cand : scope_.Names()) {
-          const size_t d = Distance(n.name, cand);
-          if (d < best) {
-            best = d;
-            hint = fmt::format(" (did you mean '{}'?)", cand);
-          }
-        }
-        if (hint.empty()) {
-          std::string names;
-          for (const std::string& cand : scope_.Names()) {
-            names += (names.empty() ? "" : ", ") + cand;
-          }
-          hint = fmt::format(" (known here: {})", names.empty() ? "none" : names);
-        }
-        Fail(n, fmt::format("unknown name '{}'{}", n.name, hint));
+// Integers (expr::IntEvaluator) whose names are the scope's and whose functions are min, max, abs.
+class Evaluator : public expr::IntEvaluator {
+ public:
+  Evaluator(const ParsedExpr& e, const Scope& scope)
+      : IntEvaluator(e.tree, e.toks), scope_(scope) {}
+
+ protected:
+  int64_t Operand(const Node& n) override {
+    const Token& t = token(n);
+    if (t.kind == TokKind::kInt) return t.value;
+    if (std::optional<int64_t> v = scope_.Get(t.text)) return *v;
+    throw LineError(t.pos, UnknownName(t.text, scope_));
+  }
+
+  int64_t Call(const Node& call) override {
+    std::vector<int64_t> v;
+    for (size_t i = 0; i < call.count; ++i) v.push_back(Eval(operand(call, i)));
+    const Token& name = token(call);
+    if (name.text == "abs") {
+      if (v[0] == std::numeric_limits<int64_t>::min()) {
+        throw LineError(name.pos, fmt::format("overflow in abs({})", v[0]));
       }
-      case Op::kCall: {
-        std::vector<int64_t> v;
-        for (const auto& a : n.args) v.push_back(Eval(*a));
-        if (n.name == "abs") {
-          if (v[0] == std::numeric_limits<int64_t>::min()) Fail(n, "overflow in abs");
-          return v[0] < 0 ? -v[0] : v[0];
-        }
-        return n.name == "min" ? *std::min_element(v.begin(), v.end())
-                               : *std::max_element(v.begin(), v.end());
-      }
-      case Op::kCond:
-        return Eval(*n.args[0]) != 0 ? Eval(*n.args[1]) : Eval(*n.args[2]);
-      case Op::kLAnd:
-        return Eval(*n.args[0]) != 0 && Eval(*n.args[1]) != 0;
-      case Op::kLOr:
-        return Eval(*n.args[0]) != 0 || Eval(*n.args[1]) != 0;
-      default:
-        break;
+      return v[0] < 0 ? -v[0] : v[0];
     }
-    const int64_t a = Eval(*n.args[0]);
-    switch (n.op) {
-      case Op::kNeg:
-        if (a == std::numeric_limits<int64_t>::min()) Fail(n, "overflow in negation");
-        return -a;
-      case Op::kPlus:
-        return a;
-      case Op::kNot:
-        return a == 0;
-      case Op::kBitNot:
-        return ~a;
-      default:
-        break;
-    }
-    const int64_t b = Eval(*n.args[1]);
-    int64_t r = 0;
-    switch (n.op) {
-      case Op::kAdd:
-        if (__builtin_add_overflow(a, b, &r)) Fail(n, fmt::format("overflow in {} + {}", a, b));
-        return r;
-      case Op::kSub:
-        if (__builtin_sub_overflow(a, b, &r)) Fail(n, fmt::format("overflow in {} - {}", a, b));
-        return r;
-      case Op::kMul:
-        if (__builtin_mul_overflow(a, b, &r)) Fail(n, fmt::format("overflow in {} * {}", a, b));
-        return r;
-      case Op::kDiv:
-      case Op::kMod: {
-        const char* sym = n.op == Op::kDiv ? "/" : "%";
-        if (b == 0) Fail(n, fmt::format("division by zero in {} {} 0", a, sym));
-        const std::optional<int64_t> q = n.op == Op::kDiv ? FloorDiv(a, b) : FloorMod(a, b);
-        if (!q) Fail(n, fmt::format("overflow in {} {} {}", a, sym, b));
-        return *q;
-      }
-      case Op::kShl:
-      case Op::kShr: {
-        if (b < 0 || b > 63) {
-          Fail(n, fmt::format("shift count {} is out of range (0..63)", b));
-        }
-        if (n.op == Op::kShr) return a >> b;
-        r = static_cast<int64_t>(static_cast<uint64_t>(a) << b);
-        if ((r >> b) != a) Fail(n, fmt::format("overflow in {} << {}", a, b));
-        return r;
-      }
-      case Op::kLt:
-        return a < b;
-      case Op::kLe:
-        return a <= b;
-      case Op::kGt:
-        return a > b;
-      case Op::kGe:
-        return a >= b;
-      case Op::kEq:
-        return a == b;
-      case Op::kNe:
-        return a != b;
-      case Op::kAnd:
-        return a & b;
-      case Op::kXor:
-        return a ^ b;
-      case Op::kOr:
-        return a | b;
-      default:
-        break;
-    }
-    Fail(n, "internal error: unknown operator");
+    return name.text == "min" ? *std::min_element(v.begin(), v.end())
+                              : *std::max_element(v.begin(), v.end());
   }
 
  private:
-  [[noreturn]] void Fail(const ExprNode& n, const std::string& message) const {
-    Location at = base_;
-    if (at.line > 0 && at.column > 0) at.column += static_cast<int>(n.pos);
-    throw Error(at, message + context_);
-  }
-
   const Scope& scope_;
-  const Location& base_;
-  const std::string& context_;
 };
 
 }  // namespace
@@ -433,18 +237,24 @@ std::vector<std::string> Scope::Names() const {
 }
 
 Expr::Expr(int64_t value) : text_(std::to_string(value)) {
-  auto n = std::make_shared<ExprNode>();
-  n->value = value;
-  root_ = n;
+  auto e = std::make_shared<ParsedExpr>();
+  Token t;
+  t.kind = TokKind::kInt;
+  t.text = text_;
+  t.end = text_.size();
+  t.value = value;
+  e->toks.push_back(t);
+  Node n;
+  n.end = 1;
+  e->tree.nodes.push_back(n);  // one operand: the token
+  parsed_ = e;
 }
 
 Expr Expr::Parse(const std::string& text, const Location& at) {
   size_t pos = 0;
-  Location line_at = at;
   Expr e;
   try {
-    e = ParsePrefix(text, &pos, line_at);
-    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t')) ++pos;
+    e = ParsePrefix(text, &pos, at);
     if (pos < text.size()) {
       throw LineError(pos, fmt::format("unexpected '{}' after the expression", text.substr(pos)));
     }
@@ -457,20 +267,36 @@ Expr Expr::Parse(const std::string& text, const Location& at) {
 }
 
 Expr Expr::ParsePrefix(const std::string& line, size_t* pos, const Location& line_at) {
-  Parser p(line, *pos);
-  Expr e;
-  e.root_ = p.Conditional();
-  size_t first = *pos;
-  while (first < line.size() && (line[first] == ' ' || line[first] == '\t')) ++first;
-  e.text_ = line.substr(first, p.pos() - first);
-  e.loc_ = line_at;
-  *pos = p.pos();
-  return e;
+  auto e = std::make_shared<ParsedExpr>();
+  e->toks = Lex(line, *pos);
+  if (e->toks.empty())
+    throw LineError(line.size(), "expected an expression, found the end of the line");
+  expr::Syntax syntax;
+  syntax.is_function = IsFunction;
+  syntax.check = [&toks = e->toks](const expr::Tree&, const Node& n) { Check(n, toks); };
+  syntax.column = [column = line_at.column](size_t p) { return column + static_cast<int>(p); };
+  size_t stop = 0;
+  e->tree = expr::ParsePrefix(e->toks, 0, e->toks.size(), syntax, &stop);
+  const size_t first = e->toks.front().pos;
+  const size_t last = e->toks[stop - 1].end;
+  *pos = stop < e->toks.size() ? e->toks[stop].pos : line.size();
+  e->toks.resize(stop);  // what follows is not the expression's
+  Expr out;
+  out.parsed_ = e;
+  out.text_ = line.substr(first, last - first);
+  out.loc_ = line_at;
+  return out;
 }
 
 int64_t Expr::Eval(const Scope& scope, const std::string& context) const {
-  if (!root_) throw Error(loc_, "internal error: evaluating an empty expression");
-  return Evaluator(scope, loc_, context).Eval(*root_);
+  if (!parsed_) throw Error(loc_, "internal error: evaluating an empty expression");
+  try {
+    return Evaluator(*parsed_, scope).Eval();
+  } catch (const LineError& e) {
+    Location at = loc_;
+    if (at.line > 0 && at.column > 0) at.column += static_cast<int>(e.pos());
+    throw Error(at, e.what() + context);
+  }
 }
 
 }  // namespace tessera::layout

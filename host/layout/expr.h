@@ -1,7 +1,9 @@
 // Integer expressions of a layout (docs/layout.md, "Expressions"): per-PE parameters, `when`
-// conditions, coordinates and sizes. 64-bit signed arithmetic with C precedence; `/` and `%`
-// round toward minus infinity (so (x-1)%W wraps to W-1); overflow, division by zero and shifts
-// outside 0..63 are errors, never wrapped silently.
+// conditions, coordinates and sizes. The parser and the arithmetic are the shared expression
+// library's (host/expr), with its one rule: 64-bit signed, C precedence, `/` and `%` rounding
+// toward minus infinity (so (x-1)%W wraps to W-1), and overflow, division by zero and shifts
+// outside 0..63 as errors, never wrapped silently. The layout adds its own: its lexical form
+// (names, decimal, 0x and 0b numbers), the names of a Scope, min, max and abs, and its keywords.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "asm/diagnostics.h"
-#include "asm/floor_div.h"
 
 namespace tessera::layout {
 
@@ -29,7 +30,7 @@ class Scope {
   std::vector<std::pair<std::string, int64_t>> vars_;
 };
 
-struct ExprNode;
+struct ParsedExpr;  // the tokens and the tree (layout/expr.cpp)
 
 class Expr {
  public:
@@ -40,8 +41,9 @@ class Expr {
   // Throws assembler::Error at the column of the problem.
   static Expr Parse(const std::string& text, const assembler::Location& at = {"<expr>", 1, 1});
   // Parses the longest expression of `line` that starts at *pos (after spaces) and moves *pos
-  // past it. Stops before a character that cannot continue an expression (space-separated
-  // words, ',', '..', '='). Throws assembler::LineError at the offending offset of `line`.
+  // past it and the blanks after it. Stops before a character that cannot continue an expression
+  // (space-separated words, ',', '..', '='). Throws assembler::LineError at the offending offset of
+  // `line`.
   static Expr ParsePrefix(const std::string& line, size_t* pos, const assembler::Location& line_at);
 
   // Throws assembler::Error at the column of the failing operation or name; `context` is
@@ -50,10 +52,10 @@ class Expr {
   const std::string& text() const { return text_; }
   // Where column 1 of the parsed line is (messages add the offset of the problem).
   const assembler::Location& location() const { return loc_; }
-  bool empty() const { return !root_; }
+  bool empty() const { return !parsed_; }
 
  private:
-  std::shared_ptr<const ExprNode> root_;
+  std::shared_ptr<const ParsedExpr> parsed_;
   std::string text_;
   assembler::Location loc_;  // of the parsed line's first character; empty for a constant
 };
@@ -61,9 +63,5 @@ class Expr {
 // Words of the layout's statements (param, when, at, rx, step, ...): never names in an
 // expression, so that `param A=x+ param B=1` is an error at the second `param`.
 bool IsKeyword(const std::string& name);
-
-// `/` and `%` round toward minus infinity, as in assembly (asm/floor_div.h).
-using assembler::FloorDiv;
-using assembler::FloorMod;
 
 }  // namespace tessera::layout

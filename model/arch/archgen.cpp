@@ -1,7 +1,8 @@
 // tessera_archgen: reads the architecture description (model/arch/tessera.def) and the instruction
 // table (model/arch/isa.def) and writes what is generated from them, so RTL, model and docs never
 // drift: the SystemVerilog package and its module-scope aliases, the instruction and register
-// decoders' bodies, and the C++ headers (constants, register table, instruction table).
+// decoders' bodies, and the C++ headers (constants, register table, tables of the consts and enum
+// items by name, instruction table).
 //
 //   tessera_archgen ROOT           write every output under the repository root ROOT
 //   tessera_archgen --check ROOT   exit 1 (naming the file) if any output is stale
@@ -457,6 +458,36 @@ std::string EmitHppRegTable(const Desc& d) {
   return o.str();
 }
 
+// Every const and enum item by name, as data: what tools that accept the names take from (the
+// assembler's predefined symbols, host/asm/predefined.cpp), so that a line added to tessera.def
+// reaches them without a list to edit.
+std::string EmitHppNameTables(const Desc& d) {
+  std::ostringstream o;
+  o << "// ---- Every const and enum item by name (the assembler predefines them) ----\n";
+  o << "struct ConstInfo {\n"
+       "  const char* name;\n"
+       "  uint32_t value;\n"
+       "};\n\n";
+  o << "inline constexpr ConstInfo kConstants[] = {\n";
+  for (const auto& c : d.consts) o << "    {\"" << c.name << "\", k" << c.name << "},\n";
+  o << "};\n\n";
+  o << "struct EnumItemInfo {\n"
+       "  const char* type;  // the enum's name\n"
+       "  const char* name;  // as ToString spells it\n"
+       "  uint32_t value;\n"
+       "};\n\n";
+  o << "inline constexpr EnumItemInfo kEnumItems[] = {\n";
+  for (const auto& e : d.enums) {
+    for (size_t i = 0; i < e.items.size(); ++i) {
+      const std::string& spelled = e.texts.empty() ? e.items[i].name : e.texts[i];
+      o << "    {\"" << e.name << "\", \"" << spelled << "\", static_cast<uint32_t>(" << e.name
+        << "::k" << e.items[i].name << ")},\n";
+    }
+  }
+  o << "};\n\n";
+  return o.str();
+}
+
 std::string EmitHpp(const Desc& d) {
   std::ostringstream o;
   o << "// " << kBanner << "\n";
@@ -510,6 +541,7 @@ std::string EmitHpp(const Desc& d) {
     o << "};\n\n";
   }
   o << EmitHppRegTable(d);
+  o << EmitHppNameTables(d);
   o << "}  // namespace tessera::arch\n";
   return o.str();
 }

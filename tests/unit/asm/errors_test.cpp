@@ -225,7 +225,8 @@ TEST(Errors, SectionsAndDirectiveOperands) {
 }
 
 TEST(Errors, Expressions) {
-  EXPECT_EQ(ErrorOf("        .data\n        .word 1 / 0\n"), "t.s:2:17: error: division by zero");
+  EXPECT_EQ(ErrorOf("        .data\n        .word 1 / 0\n"),
+            "t.s:2:17: error: division by zero in 1 / 0");
   EXPECT_EQ(ErrorOf("        .data\n        .word 2.5\n"),
             "t.s:2:15: error: real literal 2.5 is only allowed in .f32, .f16, f32() and f16()");
   EXPECT_EQ(ErrorOf("        .data\nx:      .word x * 2\n"),
@@ -234,7 +235,8 @@ TEST(Errors, Expressions) {
             "optionally inside lo() or hi()");
   EXPECT_EQ(ErrorOf("A = B\nB = A\n        .word A\n"),
             "t.s:1:5: error: circular definition: 'B' depends on itself");
-  EXPECT_EQ(ErrorOf("        .data\n        .word (1 + 2\n"), "t.s:2:21: error: expected ')'");
+  EXPECT_EQ(ErrorOf("        .data\n        .word (1 + 2\n"),
+            "t.s:2:21: error: expected ')' to close the '(' at column 15");
   // A constant whose definition fails is reported once; its uses go on quietly.
   EXPECT_EQ(ErrorOf("N = N + 1\n        .word N\n        li r1, N\n"),
             "t.s:1:5: error: circular definition: 'N' depends on itself");

@@ -1,6 +1,8 @@
-// Expressions (docs/isa.md 8.1): C operators and precedence in 64 bits, the functions, real
-// literals rounded once to nearest even, and the predefined symbols (checked against
-// model/arch/tessera.def so that the list cannot drift from the architecture).
+// Expressions (docs/isa.md 8.1): C operators and precedence in 64 bits under the one rule of
+// host/expr (overflow, division by zero and bad shift counts are errors at their column), the
+// functions, link-time values, real literals rounded once to nearest even, and the predefined
+// symbols (checked against model/arch/tessera.def so that the list cannot drift from the
+// architecture).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -60,7 +62,6 @@ TEST(Expr, DivisionRoundsTowardMinusInfinity) {
   EXPECT_EQ(Eval("7 % -2"), -1);
   EXPECT_EQ(Eval("-7 / -2"), 3);
   EXPECT_EQ(Eval("7 / 2"), 3);
-  EXPECT_EQ(Eval("(-0x7FFFFFFFFFFFFFFF - 1) / -1"), INT64_MIN);  // wraps, like + - *
   EXPECT_EQ(Eval("(-0x7FFFFFFFFFFFFFFF - 1) % -1"), 0);
 }
 
@@ -68,8 +69,105 @@ TEST(Expr, SixtyFourBitArithmetic) {
   EXPECT_EQ(Eval("-16 >> 2"), -4);  // arithmetic shift
   EXPECT_EQ(Eval("1 << 40"), int64_t(1) << 40);
   EXPECT_EQ(Eval("(1 << 40) >> 36"), 16);
-  EXPECT_EQ(Eval("0x7FFFFFFFFFFFFFFF + 1"), INT64_MIN);  // wraps
+  EXPECT_EQ(Eval("-1 << 63"), INT64_MIN);
+  EXPECT_EQ(Eval("0x7FFFFFFFFFFFFFFF"), INT64_MAX);
+  EXPECT_EQ(Eval("0xFFFFFFFFFFFFFFFF"), -1) << "a literal is a 64-bit pattern";
   EXPECT_EQ(Eval("5 >= 5") + Eval("5 > 5") + Eval("4 <= 5") + Eval("4 != 4"), 2);
+}
+
+// "file:line:column: error: message" of `.word` of the expression, which starts at column 15.
+std::string WordError(const std::string& e) {
+  return ErrorOf("        .data\n        .word " + e + "\n");
+}
+
+// The one rule of host/expr (as in layouts, docs/layout.md): never a silent wrap.
+TEST(Expr, OverflowDivisionByZeroAndShiftCountsAreErrors) {
+  EXPECT_EQ(WordError("0x7FFFFFFFFFFFFFFF + 1"),
+            "t.s:2:34: error: overflow in 9223372036854775807 + 1");
+  EXPECT_EQ(WordError("-0x7FFFFFFFFFFFFFFF - 2"),
+            "t.s:2:35: error: overflow in -9223372036854775807 - 2");
+  EXPECT_EQ(WordError("0x100000000 * 0x100000000"),
+            "t.s:2:27: error: overflow in 4294967296 * 4294967296");
+  EXPECT_EQ(WordError("(-0x7FFFFFFFFFFFFFFF - 1) / -1"),
+            "t.s:2:41: error: overflow in -9223372036854775808 / -1");
+  EXPECT_EQ(WordError("1 + -(-0x7FFFFFFFFFFFFFFF - 1)"),
+            "t.s:2:19: error: overflow in -(-9223372036854775808)");
+  EXPECT_EQ(WordError("3 << 62"), "t.s:2:17: error: overflow in 3 << 62");
+  EXPECT_EQ(WordError("1 << 63"), "t.s:2:17: error: overflow in 1 << 63");
+  EXPECT_EQ(WordError("7 / (2 - 2)"), "t.s:2:17: error: division by zero in 7 / 0");
+  EXPECT_EQ(WordError("1 + 7 % 0"), "t.s:2:21: error: division by zero in 7 % 0");
+  EXPECT_EQ(WordError("1 << 64"),
+            "t.s:2:17: error: shift count 64 is out of range (0..63) in 1 << 64");
+  EXPECT_EQ(WordError("1 >> -1"),
+            "t.s:2:17: error: shift count -1 is out of range (0..63) in 1 >> -1");
+  // As in C, the side of && || ?: not taken is not evaluated.
+  EXPECT_EQ(Eval("0 && 1 / 0"), 0);
+  EXPECT_EQ(Eval("1 || 1 / 0"), 1);
+  EXPECT_EQ(Eval("1 ? 2 : 1 / 0"), 2);
+  // ... but every name must mean something, as in C.
+  EXPECT_EQ(WordError("0 && nothing"),
+            "t.s:2:20: error: undefined symbol 'nothing' (declare it with .global if another "
+            "object defines it)");
+  EXPECT_EQ(WordError("1 || r3"),
+            "t.s:2:20: error: 'r3' is a register; an expression cannot use it");
+}
+
+TEST(Expr, SyntaxErrorsNameTheColumn) {
+  EXPECT_EQ(WordError("(1 + 2"), "t.s:2:21: error: expected ')' to close the '(' at column 15");
+  EXPECT_EQ(WordError("1 +, 2"), "t.s:2:18: error: expected an expression, found ','");
+  EXPECT_EQ(WordError("1 2"), "t.s:2:17: error: unexpected '2' after the expression");
+  EXPECT_EQ(WordError("1 ? 2"), "t.s:2:20: error: expected ':' of the conditional 'c ? a : b'");
+  EXPECT_EQ(WordError("lo(1 2)"),
+            "t.s:2:20: error: expected ',' or ')' in the arguments of lo, found '2'");
+  EXPECT_EQ(WordError("lo()"), "t.s:2:15: error: lo() needs an argument");
+  EXPECT_EQ(WordError("hi(1, 2)"), "t.s:2:15: error: hi() takes one argument");
+  EXPECT_EQ(WordError("id(1 + 2)"), "t.s:2:18: error: id() takes the name of a task's entry label");
+  EXPECT_EQ(WordError("\"s\""),
+            "t.s:2:15: error: a string is not a value (write one character as 'c')");
+}
+
+// A link-time value (docs/isa.md 8.3) is `sym + c` or `sym - c`, optionally inside lo() or hi();
+// its constant follows the same rule as any other.
+TEST(Expr, LinkTimeValues) {
+  const Object o =
+      Asm("        .global x\n"
+          "        lui r1, hi(x + 8)\n"
+          "        ori r1, r1, lo(x + 8)\n"
+          "        .data\n"
+          "        .word x + 4, 4 + x, x - 4, x + 2 * 3 - 1, (x), 1 || x\n");
+  const auto target = [&](SectionId s, uint32_t off) {
+    const ObjReloc* r = FindReloc(o, s, off);
+    return r ? r->target : SymRef{"(none)", 0};
+  };
+  EXPECT_EQ(FindReloc(o, SectionId::kText, 0)->kind, RelocKind::kHI16);
+  EXPECT_EQ(target(SectionId::kText, 0), (SymRef{"x", 8}));
+  EXPECT_EQ(FindReloc(o, SectionId::kText, 4)->kind, RelocKind::kLO16);
+  EXPECT_EQ(target(SectionId::kText, 4), (SymRef{"x", 8}));
+  EXPECT_EQ(target(SectionId::kData, 0), (SymRef{"x", 4}));
+  EXPECT_EQ(target(SectionId::kData, 4), (SymRef{"x", 4}));
+  EXPECT_EQ(target(SectionId::kData, 8), (SymRef{"x", -4}));
+  EXPECT_EQ(target(SectionId::kData, 12), (SymRef{"x", 5}));
+  EXPECT_EQ(target(SectionId::kData, 16), (SymRef{"x", 0}));
+  EXPECT_EQ(FindReloc(o, SectionId::kData, 20), nullptr) << "1 || x is 1: x is not evaluated";
+  EXPECT_EQ(WordAt(o, SectionId::kData, 20), 1u);
+
+  const std::string decl = "        .global x\n        .data\n        .word ";
+  EXPECT_EQ(ErrorOf(decl + "x + 0x7FFFFFFFFFFFFFFF + 1\n"),
+            "t.s:3:38: error: overflow in 9223372036854775807 + 1");
+  EXPECT_EQ(ErrorOf(decl + "-x\n"),
+            "t.s:3:15: error: 'x' is a link-time value (a label, a param or a symbol of another "
+            "object): an expression may only add a constant to it or subtract one from it, "
+            "optionally inside lo() or hi()");
+  EXPECT_EQ(ErrorOf(decl + "x && 1\n"),
+            "t.s:3:15: error: 'x' is a link-time value (a label, a param or a symbol of another "
+            "object): an expression may only add a constant to it or subtract one from it, "
+            "optionally inside lo() or hi()");
+  EXPECT_EQ(ErrorOf(decl + "lo(x) + 1\n"),
+            "t.s:3:21: error: lo() or hi() of a link-time value must be the whole operand");
+  EXPECT_EQ(ErrorOf(decl + "lo(hi(x))\n"), "t.s:3:15: error: lo() and hi() cannot be nested");
+  EXPECT_EQ(ErrorOf("        .global x\ny:      .word x - y\n"),
+            "t.s:2:17: error: 'x' - 'y': only two labels of the same section of this file can be "
+            "subtracted");
 }
 
 TEST(Expr, Functions) {
@@ -125,9 +223,10 @@ TEST(Expr, PredefinedSymbols) {
   EXPECT_EQ(RegisterName(0xBFFC), "");
 }
 
-// Every const, enum item and reg of tessera.def is predefined with its value; an enum item as it
-// is spelled (its `names` line's word, else its name).
-TEST(Expr, PredefinedSymbolsCoverTesseraDef) {
+// Every const, enum item and reg of tessera.def is predefined with its value, and nothing else is
+// (but CtrlNone): read from tessera.def here, independently of the generated tables the
+// assembler takes them from. An enum item is spelled as its `names` line says, else by its name.
+TEST(Expr, PredefinedSymbolsAreTesseraDef) {
   const std::string path = std::string(TESSERA_SOURCE_DIR) + "/model/arch/tessera.def";
   std::map<std::string, std::vector<std::string>> spellings;  // enum -> its `names` words
   {
@@ -169,6 +268,9 @@ TEST(Expr, PredefinedSymbolsCoverTesseraDef) {
     }
   }
   EXPECT_GT(checked, 100);
+  EXPECT_EQ(pre.size(), static_cast<size_t>(checked) + 1) << "a predefined symbol is in no line "
+                                                             "of tessera.def";
+  EXPECT_TRUE(pre.count("CtrlNone"));
 }
 
 uint32_t F16(const std::string& literal) {

@@ -1,13 +1,14 @@
 // Integer division as every expression language of Tessera defines it (assembly, docs/assembler.md;
-// layouts, docs/layout.md): `/` and `%` round toward minus infinity, so `-7 / 2` is -4 and
-// `-1 % 8` is 7, and `(x - 1) % W` wraps to W - 1. The remainder has the divisor's sign.
+// layouts, docs/layout.md; both through expr/arith.h): `/` and `%` round toward minus infinity,
+// so `-7 / 2` is -4 and `-1 % 8` is 7, and `(x - 1) % W` wraps to W - 1. The remainder has the
+// divisor's sign.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <optional>
 
-namespace tessera::assembler {
+namespace tessera::expr {
 
 // a / b rounded toward minus infinity; nullopt on division by zero and on min / -1 (overflow).
 inline std::optional<int64_t> FloorDiv(int64_t a, int64_t b) {
@@ -26,4 +27,4 @@ inline std::optional<int64_t> FloorMod(int64_t a, int64_t b) {
   return r;
 }
 
-}  // namespace tessera::assembler
+}  // namespace tessera::expr
