@@ -170,17 +170,22 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
   };
   for (machine::Machine* x : {ba.get(), bb.get()})
     if (x) load(*x);
+  // How two machines that each ran alone ended, and their end state: the difference, if any.
+  auto apart = [&options](machine::Machine& a, const cosim::SoloResult& ra,
+                          machine::Machine& b) -> std::string {
+    const cosim::SoloResult rb = cosim::RunSolo(b, options);
+    if (ra.cycles != rb.cycles || ra.end != rb.end)
+      return fmt::format("the run ended ({}) after {} cycles on {}, but ({}) after {} on {}",
+                         RunEndName(ra.end), ra.cycles, a.Name(), RunEndName(rb.end), rb.cycles,
+                         b.Name());
+    return cosim::CompareState(a, b);
+  };
   if (bb && options.apart) {
-    const cosim::SoloResult ra = cosim::RunSolo(*ba, options), rb = cosim::RunSolo(*bb, options);
+    const cosim::SoloResult ra = cosim::RunSolo(*ba, options);
     run.cycles = ra.cycles;
     run.end = ra.end;
-    if (ra.cycles != rb.cycles || ra.end != rb.end)
-      return fail("divergence", fmt::format("the run ended ({}) after {} cycles on {}, but ({}) "
-                                            "after {} on {}",
-                                            RunEndName(ra.end), ra.cycles, ba->Name(),
-                                            RunEndName(rb.end), rb.cycles, bb->Name()));
-    const std::string diff = cosim::CompareState(*ba, *bb);
-    if (!diff.empty()) return fail("divergence", diff);
+    if (const std::string diff = apart(*ba, ra, *bb); !diff.empty())
+      return fail("divergence", diff);
   } else if (bb) {
     const cosim::LockstepResult r = cosim::RunLockstep(*ba, *bb, options);
     run.cycles = r.cycles;
@@ -200,14 +205,8 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
     for (const MachineFactory& make : options.paths) {
       std::unique_ptr<machine::Machine> v = make();
       load(*v);
-      const cosim::SoloResult rv = cosim::RunSolo(*v, options);
-      if (rr.cycles != rv.cycles || rr.end != rv.end)
-        return fail("divergence", fmt::format("the run ended ({}) after {} cycles on {}, but "
-                                              "({}) after {} on {}",
-                                              RunEndName(rr.end), rr.cycles, ref->Name(),
-                                              RunEndName(rv.end), rv.cycles, v->Name()));
-      const std::string diff = cosim::CompareState(*ref, *v);
-      if (!diff.empty()) return fail("divergence", diff);
+      if (const std::string diff = apart(*ref, rr, *v); !diff.empty())
+        return fail("divergence", diff);
     }
   }
   return run;
