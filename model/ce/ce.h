@@ -237,6 +237,33 @@ class Ce {
     }
     a.sram.push_back({static_cast<uint16_t>(lo), size, old});
   }
+  // The performance counters of the state at the start of the cycle cyc_ describes
+  // (docs/profiling.md): fn(event, n) for each, as Cycle counts them, and as a CE load of
+  // PerfCount in that cycle must not see them (LoadReg).
+  template <class Fn>
+  void StartCounts(Fn&& fn) const {
+    const Cyc& x = cyc_;
+    if (x.running) fn(arch::PerfEvent::kTaskCycles, 1);
+    if (x.split_second) fn(arch::PerfEvent::kSplitSteps, 1);
+    if (x.busy) {
+      fn(arch::PerfEvent::kUtBusy, 1);
+      for (uint32_t m = x.busy; m; m &= m - 1)
+        fn(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kUtReady) +
+                                        st_.ut[__builtin_ctz(m)].wait),
+           1);
+    }
+  }
+  // A CE load of a register in cycle c (the state at the start of the cycle): a read of CycleLo
+  // latches CycleHi; a performance counter reads without the counts of this cycle's start.
+  uint32_t LoadReg(uint16_t addr, uint64_t c) {
+    uint32_t v = ReadReg(addr);
+    if (addr == arch::CycleLo::kAddr) st_.cycle_hi = static_cast<uint16_t>(c >> 32);
+    if (addr >= arch::PerfCount::kAddr && addr < arch::PerfCount::Addr(arch::PerfCount::kCount)) {
+      const auto event = static_cast<arch::PerfEvent>((addr - arch::PerfCount::kAddr) / 4);
+      StartCounts([&](arch::PerfEvent e, uint32_t n) { v -= e == event ? n : 0; });
+    }
+    return v;
+  }
   // A scalar FP result due in cycle c (ResultsDue's first part).
   void ScalarFpDue(uint64_t c) {
     ScalarPipe& p = st_.pipe;

@@ -183,8 +183,7 @@ Issue Ce::LoadBody(P& path, const arch::InsnInfo& n, const isa::Fields& f, uint6
   if (sram) {
     raw = ReadRaw(st_.sram, ea, bytes);
   } else {
-    raw = ReadReg(static_cast<uint16_t>(ea));
-    if (ea == arch::CycleLo::kAddr) st_.cycle_hi = static_cast<uint16_t>(c >> 32);
+    raw = LoadReg(static_cast<uint16_t>(ea), c);
   }
   SetGpr(path, f.a, LoadExtend(op, raw));
   IssueNext(c);

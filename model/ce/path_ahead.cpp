@@ -93,7 +93,7 @@ void Ce::RunAhead(uint64_t horizon) {
 }
 
 // One list of what a run ahead can change, copied into the log or back from it.
-void Ce::CopyAheadState(bool save) {
+__attribute__((always_inline)) inline void Ce::CopyAheadState(bool save) {
   AheadLog& a = ahead_;
   auto copy = [save](auto& logged, auto& live) {
     if (save) {

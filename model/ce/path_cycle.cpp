@@ -43,22 +43,13 @@ void Ce::Cycle(uint64_t c, fabric::RampPort& port) {
   x.head_ctrl = st_.head_ctrl;
   x.split_second = st_.split.active && st_.split.cycle == c;
   x.pc = st_.pc;
+  // Counters of the state at the start of the cycle (docs/profiling.md).
+  StartCounts([this](arch::PerfEvent e, uint32_t n) { Count(e, n); });
   // 7. The credit to return is chosen from what is owed at the start of the cycle.
   if (st_.owed_mask) x.credit_color = RoundRobin(st_.owed_mask, st_.owed_ptr);
 
-  ResultsDue<kT>(port);  // 1
-  ScalarStage<kT>();     // 3
-  // Counters of the state at the start of the cycle (docs/profiling.md), after the scalar stage:
-  // a load of PerfCount reads them as they were at the start of the cycle, and the DSD engine
-  // has not yet changed the microthreads' waits.
-  if (x.running) Count(arch::PerfEvent::kTaskCycles);
-  if (x.split_second) Count(arch::PerfEvent::kSplitSteps);
-  if (x.busy) {
-    Count(arch::PerfEvent::kUtBusy);
-    for (uint32_t m = x.busy; m; m &= m - 1)
-      Count(static_cast<arch::PerfEvent>(static_cast<int>(arch::PerfEvent::kUtReady) +
-                                         st_.ut[Ctz(m)].wait));
-  }
+  ResultsDue<kT>(port);                           // 1
+  ScalarStage<kT>();                              // 3
   if (!x.fault) EngineStage<kT>();                // 4 (and completions, in microthread order)
   if (!x.fault && x.head_ctrl) Dispatcher<kT>();  // 5
   if (!x.fault && !x.running) Picker<kT>();       // 6
