@@ -225,7 +225,7 @@ void Assembler::Emit(const Stmt& s, const std::vector<uint8_t>& bytes) {
   // A line record where the source line changes within a section (for fault messages and the
   // disassembler); padding and .space make none.
   if (s.size > 0 && s.op != Stmt::Op::kBytes) {
-    const Location o = s.line->Origin();
+    const Location o = s.loc ? *s.loc : s.line->Origin();
     const ObjLine* last = nullptr;
     for (auto it = obj_.lines.rbegin(); it != obj_.lines.rend(); ++it) {
       if (static_cast<int>(it->section) == s.section) {

@@ -87,6 +87,9 @@ struct Stmt {
   arch::DsdKind dsd_kind = arch::DsdKind::kNone;
   arch::ElemType dsd_type = arch::ElemType::kF32;
   std::map<std::string, std::pair<size_t, size_t>> keys;  // kDsd: key -> value tokens
+  // The source this statement was generated from, set by `.loc` (a compiler's source file and
+  // line): line records name it instead of the assembly line.
+  std::optional<Location> loc;
 };
 
 // A name of the file's symbol table.
@@ -307,6 +310,7 @@ class Assembler : public SymbolContext {
   std::shared_ptr<const SourceLine> line_;    // the line being parsed or encoded
   std::shared_ptr<const SourceLine> source_;  // pass 1: the line as written
   bool first_ = true;                         // no statement of the line recorded yet
+  std::optional<Location> loc_;               // the last `.loc`: the statements' source
   std::string display_;                       // the mnemonic as written, for messages
   std::map<std::string, Sym> syms_;
   std::vector<std::string> label_order_;

@@ -19,7 +19,7 @@ const std::vector<std::string>& DirectiveNames() {
       ".text",   ".data",   ".bss",     ".word",  ".half", ".byte",  ".f32",  ".float",
       ".f16",    ".ascii",  ".space",   ".align", ".equ",  ".param", ".task", ".dsd",
       ".global", ".export", ".macro",   ".endm",  ".rept", ".endr",  ".if",   ".elif",
-      ".else",   ".endif",  ".include", ".error", ".reg"};
+      ".else",   ".endif",  ".include", ".error", ".reg",    ".loc"};
   return names;
 }
 
@@ -250,6 +250,7 @@ Stmt& Assembler::Add(Stmt::Op op, uint32_t size) {
   s.offset = offset_[section_];
   s.size = size;
   s.mnemonic = display_;
+  s.loc = loc_;
   // Reported once per section: every later statement would be beyond it too.
   if (uint64_t(offset_[section_]) + size > arch::kSramBytes && !overflowed_[section_]) {
     overflowed_[section_] = true;
@@ -409,6 +410,18 @@ void Assembler::Directive(const std::string& d, const std::vector<Token>& toks, 
     s.reg = items[1].reg;
     s.dsr = items[1].shape == Shape::kDsr;
     ApplyReg(s);
+  } else if (d == ".loc") {
+    // .loc "FILE", LINE: the statements after it were generated from that source line (a
+    // compiler's), which line records, traces and fault messages name.
+    count(2, 2, ".loc \"FILE\", LINE");
+    const Token& f = toks[items[0].b];
+    if (items[0].e - items[0].b != 1 || f.kind != expr::TokKind::kString)
+      throw LineError(items[0].pos, ".loc needs a file name in quotes: .loc \"FILE\", LINE");
+    const int64_t line = EvaluateConst(toks, items[1].b, items[1].e, *this, ".loc line");
+    if (line < 1 || line > 0x7FFFFFFF)
+      throw LineError(items[1].pos, fmt::format(".loc line {} is not a line number", line));
+    loc_ = Location{f.text, static_cast<int>(line), 1};
+    Add(Stmt::Op::kNone, 0);
   } else if (d == ".error") {
     std::string text = "error directive";
     if (items.size() == 1 && toks[items[0].b].kind == TokKind::kString) {

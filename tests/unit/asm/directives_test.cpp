@@ -371,5 +371,27 @@ TEST(Directives, BankNoteQuotesTheStatementsOwnLine) {
   }
 }
 
+// .loc names the source a compiler generated the statements after it from: line records carry
+// that file and line (what traces and fault messages show), until the next .loc.
+TEST(Directives, LocNamesTheGeneratingSource) {
+  const Object o =
+      Asm("        .text\n"
+          "        nop\n"
+          "        .loc \"prog.csl\", 12\n"
+          "        li r1, 5\n"
+          "        addi r1, r1, 1\n"
+          "        .loc \"prog.csl\", 14\n"
+          "        tend\n");
+  ASSERT_EQ(o.lines.size(), 3u);
+  EXPECT_EQ(o.lines[0].line, 1 + 1) << "the nop is the .s file's own line 2";
+  EXPECT_EQ(o.lines[1].file, "prog.csl");
+  EXPECT_EQ(o.lines[1].line, 12);
+  EXPECT_EQ(o.lines[1].offset, 4u) << "li and addi: one record for CSL line 12";
+  EXPECT_EQ(o.lines[2].line, 14);
+  EXPECT_EQ(o.lines[2].offset, 12u);
+  EXPECT_THROW(Asm("        .loc prog, 3\n"), Error);
+  EXPECT_THROW(Asm("        .loc \"p.csl\", 0\n"), Error);
+}
+
 }  // namespace
 }  // namespace tessera::assembler::test
