@@ -286,7 +286,7 @@ Object Assembler::BuildObject() {
     o.params.push_back(ObjParam{name, syms_.at(name).param_default});
   }
   for (const TaskDecl& t : tasks_) {
-    o.tasks.push_back(ObjTask{t.entry, t.kind, SymRef{t.id.sym, t.id.num}});
+    o.tasks.push_back(ObjTask{t.entry, t.kind, SymRef{t.id.sym, t.id.num}, t.active, t.blocked});
   }
   o.dsds = dsds_;
   o.relocs = relocs_;

@@ -120,6 +120,7 @@ const char* KindWord(Sym::Kind k);
 struct TaskDecl {
   std::string entry;
   arch::TaskKind kind = arch::TaskKind::kLocal;
+  bool active = false, blocked = false;  // its state when loaded
   std::shared_ptr<const SourceLine> line;
   std::vector<Token> toks;
   size_t b = 0, e = 0;  // the ID's tokens

@@ -218,8 +218,8 @@ class Linker {
                                       it->second.second, objs_[it->second.first].name)));
           continue;
         }
-        prog_.tasks.push_back(
-            TaskBinding{static_cast<int>(*id), t.kind, static_cast<uint16_t>(*entry)});
+        prog_.tasks.push_back(TaskBinding{static_cast<int>(*id), t.kind,
+                                          static_cast<uint16_t>(*entry), t.active, t.blocked});
       }
     }
     std::sort(prog_.tasks.begin(), prog_.tasks.end(),
@@ -398,6 +398,20 @@ const LineInfo* PeProgram::LineAt(uint16_t address) const {
     best = &l;
   }
   return best;
+}
+
+uint32_t PeProgram::ActiveAtLoad() const {
+  uint32_t m = 0;
+  for (const TaskBinding& t : tasks)
+    if (t.active) m |= 1u << t.id;
+  return m;
+}
+
+uint32_t PeProgram::BlockedAtLoad() const {
+  uint32_t m = 0;
+  for (const TaskBinding& t : tasks)
+    if (t.blocked) m |= 1u << t.id;
+  return m;
 }
 
 uint32_t PeProgram::Word(uint16_t a) const {

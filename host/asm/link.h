@@ -41,6 +41,9 @@ struct TaskBinding {
   int id = 0;
   arch::TaskKind kind = arch::TaskKind::kNone;
   uint16_t entry = 0;
+  // The task's state when the program is loaded (TaskActive, TaskBlocked): a task active from the
+  // start runs as soon as it is picked; a blocked one does not until it is unblocked.
+  bool active = false, blocked = false;
 };
 
 struct PeProgram {            // what a backend loads into one PE
@@ -55,6 +58,10 @@ struct PeProgram {            // what a backend loads into one PE
 
   const LineInfo* LineAt(uint16_t address) const;
   uint32_t Word(uint16_t address) const;  // little endian, address a multiple of 4
+  // The tasks bound active or blocked at load (`.task ..., active, blocked`): bit t for task t.
+  // A loader writes TaskBlockSet and then TaskActiveSet with them, after everything else.
+  uint32_t ActiveAtLoad() const;
+  uint32_t BlockedAtLoad() const;
 };
 
 // Throws Error listing every problem found.

@@ -261,13 +261,22 @@ class Reader {
       if (w.size() == 3) p.default_value = Decimal(w[2].text, "default");
       obj_.params.push_back(p);
     } else if (key == "task") {
-      Need(w, 4, 4, "task ENTRY KIND ID");
+      Need(w, 4, 6, "task ENTRY KIND ID [active] [blocked]");
       ObjTask t;
       t.entry = w[1].text;
       const auto kind = ParseTaskKind(w[2].text);
       if (!kind) Fail(fmt::format("task kind '{}' is not data, local or control", w[2].text));
       t.kind = *kind;
       t.id = Ref(w[3].text);
+      for (size_t k = 4; k < w.size(); ++k) {
+        if (w[k].text == "active" && !t.active) {
+          t.active = true;
+        } else if (w[k].text == "blocked" && !t.blocked) {
+          t.blocked = true;
+        } else {
+          Fail(fmt::format("task state '{}' is not active or blocked (each once)", w[k].text));
+        }
+      }
       obj_.tasks.push_back(t);
     } else if (key == "dsd") {
       Need(w, 4, 4, "dsd NAME SECTION 0xOFFSET");
@@ -428,8 +437,9 @@ std::string WriteObject(const Object& obj) {
     out += '\n';
   }
   for (const ObjTask& t : obj.tasks) {
-    out += fmt::format("task {} {} {}\n", t.entry, TaskKindName(t.kind),
-                       t.id.sym.empty() ? std::to_string(t.id.addend) : t.id.ToString());
+    out += fmt::format("task {} {} {}{}{}\n", t.entry, TaskKindName(t.kind),
+                       t.id.sym.empty() ? std::to_string(t.id.addend) : t.id.ToString(),
+                       t.active ? " active" : "", t.blocked ? " blocked" : "");
   }
   for (const ObjDsd& d : obj.dsds) {
     out += fmt::format("dsd {} {} 0x{:04x}\n", d.name, SectionName(d.section), d.offset);

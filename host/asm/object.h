@@ -73,6 +73,7 @@ struct ObjTask {
   std::string entry;
   arch::TaskKind kind = arch::TaskKind::kLocal;
   SymRef id;  // a constant or param+c
+  bool active = false, blocked = false;  // its state when loaded (`.task ..., active, blocked`)
 };
 
 struct ObjDsd {

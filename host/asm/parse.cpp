@@ -341,8 +341,20 @@ void Assembler::Directive(const std::string& d, const std::vector<Token>& toks, 
   } else if (d == ".param") {
     Param(toks, i);
   } else if (d == ".task") {
-    count(3, 3, ".task ENTRY, KIND, ID");
+    count(3, 5, ".task ENTRY, KIND, ID [, active] [, blocked]");
     TaskDecl t;
+    for (size_t k = 3; k < items.size(); ++k) {
+      const std::string state = Ident(toks, items[k], "a task state (active or blocked)");
+      if (state == "active" && !t.active) {
+        t.active = true;
+      } else if (state == "blocked" && !t.blocked) {
+        t.blocked = true;
+      } else {
+        throw LineError(items[k].pos,
+                        fmt::format("task state '{}' is not active or blocked (each at most once)",
+                                    state));
+      }
+    }
     t.entry = Ident(toks, items[0], "the task's entry label");
     t.entry_pos = items[0].pos;
     const std::string kind = Ident(toks, items[1], "a task kind (data, local or control)");

@@ -353,14 +353,19 @@ int RunImage(const RunArgs& a) {
         dev->Symbol("main");
         launches.push_back({"main", std::nullopt, ""});
       } catch (const std::invalid_argument& e) {
-        if (streams_in.empty())
+        // Tasks active from the start (`.task ..., active`) need no launch.
+        bool starts = false;
+        for (const layout::ImageProgram& p : img.programs)
+          for (const assembler::TaskBinding& t : p.program.tasks) starts |= t.active;
+        if (streams_in.empty() && !starts)
           throw std::invalid_argument(fmt::format(
               "nothing to run: no PE exports 'main', the task launched by default, and no "
               "--stream-in feeds the fabric; name a task with --launch ({})",
               e.what()));
         fmt::print(stderr,
                    "tessera run: note: no PE exports 'main'; nothing is launched, the run is "
-                   "driven by --stream-in alone\n");
+                   "driven by {}\n",
+                   starts ? "the tasks active from the start" : "--stream-in alone");
       }
     }
     for (const Input& in : inputs)

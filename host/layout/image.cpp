@@ -46,7 +46,8 @@ void WriteProgram(std::string* out, int index, const ImageProgram& ip) {
   for (const auto& [name, value] : ip.params) *out += fmt::format(" {}={}", name, value);
   *out += fmt::format("\n  end 0x{:04x}\n", p.end);
   for (const assembler::TaskBinding& t : p.tasks) {
-    *out += fmt::format("  task {} {} 0x{:04x}\n", t.id, assembler::TaskKindName(t.kind), t.entry);
+    *out += fmt::format("  task {} {} 0x{:04x}{}{}\n", t.id, assembler::TaskKindName(t.kind),
+                        t.entry, t.active ? " active" : "", t.blocked ? " blocked" : "");
   }
   for (const auto& [name, s] : p.symbols) {
     *out += fmt::format("  symbol {} 0x{:04x} {} {}", Quote(name), s.address,
@@ -260,8 +261,20 @@ class Reader {
         if (data_next > p.end) Fail(1, "the program's data extends past its end");
         have_end = true;
       } else if (k == "task") {
-        Want(4);
+        if (tok_.size() < 4 || tok_.size() > 6)
+          Fail(0, "expected 'task ID KIND ENTRY [active] [blocked]'");
         assembler::TaskBinding t;
+        for (size_t f = 4; f < tok_.size(); ++f) {
+          if (tok_[f].text == "active" && !t.active) {
+            t.active = true;
+          } else if (tok_[f].text == "blocked" && !t.blocked) {
+            t.blocked = true;
+          } else {
+            Fail(static_cast<int>(f), fmt::format("task state '{}' is not active or blocked "
+                                                  "(each once)",
+                                                  tok_[f].text));
+          }
+        }
         t.id = static_cast<int>(Num(1, 0, arch::kNumTasks - 2, "task ID"));
         const std::optional<arch::TaskKind> kind = assembler::ParseTaskKind(tok_[2].text);
         if (!kind)
@@ -456,7 +469,8 @@ void Image::ForEachWrite(const WriteFn& fn) const {
       fn(x, y, arch::FabricDim::kAddr, dim);
       if (next >= pes.size() || pes[next].x != x || pes[next].y != y) continue;
       const ImagePe& pe = pes[next++];
-      if (const PeProgram* p = ProgramAt(x, y)) {
+      const PeProgram* p = ProgramAt(x, y);
+      if (p) {
         const uint32_t end = std::min<uint32_t>((p->end + 3u) & ~3u, uint32_t(p->sram.size()));
         for (uint32_t a = 0; a < end; a += 4)
           fn(x, y, static_cast<uint16_t>(a), WordAt(p->sram, a));
@@ -470,6 +484,9 @@ void Image::ForEachWrite(const WriteFn& fn) const {
         fn(x, y, arch::ColorCfg::Addr(r.color), r.color_cfg);
         fn(x, y, arch::SwitchCfg::Addr(r.color), r.switch_cfg);
       }
+      // Tasks active or blocked from the start (a program's `.task ..., active, blocked`), last.
+      if (p && p->BlockedAtLoad()) fn(x, y, arch::TaskBlockSet::kAddr, p->BlockedAtLoad());
+      if (p && p->ActiveAtLoad()) fn(x, y, arch::TaskActiveSet::kAddr, p->ActiveAtLoad());
     }
   }
 }

@@ -20,6 +20,8 @@ void BindTask(Machine& m, fabric::Coord pe, int id, arch::TaskKind kind, uint16_
 void LoadPeProgram(Machine& m, fabric::Coord pe, const assembler::PeProgram& program) {
   LoadSram(m, pe, program.sram);
   for (const assembler::TaskBinding& t : program.tasks) BindTask(m, pe, t.id, t.kind, t.entry);
+  if (const uint32_t b = program.BlockedAtLoad()) m.Write(pe, arch::TaskBlockSet::kAddr, b);
+  if (const uint32_t a = program.ActiveAtLoad()) m.Write(pe, arch::TaskActiveSet::kAddr, a);
 }
 
 void LaunchTask(Machine& m, fabric::Coord pe, int task) {

@@ -19,7 +19,8 @@ namespace tessera::machine {
 void LoadSram(Machine& m, fabric::Coord pe, const std::vector<uint8_t>& image);
 // Binds task `id` to `entry` with `kind` (its TaskCfg register).
 void BindTask(Machine& m, fabric::Coord pe, int id, arch::TaskKind kind, uint16_t entry);
-// LoadSram of the program's image, then BindTask for each of its bindings.
+// LoadSram of the program's image, BindTask for each of its bindings, then the tasks blocked and
+// active at load (TaskBlockSet, TaskActiveSet).
 void LoadPeProgram(Machine& m, fabric::Coord pe, const assembler::PeProgram& program);
 // Activates local task `task`, as the host's launch does (TaskActiveSet = 1 << task).
 void LaunchTask(Machine& m, fabric::Coord pe, int task);
