@@ -169,6 +169,7 @@ void RunFuzzCommand(const FuzzArgs& a) {
       fuzz::Program p;
       p.source = replay_text;
       p.expect_fault = fuzz::ParseExpectation(p.source);
+      p.expect_settled = fuzz::ParseSettled(p.source);
       run = fuzz::RunProgram(p, func, other, o.run);
     }
     r.programs = 1;

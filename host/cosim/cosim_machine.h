@@ -61,6 +61,7 @@ class CosimMachine final : public machine::Machine {
   void ForEachFabric(const std::function<void(fabric::Fabric&)>& fn) override;
   std::vector<Machine*> Parts() override { return {a_.get(), b_.get()}; }
   bool Quiescent() override { return a_->Quiescent() && b_->Quiescent(); }
+  bool Settled() override { return a_->Settled() && b_->Settled(); }
   void SetLinkLog(bool on) override { hand_out_links_ = on; }
   std::vector<fabric::LinkEvent> TakeLinkLog() override;
   Agreement TakeAgreement(bool at_end) override;

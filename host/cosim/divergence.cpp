@@ -10,6 +10,7 @@ constexpr util::EnumName<RunEnd> kRunEndNameTable[] = {
     {RunEnd::kQuiet, "quiet"},
     {RunEnd::kFault, "fault"},
     {RunEnd::kTimeout, "timeout"},
+    {RunEnd::kSettled, "settled"},
 };
 
 const char* RunEndName(RunEnd e) { return util::NameOf(kRunEndNameTable, e); }

@@ -10,8 +10,10 @@
 
 namespace tessera::cosim {
 
-enum class RunEnd { kQuiet, kFault, kTimeout };
-const char* RunEndName(RunEnd e);  // "quiet", "fault", "timeout"
+// How a run ended: quiescent; settled (fabric::Fabric::Settled) but not quiescent, some
+// microthread or wavelet waiting for data that cannot come; a fault; the cycle limit.
+enum class RunEnd { kQuiet, kFault, kTimeout, kSettled };
+const char* RunEndName(RunEnd e);  // "quiet", "fault", "timeout", "settled"
 
 struct Divergence {
   int pe = 0;  // index y * W + x

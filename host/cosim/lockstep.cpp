@@ -67,7 +67,7 @@ std::vector<Difference> CompareCycle(machine::Machine& a, machine::Machine& b, f
     }
   }
   if (auto q = CompareCeQuiet(x, y)) {
-    what = "CeStatus.Quiet";
+    what = "CeStatus";
     return {*q};
   }
   return {};
@@ -160,13 +160,16 @@ LockstepResult RunLockstep(machine::Machine& a, machine::Machine& b, const Locks
       break;
     }
     const bool qa = fa.Quiescent(), qb = fb.Quiescent();
-    if (auto d = CompareQuiescence(qa, qb)) {
+    const bool sa = fa.Settled(), sb = fb.Settled();
+    std::optional<Difference> d = CompareQuiescence(qa, qb);
+    if (!d) d = CompareSettled(sa, sb);
+    if (d) {
       diverge(0, cycle, "quiescence", {*d});
       res.cycles = a.Cycle();
       return res;
     }
-    if (qa) {
-      res.end = RunEnd::kQuiet;
+    if (sa) {  // quiescent, or nothing can move until the host acts
+      res.end = qa ? RunEnd::kQuiet : RunEnd::kSettled;
       break;
     }
   }
@@ -186,7 +189,7 @@ LockstepResult RunLockstep(machine::Machine& a, machine::Machine& b, const Locks
 
 SoloResult RunSolo(machine::Machine& a, const LockstepOptions& o) {
   fabric::Fabric& f = a.Fabric();
-  f.SetStopWhenQuiescent(true);  // a run stops after a fault or once quiescent
+  f.SetStopWhen(fabric::Fabric::StopWhen::kSettled);  // after a fault, or once settled
   SoloResult res;
   res.end = RunEnd::kTimeout;
   while (a.Cycle() < o.max_cycles) {
@@ -195,8 +198,8 @@ SoloResult RunSolo(machine::Machine& a, const LockstepOptions& o) {
       res.end = RunEnd::kFault;
       break;
     }
-    if (f.Quiescent()) {
-      res.end = RunEnd::kQuiet;
+    if (f.Settled()) {
+      res.end = f.Quiescent() ? RunEnd::kQuiet : RunEnd::kSettled;
       break;
     }
   }

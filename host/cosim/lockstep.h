@@ -2,11 +2,11 @@
 // one cycle at a time (machine::Machine::Step), and after every cycle, per PE, the runner checks
 // the retired instruction (pc), the task started, the debug records, the fault flag, both
 // register files (or only after a retire: LockstepOptions::regs_on_retire), the SRAM words either
-// machine reports as written, and CeStatus.Quiet; then the wavelets that crossed every link both
-// fabrics observe in that cycle, and whether both fabrics are quiescent. The run is done after a
-// cycle in which a PE faulted, or after which both fabrics are quiescent (fabric::Fabric::
-// Quiescent: no wavelet in flight, every CE idle with nothing runnable, queued or owed), the
-// same "done" as the runtime's run to quiescence; then it compares every PE's end state. It stops
+// machine reports as written, and CeStatus.Quiet and Settled; then the wavelets that crossed
+// every link both fabrics observe in that cycle, and whether both fabrics are quiescent and
+// settled. The run is done after a cycle in which a PE faulted, or after which both fabrics are
+// settled (fabric::Fabric::Settled: nothing can move until the host acts; quiescent fabrics are
+// settled too), the runtime's run to settling; then it compares every PE's end state. It stops
 // at the first difference and reports the PE, the cycle, the last instruction retired
 // (disassembled) and every differing item with both values.
 //

@@ -11,14 +11,15 @@
 
 namespace tessera::cosim {
 
-// One PE's CeStatus.Quiet after a cycle ("quiet": "1" or "0"; the runner calls the difference
-// "CeStatus.Quiet").
+// One PE's CeStatus.Quiet and Settled after a cycle ("quiet" or "settled": "1" or "0"; the runner
+// calls the difference "CeStatus").
 std::optional<Difference> CompareCeQuiet(const fabric::PeEvents& a, const fabric::PeEvents& b);
 
-// Whether each fabric is quiescent after a cycle (fabric::Fabric::Quiescent: no wavelet in
-// flight, every CE quiet): "quiescent" yes/no when only one is. The lockstep runner calls the
-// difference "quiescence".
+// Whether each fabric is quiescent, and settled, after a cycle (fabric::Fabric::Quiescent: no
+// wavelet in flight, every CE quiet; Settled: ... every CE settled): "quiescent" or "settled"
+// yes/no when only one is. The lockstep runner calls the difference "quiescence".
 std::optional<Difference> CompareQuiescence(bool quiescent_a, bool quiescent_b);
+std::optional<Difference> CompareSettled(bool settled_a, bool settled_b);
 
 // Both machines were asked for the same cycles and stepped `stepped_a` and `stepped_b`: "cosim:
 // {a} stopped at cycle X but {b} at cycle Y (quiescent or faulted on one side only)" if those

@@ -117,6 +117,7 @@ uint64_t FuncMachine::Step(std::vector<fabric::PeEvents>& events) {
   for (int i = 0; i < n; ++i) {
     events[i].faulted |= ces_[i]->Faulted();
     events[i].quiet = ces_[i]->Quiet();
+    events[i].settled = ces_[i]->Settled();
   }
   return cycle;
 }

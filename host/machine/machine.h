@@ -94,6 +94,8 @@ class Machine {
   virtual std::vector<Machine*> Parts() { return {this}; }
   // Whether every fabric it runs is quiescent (fabric::Fabric::Quiescent).
   virtual bool Quiescent() { return Fabric().Quiescent(); }
+  // Whether every fabric it runs is settled (fabric::Fabric::Settled).
+  virtual bool Settled() { return Fabric().Settled(); }
   // The link log (fabric::Fabric::SetLinkLog, TakeLinkLog): the wavelets that crossed links since
   // the last call, in the order the fabric logs them.
   virtual void SetLinkLog(bool on) { Fabric().SetLinkLog(on); }

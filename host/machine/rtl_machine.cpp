@@ -155,6 +155,7 @@ class RtlMachine final : public Machine {
       x.task = e.task;
       x.faulted = fab_->Faulted(c);
       x.quiet = fab_->CeQuiet(c);
+      x.settled = fab_->CeSettled(c);
     }
     for (fabric::DebugRecord& r : fab_->TakeDebugRecords())
       events[fab_->Index({r.x, r.y})].debug.push_back(std::move(r));

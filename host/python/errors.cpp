@@ -70,6 +70,7 @@ void RaiseIfFailed(const runtime::RunResult& r, const std::string& what) {
   const std::string message = fmt::format("{}: {}", what, r.message);
   switch (r.status) {
     case S::kQuiescent:
+    case S::kSettled:
       return;
     case S::kFault:
       Raise(g_fault, message, &r);

@@ -36,6 +36,7 @@ Backend ParseBackend(const std::string& name) {
 
 constexpr util::EnumName<RunResult::Status> kStatusNameTable[] = {
     {RunResult::Status::kQuiescent, "quiescent"},
+    {RunResult::Status::kSettled, "settled"},
     {RunResult::Status::kCycleLimit, "cycle limit"},
     {RunResult::Status::kFault, "fault"},
     {RunResult::Status::kMismatch, "mismatch"},
@@ -463,8 +464,13 @@ void Device::Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events) 
   }
 }
 
-RunResult Device::Run(uint64_t max_cycles) {
+bool Device::Settled() { return machine_->Settled(); }
+
+RunResult Device::Run(uint64_t max_cycles, bool until_settled) {
   CheckLoaded();
+  using StopWhen = fabric::Fabric::StopWhen;
+  const StopWhen stop = until_settled ? StopWhen::kSettled : StopWhen::kQuiescent;
+  machine_->ForEachFabric([stop](fabric::Fabric& f) { f.SetStopWhen(stop); });
   RunResult r;
   r.start_cycle = Cycle();
   machine::Machine& m = *machine_;
@@ -483,6 +489,10 @@ RunResult Device::Run(uint64_t max_cycles) {
   std::vector<fabric::PeEvents> events;  // a stepped cycle's events
   while (r.status == RunResult::Status::kQuiescent) {
     if (Quiescent()) break;
+    if (until_settled && Settled()) {
+      r.status = RunResult::Status::kSettled;
+      break;
+    }
     if (done >= max_cycles) {
       r.status = RunResult::Status::kCycleLimit;
       r.message = fmt::format(
@@ -518,6 +528,7 @@ RunResult Device::Run(uint64_t max_cycles) {
     }
   }
   progress.Finish();
+  if (until_settled) machine_->ForEachFabric([](fabric::Fabric& f) { f.SetStopWhenQuiescent(true); });
   const machine::Machine::Agreement agree =
       m.TakeAgreement(r.status != RunResult::Status::kMismatch);
   if (!agree.difference.empty() && r.status != RunResult::Status::kMismatch) {

@@ -92,6 +92,8 @@ struct RunResult {
     kFault,        // a PE faulted: `message` says which, where and why
     kMismatch,     // cosim: the backends differ: `message` gives the first difference
     kInterrupted,  // the interrupt check (Device::SetInterruptCheck) asked the run to stop
+    kSettled,      // (a run until settled) not quiescent, but nothing can move until the host
+                   // acts: microthreads wait for data, wavelets wait for a blocked task
   };
   Status status = Status::kQuiescent;
   uint64_t start_cycle = 0, end_cycle = 0;  // end: the first cycle not stepped
@@ -104,7 +106,7 @@ struct RunResult {
   uint64_t link_wavelets = 0;  // cosim: wavelet crossings compared on links (both observe)
 
   uint64_t cycles() const { return end_cycle - start_cycle; }
-  bool ok() const { return status == Status::kQuiescent; }
+  bool ok() const { return status == Status::kQuiescent || status == Status::kSettled; }
 };
 const char* StatusName(RunResult::Status s);
 
@@ -182,8 +184,12 @@ class Device {
   std::vector<fabric::EdgeStream::Wavelet> StreamOut(fabric::Coord pe, int side);
 
   // Runs until the fabric is quiescent, a PE faults, the backends differ (cosim) or
-  // `max_cycles` pass. Debug-port records go to the debug handler as they come.
-  RunResult Run(uint64_t max_cycles);
+  // `max_cycles` pass. Debug-port records go to the debug handler as they come. With
+  // `until_settled`, a run also ends (kSettled) once the fabric is settled (fabric::Fabric::
+  // Settled: microthreads may wait for data the host has not sent yet; what SDK programs'
+  // command streams need between commands).
+  RunResult Run(uint64_t max_cycles, bool until_settled = false);
+  bool Settled();
 
   // Ends the session: closes waves and writes their GTKWave save file; returns the files written
   // (FILE.fst, FILE.gtkw). Further calls throw.

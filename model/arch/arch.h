@@ -1662,6 +1662,12 @@ struct CeStatus {
   static constexpr uint32_t WithQuiet(uint32_t r, uint32_t v) {
     return (r & ~(0x1u << 10)) | ((v & 0x1u) << 10);
   }
+  // quiet, or only microthreads waiting for fabin data: nothing moves until a wavelet comes
+  static constexpr unsigned kSettledLsb = 11, kSettledWidth = 1;
+  static constexpr uint32_t Settled(uint32_t r) { return (r >> 11) & 0x1u; }
+  static constexpr uint32_t WithSettled(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 11)) | ((v & 0x1u) << 11);
+  }
   // CeStall: why the last instruction to issue waited
   static constexpr unsigned kStallLsb = 12, kStallWidth = 3;
   static constexpr uint32_t Stall(uint32_t r) { return (r >> 12) & 0x7u; }

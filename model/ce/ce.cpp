@@ -97,6 +97,30 @@ bool Ce::Quiet() const {
   return true;
 }
 
+bool Ce::DispatcherCanTake() const {
+  for (uint32_t m = st_.head_ctrl & ~Readers(); m; m &= m - 1) {
+    const InQueue& q = st_.inq[Ctz(m)];
+    const uint32_t t = (q.data[q.head] >> arch::kCtrlTaskLsb) & 31;
+    if (t == kNoTask || !(st_.active >> t & 1)) return true;
+  }
+  return false;
+}
+
+bool Ce::Starved(int u) const {
+  const Microthread& m = st_.ut[u];
+  if (m.ended || m.in_flight || (st_.split.active && st_.split.ut == u)) return false;
+  if (m.fabin & st_.head_ctrl) return false;  // the operation ends at the control wavelet
+  return (m.fabin & ~st_.head_data) != 0;
+}
+
+bool Ce::Settled() const {
+  if (Quiet()) return true;
+  if (st_.running || st_.owed_mask || RunnableTasks() || DispatcherCanTake()) return false;
+  for (uint8_t b = st_.busy; b; b &= b - 1)
+    if (!Starved(Ctz(b))) return false;
+  return true;
+}
+
 uint32_t Ce::StatusWord() const {
   using S = arch::CeStatus;
   uint32_t v = 0;
@@ -104,6 +128,7 @@ uint32_t Ce::StatusWord() const {
   v = S::WithRunning(v, st_.running);
   v = S::WithFaulted(v, Faulted());
   v = S::WithQuiet(v, Quiet());
+  v = S::WithSettled(v, Settled());
   v = S::WithStall(v, st_.pipe.stall);
   v = S::WithStallColor(v, st_.pipe.stall_color);
   return S::WithUtBusy(v, st_.busy);

@@ -15,6 +15,7 @@ class CeEndpoint final : public fabric::RampEndpoint {
   void Prefetch() const override { ce_.Prefetch(); }
   uint64_t QuietUntil(uint64_t cycle) const override { return ce_.QuietUntil(cycle); }
   bool Quiet() const override { return ce_.Quiet(); }
+  bool Settled() const override { return ce_.Settled(); }
   bool Fault(uint32_t regs[4]) const override {
     const CeState& s = ce_.State();
     regs[0] = s.fault_status;

@@ -95,9 +95,17 @@ class Fabric {
   // on fabrics of full PEs every compute engine shows CeStatus.Quiet. Valid between runs, also
   // after back-door writes.
   virtual bool Quiescent() = 0;
-  // With this on, Run also stops early after the first cycle after which the fabric is
-  // quiescent: the host runtime's run to quiescence. Off by default.
-  void SetStopWhenQuiescent(bool on) { stop_when_quiescent_ = on; }
+  // The fabric is settled: no wavelet is in flight and every endpoint is settled (a compute
+  // engine's CeStatus.Settled, a host stream with nothing to send): nothing can move until the
+  // host acts, though microthreads may wait for data (docs/isa.md 3.2). Quiescent implies it.
+  virtual bool Settled() = 0;
+  // When Run stops early besides a fault: after the first cycle after which the fabric is
+  // quiescent (the host runtime's run to quiescence) or settled (a program whose microthreads
+  // wait for host data: the SDK's command stream). kNever by default.
+  enum class StopWhen { kNever, kQuiescent, kSettled };
+  void SetStopWhen(StopWhen w) { stop_when_ = w; }
+  StopWhen GetStopWhen() const { return stop_when_; }
+  void SetStopWhenQuiescent(bool on) { stop_when_ = on ? StopWhen::kQuiescent : StopWhen::kNever; }
 
   // Steps up to `cycles` cycles; stops early after a cycle in which some PE faulted (or, if
   // asked, after which the fabric is quiescent). Returns the number of cycles stepped.
@@ -154,7 +162,18 @@ class Fabric {
     for (; mask; mask &= mask - 1) ++row[__builtin_ctz(mask)];
   }
   std::vector<uint64_t> back_pressure_;
-  bool stop_when_quiescent_ = false;
+  StopWhen stop_when_ = StopWhen::kNever;
+  // Backends, after each cycle: whether the run stops (SetStopWhen).
+  bool StopNow() {
+    switch (stop_when_) {
+      case StopWhen::kQuiescent:
+        return Quiescent();
+      case StopWhen::kSettled:
+        return Settled();
+      default:
+        return false;
+    }
+  }
   bool link_log_on_ = false;
   std::vector<LinkEvent> link_log_;
   // Backends: a wavelet crossed a link (call only with the log on and a valid word).

@@ -23,9 +23,10 @@ struct PeEvents {
   bool dsr_write = false;
   bool faulted = false;  // the PE's fault flag after the cycle: a CE or a routing fault
   bool quiet = false;    // CeStatus.Quiet after the cycle
+  bool settled = false;  // CeStatus.Settled after the cycle
 
   void Clear() {
-    retire = task_start = dsr_write = faulted = quiet = false;
+    retire = task_start = dsr_write = faulted = quiet = settled = false;
     retire_pc = 0;
     task = 0;
     debug.clear();

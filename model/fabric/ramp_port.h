@@ -47,6 +47,10 @@ class RampEndpoint {
   // Nothing left to do unless something arrives (a compute engine's CeStatus.Quiet; a host
   // stream with nothing to send or consume): part of the fabric's quiescence (Fabric::Quiescent).
   virtual bool Quiet() const { return true; }
+  // Nothing can happen unless something arrives, though work may wait for it (a compute engine's
+  // CeStatus.Settled; a host stream with nothing to send): part of Fabric::Settled. Quiet
+  // implies it.
+  virtual bool Settled() const { return Quiet(); }
   // A fault the endpoint recorded (a compute engine's FaultStatus, FaultPc, FaultAddr, FaultInfo
   // in regs): the backend stops the run after that cycle and lists it in Faults(). false: none.
   virtual bool Fault(uint32_t regs[4]) const {

@@ -235,7 +235,7 @@ uint64_t FuncFabric::Run(uint64_t cycles) {
   while (done < cycles) {
     StepCycle();
     ++done;
-    if (fault_pending_ || (stop_when_quiescent_ && Quiescent())) break;
+    if (fault_pending_ || StopNow()) break;
     if (run_ahead_) {  // cycles with nothing due change nothing: on to the next with something
       const uint64_t idle = std::min(IdleCycles(), cycles - done);
       cycle_ += idle;
@@ -288,6 +288,13 @@ bool FuncFabric::Quiescent() {
       return false;
     }
   }
+  return true;
+}
+
+bool FuncFabric::Settled() {
+  if (WaveletsInFlight()) return false;
+  for (const fabric::RampEndpoint* ep : endpoints_)
+    if (ep && !ep->Settled()) return false;
   return true;
 }
 

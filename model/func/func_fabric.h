@@ -37,6 +37,7 @@ class FuncFabric final : public fabric::Fabric {
   bool WaveletsInFlight() override;
   uint64_t Run(uint64_t cycles) override;
   bool Quiescent() override;
+  bool Settled() override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
 

@@ -89,6 +89,7 @@ RtlFabric::RtlFabric(const RtlFabricOptions& opt) : opt_(opt) {
   events_.assign(NumPes(), 0);
   retired_.assign(NumPes(), 0);
   quiet_.assign(NumPes(), 1);
+  settled_.assign(NumPes(), 1);
   char_lines_.assign(NumPes(), std::string());
   fault_cycle_.assign(NumPes(), fabric::kNever);
   if (!opt.wave_path.empty()) {
@@ -355,6 +356,7 @@ void RtlFabric::ObserveTile(int t, uint64_t cycle) {
     if (task_log_on_ && ((io.events[local] >> 30) & 1))
       task_log_.push_back({cycle, {x, y}, static_cast<int>((io.events[local] >> 24) & 31)});
     quiet_[i] = static_cast<uint8_t>((io.quiet >> local) & 1);
+    settled_[i] = static_cast<uint8_t>((io.settled >> local) & 1);
   }
 }
 
@@ -391,19 +393,47 @@ fabric::PeEvents RtlFabric::LastEvents(fabric::Coord pe) const {
 
 bool RtlFabric::CeQuiet(fabric::Coord pe) {
   CheckContains(pe);
-  if (quiet_stale_) AllQuiet();  // refreshes every PE's bit from CeStatus
+  RefreshQuiet();  // after a back-door write: every PE's bits from CeStatus
   return quiet_[Index(pe)] != 0;
 }
 
-bool RtlFabric::AllQuiet() {
-  if (quiet_stale_) {
-    for (int i = 0; i < NumPes(); ++i)
-      quiet_[i] =
-          static_cast<uint8_t>(arch::CeStatus::Quiet(ReadReg(At(i), arch::CeStatus::kAddr)));
-    quiet_stale_ = false;
+void RtlFabric::RefreshQuiet() {
+  if (!quiet_stale_) return;
+  for (int i = 0; i < NumPes(); ++i) {
+    const uint32_t status = ReadReg(At(i), arch::CeStatus::kAddr);
+    quiet_[i] = static_cast<uint8_t>(arch::CeStatus::Quiet(status));
+    settled_[i] = static_cast<uint8_t>(arch::CeStatus::Settled(status));
   }
+  quiet_stale_ = false;
+}
+
+bool RtlFabric::CeSettled(fabric::Coord pe) {
+  CheckContains(pe);
+  RefreshQuiet();
+  return settled_[Index(pe)] != 0;
+}
+
+bool RtlFabric::AllQuiet() {
+  RefreshQuiet();
   for (uint8_t q : quiet_)
     if (!q) return false;
+  return true;
+}
+
+bool RtlFabric::AllSettled() {
+  RefreshQuiet();
+  for (uint8_t q : settled_)
+    if (!q) return false;
+  return true;
+}
+
+bool RtlFabric::Settled() {
+  if (WaveletsInFlight() || (opt_.ce && !AllSettled())) return false;
+  for (const fabric::RampEndpoint* ep : endpoints_)
+    if (ep && !ep->Settled()) return false;
+  for (const auto& side : edges_)
+    for (const EdgeLink& e : side)
+      if (e.ep && !e.ep->Settled()) return false;
   return true;
 }
 
@@ -549,7 +579,7 @@ uint64_t LoopRtlFabric::Run(uint64_t cycles) {
     ++cycle_;
     ++done;
     CheckAssertions();
-    if (fault_pending_ || (stop_when_quiescent_ && Quiescent())) break;
+    if (fault_pending_ || StopNow()) break;
   }
   return done;
 }

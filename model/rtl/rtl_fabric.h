@@ -91,6 +91,7 @@ class RtlFabric : public fabric::Fabric {
   // cycle stepped (after a back-door write: read from CeStatus).
   bool Faulted(fabric::Coord pe) const { return fault_cycle_.at(Index(pe)) != fabric::kNever; }
   bool CeQuiet(fabric::Coord pe);
+  bool CeSettled(fabric::Coord pe);  // CeStatus.Settled, likewise
   // Where the PE's register files and SRAM live in its tile's model (tiles of full PEs), for
   // reads between cycles without evaluating the model; nullptr members: use ReadReg.
   CoreArrays Core(fabric::Coord pe) {
@@ -101,7 +102,9 @@ class RtlFabric : public fabric::Fabric {
   uint64_t Retired(fabric::Coord pe) const { return retired_.at(Index(pe)); }
   // After a back-door write the bits are read from CeStatus until the next cycle shows them.
   bool AllQuiet();
+  bool AllSettled();  // every CE shows CeStatus.Settled
   bool Quiescent() override;
+  bool Settled() override;
   // With the log on, every task start of every PE is kept (in cycle order, PEs in tile order
   // within a cycle) until taken.
   void SetTaskLog(bool on) { task_log_on_ = on; }
@@ -202,8 +205,9 @@ class RtlFabric : public fabric::Fabric {
   std::vector<std::string> char_lines_;  // per PE: DebugFmt Char bytes up to the next '\n'
   std::vector<uint32_t> events_;         // per PE, the last cycle's event word
   std::vector<uint64_t> retired_;        // per PE: retire events so far
-  std::vector<uint8_t> quiet_;           // per PE
+  std::vector<uint8_t> quiet_, settled_;  // per PE: CeStatus.Quiet, Settled
   bool quiet_stale_ = false;  // a back-door write since the last cycle: quiet_ may be old
+  void RefreshQuiet();        // reads quiet_ and settled_ from CeStatus if stale
   bool task_log_on_ = false;
   std::vector<fabric::TaskStart> task_log_;
   uint64_t cycle_ = 0;

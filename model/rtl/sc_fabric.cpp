@@ -101,10 +101,10 @@ SC_MODULE(TileSc) {
       asleep_ = false;
       return;
     }
-    // A settled tile whose inputs carry nothing, as in the last cycle, is skipped without
+    // A tile at rest whose inputs carry nothing, as in the last cycle, is skipped without
     // copying them or testing them again (the common case of an idle tile). A tile that is not
-    // settled is stepped whatever arrives: its inputs are not tested.
-    const bool zero = io->settled && InputsZero();
+    // at rest is stepped whatever arrives: its inputs are not tested.
+    const bool zero = io->at_rest && InputsZero();
     const bool wave_cycle = two_phase && *wave_now;
     if (zero && in_zero_ && !wave_cycle && model->SkipIdle(*io, *cycle)) {
       on_edge(io->fault);  // idle, not evaluated: its outputs stay as they are (zero)
@@ -402,7 +402,7 @@ class ScRtlFabric final : public RtlFabric {
         assertion_failed_ = true;
       }
     }
-    if (fault_pending_ || assertion_failed_ || (stop_when_quiescent_ && Quiescent())) {
+    if (fault_pending_ || assertion_failed_ || StopNow()) {
       paused_ = true;  // at a rising edge: the next run starts mid-cycle
       sc_core::sc_pause();
     }

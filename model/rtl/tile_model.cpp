@@ -28,24 +28,25 @@ void TileIo::Resize(int tw, int th) {
   blocked.assign(static_cast<size_t>(tw * th) * arch::kNumDirs, 0);
   events.assign(tw * th, 0);
   quiet = 0;
+  settled = 0;
   observers_clear = true;
-  settled = false;
+  at_rest = false;
 }
 
 bool TileIo::Idle() const {
-  if (!settled) return false;
+  if (!at_rest) return false;
   for (int s = 0; s < kNumSides; ++s)
     if (!AllZero(in[s]) || !AllZero(cin[s])) return false;
   return AllZero(ramp_in) && AllZero(ramp_cin);
 }
 
-void TileIo::Settle(int num_pe, bool ce) {
-  settled = false;
+void TileIo::CheckAtRest(int num_pe, bool ce) {
+  at_rest = false;
   if (busy) return;
   if (ce && quiet != (num_pe == 64 ? ~0ull : (1ull << num_pe) - 1)) return;
   for (int s = 0; s < kNumSides; ++s)
     if (!AllZero(out[s]) || !AllZero(cout[s])) return;
-  settled = AllZero(ramp_out) && AllZero(ramp_cout);
+  at_rest = AllZero(ramp_out) && AllZero(ramp_cout);
 }
 
 void TileIo::ClearObservers() {

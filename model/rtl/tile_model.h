@@ -38,12 +38,14 @@ struct TileIo {
   uint64_t busy = 0;   // bit per PE, after the edge: a wavelet in its router or ramp (busy_o)
   // Tiles of full PEs: per PE the debug-port record word, the CE's event word and the word the CE
   // sent into the ramp in the cycle, registered at its edge (rtl/tile/tessera_tile.sv: dbg_o,
-  // event_o, ramp_sent_o), and the CeStatus.Quiet bits after the edge: the state the cycle left.
+  // event_o, ramp_sent_o), and the CeStatus.Quiet and Settled bits after the edge: the state the
+  // cycle left.
   // (ramp_out shows what the CE receives.)
   std::vector<uint64_t> dbg;
   std::vector<uint32_t> events;
   std::vector<uint64_t> ramp_sent;
   uint64_t quiet = 0;
+  uint64_t settled = 0;  // CeStatus.Settled bits after the edge
   // Every tile, with want_blocked set: per PE and output direction (local_pe * kNumDirs + dir),
   // the colors its router's back pressure held up in the cycle, registered at its edge
   // (tessera_tile blocked_o).
@@ -51,14 +53,14 @@ struct TileIo {
   std::vector<uint32_t> blocked;
   bool observers_clear = true;  // dbg, events, ramp_sent and blocked are all zero
   // After the last edge no wavelet is inside (busy) or leaving (out, cout, ramp_out, ramp_cout)
-  // and every CE is quiet (full PEs): set by Settle.
-  bool settled = false;
+  // and every CE is quiet (full PEs): set by CheckAtRest.
+  bool at_rest = false;
 
   void Resize(int tw, int th);
-  // Sets `settled` from the outputs and quiet bits the last edge left (`ce`: full PEs).
-  void Settle(int num_pe, bool ce);
+  // Sets `at_rest` from the outputs and quiet bits the last edge left (`ce`: full PEs).
+  void CheckAtRest(int num_pe, bool ce);
   // Clocking the tile in the coming cycle would change nothing but the cycle count (which comes
-  // from the fabric) and leave every output zero: it is settled and nothing arrives (in, cin,
+  // from the fabric) and leave every output zero: it is at rest and nothing arrives (in, cin,
   // ramp_in, ramp_cin). The tile is then not evaluated (docs/performance.md, "Idle tiles").
   bool Idle() const;
   // The observers of a cycle in which nothing happened: all zero.
@@ -90,7 +92,7 @@ class TileModel {
   // (TileIo::Idle) is not evaluated unless SetSkipIdle(false); returns whether it was.
   virtual bool Step(TileIo& io, uint64_t cycle) = 0;
   // Step's skip alone, for a caller that knows io's inputs are zero and were zero when last
-  // applied (so TileIo::Idle need not look at them): skips the cycle if the tile is settled and
+  // applied (so TileIo::Idle need not look at them): skips the cycle if the tile is at rest and
   // skipping is allowed, and returns whether it did; if not, the caller calls Step.
   virtual bool SkipIdle(TileIo& io, uint64_t cycle) = 0;
   // The same cycle in two halves, so a fabric can dump waves between them: Low applies io's

@@ -161,7 +161,7 @@ class VTile final : public TileModel {
   }
 
   bool SkipIdle(TileIo& io, uint64_t cycle) override {
-    if (!skip_idle_ || must_clock_ || !io.settled) return false;
+    if (!skip_idle_ || must_clock_ || !io.at_rest) return false;
     io.ClearObservers();
     now_ = cycle + 1;  // the tile's own count stays behind (SyncCycle)
     return true;
@@ -350,9 +350,10 @@ class VTile final : public TileModel {
         io.ramp_sent[i] = port::Word64(m_.ramp_sent_o, i);
       }
       io.quiet = port::Bits64(m_.quiet_o);
+      io.settled = port::Bits64(m_.settled_o);
     }
     io.observers_clear = false;
-    io.Settle(TW * TH, kCe);
+    io.CheckAtRest(TW * TH, kCe);
     now_ = count_ = cycle + 1;
     must_clock_ = false;
     ++clocked_;

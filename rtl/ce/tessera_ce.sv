@@ -48,6 +48,7 @@ module tessera_ce (
   output logic [31:0]                           dbg_value_o,
   output logic                                  fault_o,    // FaultStatus.Cause != None
   output logic                                  quiet_o,    // CeStatus.Quiet
+  output logic                                  settled_o,  // CeStatus.Settled
   output logic                                  retire_o,   // an instruction issued this cycle
   output logic [15:0]                           retire_pc_o,
   output logic                                  task_start_o,
@@ -72,6 +73,7 @@ module tessera_ce (
   logic [4:0]              stall_col_q;
   ce_fault_e               fcause_q;
   logic [NumUts-1:0]       ut_busy;
+  logic [NumUts-1:0]       ut_starved;  // busy and waiting for fabin data only (CeStatus.Settled)
   logic [NumUts*32-1:0]    ut_status, ut_info;
   logic [NumColors-1:0]    in_valid;
   logic                    owed;
@@ -296,6 +298,7 @@ module tessera_ce (
     .fault_o        (dsd_fault),
     .fault_rec_o    (dsd_fault_rec),
     .busy_o         (ut_busy),
+    .starved_o      (ut_starved),
     .reads_o        (ut_reads),
     .status_o       (ut_status),
     .info_o         (ut_info)
@@ -497,6 +500,7 @@ module tessera_ce (
     ce_status[CeStatusRunningLsb]         = running_q;
     ce_status[CeStatusFaultedLsb]         = fcause_q != CeFaultNone;
     ce_status[CeStatusQuietLsb]           = quiet_o;
+    ce_status[CeStatusSettledLsb]         = settled_o;
     ce_status[CeStatusStallLsb +: 3]      = stall_q;
     ce_status[CeStatusStallColorLsb +: 5] = stall_col_q;
     ce_status[CeStatusUtBusyLsb +: 8]     = 8'(ut_busy);
@@ -508,6 +512,10 @@ module tessera_ce (
   assign dbg_value_o  = sc_reg.data;
   assign fault_o      = fcause_q != CeFaultNone;
   assign quiet_o      = !running_q && runnable == '0 && ut_busy == '0 && in_valid == '0 && !owed;
+  // Nothing moves until a wavelet comes: quiet, or no task runs or can start, the dispatcher has
+  // nothing to take, no credit is owed and every busy microthread waits for fabin data.
+  assign settled_o    = quiet_o || (!running_q && runnable == '0 && !disp && !owed &&
+                                    (ut_busy & ~ut_starved) == '0);
   assign retire_o     = issue;
   assign retire_pc_o  = pc_q;
   assign task_start_o = pick_go;

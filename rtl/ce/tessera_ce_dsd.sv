@@ -82,6 +82,7 @@ module tessera_ce_dsd (
   output tessera_pkg::ce_fault_t             fault_rec_o,
   // state for CeStatus, CeColor, UtStatus and UtInfo
   output logic [tessera_pkg::NumMicrothreads-1:0]      busy_o,
+  output logic [tessera_pkg::NumMicrothreads-1:0]      starved_o,  // waits for fabin data, only
   output logic [tessera_pkg::NumColors-1:0]            reads_o,
   output logic [tessera_pkg::NumMicrothreads*32-1:0]   status_o,
   output logic [tessera_pkg::NumMicrothreads*32-1:0]   info_o
@@ -272,6 +273,7 @@ module tessera_ce_dsd (
       .step_i        (step && stepper == 3'(u)),
       .busy_o        (busy_o[u]),
       .in_flight_o   (in_flight[u]),
+      .starved_o     (starved_o[u]),
       .reads_o       (ut_reads[u]),
       .status_o      (status_o[u*32 +: 32]),
       .info_o        (info_o[u*32 +: 32]),

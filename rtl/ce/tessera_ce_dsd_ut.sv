@@ -53,6 +53,7 @@ module tessera_ce_dsd_ut (
   // state
   output logic                                busy_o,
   output logic [2:0]                          in_flight_o,
+  output logic                                starved_o,     // waits for fabin data, only
   output logic [tessera_pkg::NumColors-1:0]   reads_o,       // its fabin colors while busy
   output logic [31:0]                         status_o,      // UtStatus, UtInfo
   output logic [31:0]                         info_o,
@@ -651,6 +652,12 @@ module tessera_ce_dsd_ut (
   assign busy_o      = busy_q;
   assign pc_o        = upc_q;
   assign in_flight_o = infl_q;
+  // CeStatus.Settled's part (docs/isa.md 3.2): busy with element steps to take (not ended, no
+  // split step due), nothing of it in flight, no control wavelet ending it, and some fabin
+  // color's queue empty: UtWait FabIn, found from state alone (`why` also weighs this cycle's
+  // ports, which would loop through the status register).
+  assign starved_o   = busy_q && !ended_q && !split_me_i && infl_q == '0 && !cnt_q &&
+                       (fabin_q & head_ctrl_i) == '0 && (fabin_q & ~head_data_i) != '0;
   assign reads_o     = busy_q ? fabin_q : '0;
   for (genvar w = 0; w < NumDw; w++) begin : g_dw
     assign dw_o[32*w +: 32] = dw_q[w];

@@ -40,6 +40,7 @@ module tessera_pe #(
   output logic [2:0]                                              dbg_fmt_o,
   output logic [31:0]                                             dbg_value_o,
   output logic                                                    quiet_o,
+  output logic                                                    settled_o,
   // the CE's retire and task-start events, for lockstep co-simulation (zero without a CE)
   output logic                                                    retire_o,
   output logic [15:0]                                             retire_pc_o,
@@ -143,6 +144,7 @@ module tessera_pe #(
       .dbg_value_o,
       .fault_o     (ce_fault),
       .quiet_o,
+      .settled_o,
       .retire_o,
       .retire_pc_o,
       .task_start_o,
@@ -190,6 +192,7 @@ module tessera_pe #(
     assign dbg_fmt_o     = '0;
     assign dbg_value_o   = '0;
     assign quiet_o       = 1'b1;
+    assign settled_o     = 1'b1;
     assign retire_o      = 1'b0;
     assign retire_pc_o   = '0;
     assign task_start_o  = 1'b0;

@@ -411,6 +411,7 @@ package tessera_pkg;
   localparam int unsigned CeStatusRunningLsb = 8;  localparam int unsigned CeStatusRunningWidth = 1;
   localparam int unsigned CeStatusFaultedLsb = 9;  localparam int unsigned CeStatusFaultedWidth = 1;
   localparam int unsigned CeStatusQuietLsb = 10;  localparam int unsigned CeStatusQuietWidth = 1;  // idle, nothing runnable, no microthread busy, CE queues empty
+  localparam int unsigned CeStatusSettledLsb = 11;  localparam int unsigned CeStatusSettledWidth = 1;  // quiet, or only microthreads waiting for fabin data: nothing moves until a wavelet comes
   localparam int unsigned CeStatusStallLsb = 12;  localparam int unsigned CeStatusStallWidth = 3;  // CeStall: why the last instruction to issue waited
   localparam int unsigned CeStatusStallColorLsb = 16;  localparam int unsigned CeStatusStallColorWidth = 5;  // the color of a send stall, Stall = 3; else 0
   localparam int unsigned CeStatusUtBusyLsb = 24;  localparam int unsigned CeStatusUtBusyWidth = 8;  // bit u: microthread u busy

@@ -70,10 +70,11 @@ module tessera_tile #(
   output logic [NumPe-1:0]      busy_o,
   // per PE, registered at the clock edge from the cycle it ends (HasCe only): a debug-port
   // record {valid at 63, DebugFmt at 34:32, value at 31:0}; CE events {retire at 31, task start
-  // at 30, task at 28:24, retire pc at 15:0}; and after the edge, CeStatus.Quiet
+  // at 30, task at 28:24, retire pc at 15:0}; and after the edge, CeStatus.Quiet and Settled
   output logic [NumPe*64-1:0]   dbg_o,
   output logic [NumPe*32-1:0]   event_o,
   output logic [NumPe-1:0]      quiet_o,
+  output logic [NumPe-1:0]      settled_o,
   // per PE, registered at the clock edge from the cycle it ends: its router's back pressure, one
   // 32-bit word per output direction W, E, S, N, RAMP holding a mask of colors
   // (tessera_router blocked_o)
@@ -150,7 +151,7 @@ module tessera_tile #(
       credit_t ramp_cout;
 
       // Router-only PEs (HasCe = 0) have no debug port; these outputs are constant.
-      logic        pe_dbg_valid, pe_quiet;
+      logic        pe_dbg_valid, pe_quiet, pe_settled;
       logic [2:0]  pe_dbg_fmt;
       logic [31:0] pe_dbg_value;
       logic        pe_retire, pe_task_start;
@@ -183,6 +184,7 @@ module tessera_tile #(
         .dbg_fmt_o    (pe_dbg_fmt),
         .dbg_value_o  (pe_dbg_value),
         .quiet_o      (pe_quiet),
+        .settled_o    (pe_settled),
         .retire_o     (pe_retire),
         .retire_pc_o  (pe_retire_pc),
         .task_start_o (pe_task_start),
@@ -198,6 +200,7 @@ module tessera_tile #(
       assign event_d[I*32 +: 32] =
           en_i ? {pe_retire, pe_task_start, 1'b0, pe_task_id, 8'h0, pe_retire_pc} : '0;
       assign quiet_o[I]          = pe_quiet;
+      assign settled_o[I]        = pe_settled;
 
       assign ramp_out_o[I*64 +: 64] = 64'(ramp_out);
       assign ramp_cout_o[I*8 +: 8]  = 8'(ramp_cout);

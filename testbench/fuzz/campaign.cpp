@@ -72,6 +72,7 @@ std::string DescribeActivity(machine::Machine& b, fabric::Coord c) {
 struct Image {
   assembler::PeProgram image;
   int launch = -1;
+  bool active_at_load = false;  // the image starts the task itself; the host does not launch it
 };
 
 // Assembles and links p as file `name`; the error in words if that fails.
@@ -84,7 +85,10 @@ std::optional<std::string> Build(const Program& p, const std::string& name, Imag
   }
   const auto entry = out.image.symbols.find(p.launch);
   for (const assembler::TaskBinding& t : out.image.tasks)
-    if (entry != out.image.symbols.end() && t.entry == entry->second.address) out.launch = t.id;
+    if (entry != out.image.symbols.end() && t.entry == entry->second.address) {
+      out.launch = t.id;
+      out.active_at_load = t.active;
+    }
   if (out.launch < 0) return fmt::format("no task starts at '{}'", p.launch);
   return std::nullopt;
 }
@@ -134,6 +138,24 @@ std::optional<std::string> CheckOutcome(const std::vector<Program>& pes,
   for (int pe = 0; pe < fab.NumPes(); ++pe) {
     if (auto why = CheckPe(pes[pe], images[pe].image, b, fab.At(pe))) return name(pe) + *why;
   }
+  // A program that ends settled keeps one microthread waiting; the others end quiet.
+  bool any_fault = false;
+  for (const Program& p : pes) any_fault |= p.expect_fault != arch::CeFault::kNone;
+  if (any_fault) return std::nullopt;
+  for (int pe = 0; pe < fab.NumPes(); ++pe) {
+    const fabric::Coord c = fab.At(pe);
+    const uint32_t status = b.Read(c, arch::CeStatus::kAddr);
+    if (pes[pe].expect_settled) {
+      if (arch::CeStatus::Quiet(status) || !arch::CeStatus::Settled(status))
+        return name(pe) + fmt::format("the program should end settled, with a microthread "
+                                      "waiting for data, but ended {}: {}",
+                                      arch::CeStatus::Quiet(status) ? "quiet" : "unsettled",
+                                      DescribeActivity(b, c));
+    } else if (!arch::CeStatus::Quiet(status)) {
+      return name(pe) + "the program should end quiet, but ended settled: " +
+             DescribeActivity(b, c);
+    }
+  }
   return std::nullopt;
 }
 
@@ -166,7 +188,8 @@ ProgramRun RunPes(uint64_t seed, const std::vector<Program>& pes, bool fabric,
                 static_cast<uint32_t>(x.Height()) << 16 | static_cast<uint32_t>(x.Width()));
       machine::LoadPeProgram(x, c, images[pe].image);
     }
-    for (int pe = 0; pe < n; ++pe) machine::LaunchTask(x, x.Fabric().At(pe), images[pe].launch);
+    for (int pe = 0; pe < n; ++pe)
+      if (!images[pe].active_at_load) machine::LaunchTask(x, x.Fabric().At(pe), images[pe].launch);
   };
   for (machine::Machine* x : {ba.get(), bb.get()})
     if (x) load(*x);

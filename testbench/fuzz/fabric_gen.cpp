@@ -216,6 +216,7 @@ std::optional<FabricProgram> ParseFabricSource(const std::string& text) {
     f.pes[pe].seed = f.seed;
     f.pes[pe].mix = f.mix;
     f.pes[pe].expect_fault = ParseExpectation(f.pes[pe].source);
+    f.pes[pe].expect_settled = ParseSettled(f.pes[pe].source);
   }
   return f;
 }

@@ -166,6 +166,8 @@ class Gen : public Rng {
   std::string Completion(const Ctx& c, int ut, int mode);
   static arch::ElemType PickType(Gen& g, arch::ElemClass c);
   uint8_t FreeUts(int n, std::vector<int>& uts);  // n distinct microthreads and their mask
+  // A microthread drawn at random (raw, 0..7), moved off the one the settling waiter keeps.
+  int Ut(int raw) const { return raw == wait_ut_ ? (raw + 1) % 8 : raw; }
 
   // ---- state ----
   GenOptions opt_;
@@ -184,6 +186,10 @@ class Gen : public Rng {
   std::array<uint32_t, kCtabWords> ctab_{};
   std::vector<std::string> dsds_;  // `.dsd` lines
   arch::CeFault fault_ = arch::CeFault::kNone;
+  // A program that ends settled (docs/isa.md 3.2): at the end of main, microthread wait_ut_
+  // starts reading color wait_color_, on which nothing is ever sent; no other code uses that
+  // microthread. -1: the program ends quiet.
+  int wait_color_ = -1, wait_ut_ = -1;
 };
 
 }  // namespace tessera::fuzz::detail

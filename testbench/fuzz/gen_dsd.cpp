@@ -264,6 +264,8 @@ std::string Gen::Completion(const Ctx& c, int ut, int mode) {
 uint8_t Gen::FreeUts(int n, std::vector<int>& uts) {
   std::vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
   Shuffle(all);
+  // The settling waiter's microthread goes last (a move, no draw: the rest is the same).
+  if (wait_ut_ >= 0) std::stable_partition(all.begin(), all.end(), [&](int u) { return u != wait_ut_; });
   uts.assign(all.begin(), all.begin() + n);
   uint8_t mask = 0;
   for (int u : uts) mask |= static_cast<uint8_t>(1u << u);
@@ -381,7 +383,7 @@ void Gen::DsdMem(const Ctx& c) {
     ops[kSrc0] = ops[kDst];
   }
   FillMem(*this, n, ops, count, pair);
-  EmitOp(*this, n, ops, Completion(c, Int(0, 7), 1), inplace);
+  EmitOp(*this, n, ops, Completion(c, Ut(Int(0, 7)), 1), inplace);
 }
 
 static Opnd Fabric(Gen& g, Opnd::Kind kind, ElemClass cls, int color, int len) {
@@ -504,7 +506,7 @@ void Gen::FabricToTask(const Ctx& c) {
   const int col = Pick(cols);
   const int count = Int(1, std::min(SendRoom(c, col), 8));
   Spend(c, col, count);
-  Producer(*this, c, col, count, Int(0, 7), 1);
+  Producer(*this, c, col, count, Ut(Int(0, 7)), 1);
 }
 
 void Gen::CtrlStream(const Ctx& c) {
@@ -522,11 +524,11 @@ void Gen::CtrlStream(const Ctx& c) {
   Line(
       fmt::format("ldd     d{}, {}", b,
                   DefineDsd(fmt::format("fabout, u32, color={}, len={}, ctrl=1", ctrl_color_, k))));
-  Line(fmt::format("mov32   d{}, d{}{}", b, a, Completion(c, Int(0, 7), 1)));
+  Line(fmt::format("mov32   d{}, d{}{}", b, a, Completion(c, Ut(Int(0, 7)), 1)));
 }
 
 void Gen::LinkStream(const Ctx& c, const PeLinks::Stream& s) {
-  const int ut = Int(0, 7);
+  const int ut = Ut(Int(0, 7));
   Producer(*this, c, s.color, s.count, ut, Int(0, 2));
   if (!s.ctrl_end) return;
   // The control wavelet after every data wavelet: an asynchronous producer finishes first.
@@ -535,7 +537,7 @@ void Gen::LinkStream(const Ctx& c, const PeLinks::Stream& s) {
 }
 
 void Gen::LinkRead(const Ctx& c, const PeLinks::Read& r) {
-  Reader(*this, c, r.color, r.count, Int(0, 7));
+  Reader(*this, c, r.color, r.count, Ut(Int(0, 7)));
 }
 
 }  // namespace tessera::fuzz::detail

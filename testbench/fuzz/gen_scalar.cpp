@@ -395,10 +395,12 @@ void Gen::Mmio() {
 }
 
 void Gen::UtWait() {
+  // Never for the settling waiter's microthread, which waits for ever.
+  const uint32_t keep = wait_ut_ >= 0 ? ~(1u << wait_ut_) & 0xFF : 0xFF;
   if (Chance(0.5)) {
-    Line("utwait");
+    Line(keep == 0xFF ? "utwait" : fmt::format("utwait  {}", Hex(keep)));
   } else {
-    Line(fmt::format("utwait  {}", Hex(Int(0, 255))));
+    Line(fmt::format("utwait  {}", Hex(Int(0, 255) & keep)));
   }
 }
 

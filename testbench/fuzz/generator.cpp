@@ -241,6 +241,22 @@ void Gen::Plan() {
     }
     fault_ = Pick(causes);
   }
+
+  // A fifth of the programs with fabric streams end settled rather than quiet. Chosen from a
+  // hash of the seed, with the lowest color the program leaves unused, so that the rest of the
+  // program is what it would be otherwise.
+  const uint64_t h = seed_ * 0xD1B54A32D192ED03ull;
+  if (fault_ == CeFault::kNone && m.Has(Category::kDsdFabric) && (h >> 59) < 6) {
+    for (int c = 0; c < static_cast<int>(arch::kNumColors) && wait_color_ < 0; ++c) {
+      const bool used =
+          std::find(data_colors_.begin(), data_colors_.end(), c) != data_colors_.end() ||
+          c == ctrl_color_ ||
+          std::find(dsd_colors_.begin(), dsd_colors_.end(), c) != dsd_colors_.end() ||
+          (opt_.links.routed >> c & 1);
+      if (!used) wait_color_ = c;
+    }
+    if (wait_color_ >= 0) wait_ut_ = static_cast<int>((h >> 40) & 7);
+  }
 }
 
 bool Gen::MayActivate(const Ctx& c, const TaskPlan& t) const {
@@ -420,6 +436,14 @@ void Gen::EmitMain() {
     for (TaskPlan* l : LocalTasks()) mask |= 1u << l->id;
     LoadConst(1, mask);
     Line("sw      r1, TaskBlockClr");
+  }
+  if (wait_color_ >= 0) {  // the program ends settled: a reader of a color nobody sends on
+    LoadConst(1, route);
+    Line(fmt::format("sw      r1, ColorCfg+4*{}", wait_color_));
+    Line(fmt::format("ldd     d0, {}",
+                     DefineDsd(fmt::format("fabin, u32, color={}, len=inf", wait_color_))));
+    Line(fmt::format("ldd     d1, {}", DefineDsd("mem1d, u32, base=vbuf, len=1")));
+    Line(fmt::format("mov32   d1, d0, ut{} async", wait_ut_));
   }
   Line("tend");
 }
@@ -708,11 +732,17 @@ Program Gen::Generate() {
   p.expect_fault = fault_;
   std::string& s = p.source;
   s += fmt::format("; tessera fuzz program: seed {}, mix {}\n", seed_, p.mix);
-  s += fault_ == CeFault::kNone ? "; expect quiet\n"
-                                : fmt::format("; expect fault {}\n", FaultName(fault_));
+  p.expect_settled = wait_color_ >= 0;
+  s += fault_ != CeFault::kNone ? fmt::format("; expect fault {}\n", FaultName(fault_))
+       : p.expect_settled       ? "; expect settled\n"
+                                : "; expect quiet\n";
   s += "        .text\n";
+  // A quarter of the programs start with main active at load (.task ..., active) rather than
+  // launched by the host; chosen from a hash of the seed so the rest of the program is the same.
+  const bool main_active = ((seed_ * 0x9E3779B97F4A7C15ull) >> 62) == 0;
   for (const TaskPlan& t : tasks_)
-    s += fmt::format("        .task   {}, {}, {}\n", t.name, assembler::TaskKindName(t.kind), t.id);
+    s += fmt::format("        .task   {}, {}, {}{}\n", t.name, assembler::TaskKindName(t.kind), t.id,
+                     t.order == 0 && t.kind == TaskKind::kLocal && main_active ? ", active" : "");
   for (const TaskPlan& t : tasks_) s += t.text;
   for (const std::string& sub : subs_) s += sub;
   s += DataSection();
@@ -727,6 +757,10 @@ Program Generate(uint64_t seed, const GenOptions& options) {
 }
 
 std::string FaultName(arch::CeFault f) { return arch::ToString(f); }
+
+bool ParseSettled(const std::string& source) {
+  return source.find("\n; expect settled\n") != std::string::npos;
+}
 
 arch::CeFault ParseExpectation(const std::string& source) {
   std::istringstream in(source);

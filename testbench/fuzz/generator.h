@@ -82,6 +82,9 @@ struct Program {
   // The deliberate fault (kNone: the program must end quiet, without a fault). Its FaultPc is the
   // address of the label `fault_site`.
   arch::CeFault expect_fault = arch::CeFault::kNone;
+  // The program ends settled, not quiet: a microthread still waits for data that never comes
+  // (docs/isa.md 3.2, CeStatus.Settled).
+  bool expect_settled = false;
   std::string launch = "main";  // the local task the host launches
 };
 
@@ -90,6 +93,8 @@ Program Generate(uint64_t seed, const GenOptions& options);
 // The expectation a generated source records in its header ("; expect quiet", "; expect fault
 // Trap"), so that a dumped program can be replayed; kNone when the header has none.
 arch::CeFault ParseExpectation(const std::string& source);
+// Whether the header says "; expect settled".
+bool ParseSettled(const std::string& source);
 
 // "Trap", "DsdRange", ... (the arch::CeFault item names) and back.
 std::string FaultName(arch::CeFault f);

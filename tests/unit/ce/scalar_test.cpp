@@ -430,7 +430,8 @@ TEST(CeScalar, HostBackDoor) {
   EXPECT_EQ(b.ce.HostRead(arch::PeCoord::kAddr), 2u << 16 | 3);
   EXPECT_EQ(b.ce.HostRead(arch::CeColor::Addr(0)), arch::kRampInDepth << 8);
   EXPECT_EQ(b.ce.HostRead(arch::CeStatus::kAddr),
-            arch::CeStatus::WithQuiet(arch::CeStatus::WithTask(0, 31), 1));
+            arch::CeStatus::WithSettled(
+                arch::CeStatus::WithQuiet(arch::CeStatus::WithTask(0, 31), 1), 1));
   b.ce.HostWrite(arch::TaskCfg::Addr(3), 0x12FFF0);  // Kind 2, Entry 0xFFF0; bit 20: ignored
   EXPECT_EQ(b.ce.HostRead(arch::TaskCfg::Addr(3)), 0x2FFF0u);
   b.ce.HostWrite(arch::TaskActive::kAddr, 0xFFFFFFFF);

@@ -36,6 +36,7 @@ class InFlightRecorder final : public fabric::Fabric {
   }
   bool WaveletsInFlight() override { return f_.WaveletsInFlight(); }
   bool Quiescent() override { return f_.Quiescent(); }
+  bool Settled() override { return f_.Settled(); }
   uint64_t Run(uint64_t cycles) override {
     uint64_t done = 0;
     while (done < cycles) {

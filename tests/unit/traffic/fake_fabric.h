@@ -94,6 +94,12 @@ class FakeFabric : public fabric::Fabric {
       if (ep && !ep->Quiet()) return false;
     return true;
   }
+  bool Settled() override {
+    if (WaveletsInFlight()) return false;
+    for (const fabric::RampEndpoint* ep : eps_)
+      if (ep && !ep->Settled()) return false;
+    return true;
+  }
   uint64_t Cycle() const override { return cycle_; }
 
   std::vector<fabric::FaultRecord> Faults() override {
