@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${FUZZ_BUILD:-build-fuzz}
 secs=${FUZZ_SECONDS:-30}
-targets=${*:-asm object layout image npy testfloat}
+targets=${*:-asm object layout image npy testfloat csl}
 CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_FUZZ=ON >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 
@@ -19,7 +19,7 @@ seeds=$build/seeds
 dict=$build/dict
 rm -rf "$seeds" "$dict"
 mkdir -p "$seeds" "$dict"
-for t in asm object layout image npy testfloat; do
+for t in asm object layout image npy testfloat csl; do
   mkdir -p "$seeds/$t" "$build/corpus/$t" "$build/findings/$t"
 done
 copy() {  # target, files...
@@ -33,6 +33,7 @@ copy object $(git ls-files '*.tobj') tests/fuzz/seeds/object/*
 copy layout $(git ls-files '*.tlayout')
 copy image tests/fuzz/seeds/image/*
 copy npy $(git ls-files '*.npy')
+copy csl $(git ls-files '*.csl') tests/fuzz/seeds/csl/*
 shared=${TESSERA_SHARED_DIR:-../shared}
 ops=(f32_add f32_mulAdd f16_sqrt i32_to_f32 f32_to_i32_rminMag f16_mulAdd f32_div f16_to_f32)
 for i in "${!ops[@]}"; do
@@ -63,6 +64,10 @@ words "$dict/layout.dict" fabric include let for in end region route at= size= p
   when= color= rx= tx= pos1= pos2= pos3= ring RAMP N E S W FW FH x y .. a.s b.s
 words "$dict/image.dict" tessera-image fabric program sources params end task symbol pe endpe \
   route rx tx switch local data control .text .data .bss export programs pes
+words "$dict/csl.dict" const var param fn task export extern inline comptime layout if else \
+  for while return break continue switch struct enum true false and or undefined align \
+  @get_dsd @range @as @import_module @set_tile_code @set_rectangle mem1d_dsd fabin_dsd \
+  fabout_dsd .{ .* '|i|' '->' '=>' i16 u16 i32 u32 f16 f32 bool void
 words "$dict/npy.dict" '\x93NUMPY' "'descr'" "'fortran_order'" "'shape'" "'<f4'" "'<i4'" \
   "'<u4'" "'<f2'" "'<i2'" "'<u2'" True False '(' ')' ','
 
