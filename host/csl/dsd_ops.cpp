@@ -1,0 +1,495 @@
+#include "csl/dsd_ops.h"
+
+#include <map>
+
+#include "csl/compiler.h"
+
+namespace tessera::csl {
+namespace {
+
+// What an operation accepts per element: the instruction-set type classes (docs/isa.md 4.11).
+enum class Cls : uint8_t { kF32, kF16, kI32, kI16, kX32, kX16 };
+
+struct OpInfo {
+  const char* mnemonic;
+  Cls cls;
+  int dsd_srcs;     // source operands (besides dst) that may be DSDs: 0 (fill), 1 (V2) or 2
+  bool scalar_ok;   // a scalar may replace the second source (VS) or the only one (Fill)
+  bool commutes;    // a scalar first source may swap with the second
+  bool needs_scalar;  // V4: dst, src0, src1, scalar
+};
+
+const std::map<std::string, OpInfo>& Ops() {
+  static const std::map<std::string, OpInfo> m = {
+      {"fadds", {"fadds", Cls::kF32, 2, true, true, false}},
+      {"faddh", {"faddh", Cls::kF16, 2, true, true, false}},
+      {"fsubs", {"fsubs", Cls::kF32, 2, true, false, false}},
+      {"fsubh", {"fsubh", Cls::kF16, 2, true, false, false}},
+      {"fmuls", {"fmuls", Cls::kF32, 2, true, true, false}},
+      {"fmulh", {"fmulh", Cls::kF16, 2, true, true, false}},
+      {"fmaxs", {"fmaxs", Cls::kF32, 2, true, true, false}},
+      {"fmaxh", {"fmaxh", Cls::kF16, 2, true, true, false}},
+      {"fmins", {"fmins", Cls::kF32, 2, true, true, false}},
+      {"fminh", {"fminh", Cls::kF16, 2, true, true, false}},
+      {"fmacs", {"fmacs", Cls::kF32, 2, false, false, true}},
+      {"fmach", {"fmach", Cls::kF16, 2, false, false, true}},
+      {"fmovs", {"mov32", Cls::kX32, 1, true, false, false}},
+      {"fmovh", {"mov16", Cls::kX16, 1, true, false, false}},
+      {"mov32", {"mov32", Cls::kX32, 1, true, false, false}},
+      {"mov16", {"mov16", Cls::kX16, 1, true, false, false}},
+      {"add16", {"add16", Cls::kI16, 2, true, true, false}},
+      {"add32", {"add32", Cls::kI32, 2, true, true, false}},
+      {"sub16", {"sub16", Cls::kI16, 2, false, false, false}},
+      {"sub32", {"sub32", Cls::kI32, 2, false, false, false}},
+      {"and16", {"and16", Cls::kI16, 2, true, true, false}},
+      {"or16", {"or16", Cls::kI16, 2, true, true, false}},
+      {"xor16", {"xor16", Cls::kI16, 2, true, true, false}},
+      {"fnegs", {"fnegs", Cls::kF32, 1, false, false, false}},
+      {"fnegh", {"fnegh", Cls::kF16, 1, false, false, false}},
+      {"fabss", {"fabss", Cls::kF32, 1, false, false, false}},
+      {"fabsh", {"fabsh", Cls::kF16, 1, false, false, false}},
+  };
+  return m;
+}
+
+const char* ClsName(Cls c) {
+  static const char* const n[] = {"f32", "f16", "i32 or u32", "i16 or u16", "a 32-bit type",
+                                  "a 16-bit type"};
+  return n[static_cast<int>(c)];
+}
+
+// The element type a fabric DSD takes in an operation of class c.
+TypeP DefaultElem(Cls c) {
+  switch (c) {
+    case Cls::kF32: return types::Float(32);
+    case Cls::kF16: return types::Float(16);
+    case Cls::kI32: return types::Int(32, true);
+    case Cls::kI16: return types::Int(16, true);
+    case Cls::kX32: return types::Int(32, false);
+    case Cls::kX16: return types::Int(16, false);
+  }
+  return types::Float(32);
+}
+
+bool Accepts(Cls c, const TypeP& t) {
+  switch (c) {
+    case Cls::kF32: return t->kind == TypeKind::kFloat && t->bits == 32;
+    case Cls::kF16: return t->kind == TypeKind::kFloat && t->bits == 16;
+    case Cls::kI32: return t->kind == TypeKind::kInt && t->bits == 32;
+    case Cls::kI16: return t->kind == TypeKind::kInt && t->bits == 16;
+    case Cls::kX32: return SizeOf(t) == 4 && t->kind != TypeKind::kPtr;
+    case Cls::kX16: return SizeOf(t) == 2;
+  }
+  return false;
+}
+
+TypeP ScalarType(Cls c) { return DefaultElem(c == Cls::kX32 ? Cls::kF32 : c); }
+
+Value DsdVal(std::shared_ptr<const DsdValue> d) {
+  Value v;
+  v.k = Value::K::kDsd;
+  v.dsd = std::move(d);
+  v.type = types::Dsd(v.dsd->kind);
+  return v;
+}
+
+class DsdGen {
+ public:
+  DsdGen(Sema& s, const Node* call, const std::vector<const Node*>& a) : s_(s), call_(call), a_(a) {}
+
+  RV GetDsd() {
+    if (a_.size() != 2) s_.Fail(call_, "@get_dsd takes (kind, .{ fields })");
+    const TypeP kind = s_.TypeOf(a_[0], "the DSD kind");
+    if (kind->kind != TypeKind::kDsd)
+      s_.Fail(a_[0], "@get_dsd's kind is mem1d_dsd, mem4d_dsd, fabin_dsd or fabout_dsd");
+    const Value f = s_.Const(a_[1], "the DSD's fields");
+    if (f.k != Value::K::kAgg) s_.Fail(a_[1], "@get_dsd's fields are a struct: .{ .extent = ... }");
+    auto d = std::make_shared<DsdValue>();
+    d->kind = kind->dsd;
+    auto field_int = [&](const char* name, int64_t lo, int64_t hi) -> std::optional<int64_t> {
+      const Value* v = f.Field(name);
+      if (!v) return std::nullopt;
+      if (v->k != Value::K::kInt) s_.Fail(a_[1], fmt::format(".{} must be an integer", name));
+      if (v->i < lo || v->i > hi)
+        s_.Fail(a_[1], fmt::format(".{} = {} is out of range ({}..{})", name, v->i, lo, hi));
+      return v->i;
+    };
+    auto allowed = [&](std::initializer_list<const char*> names) {
+      for (const std::string& n : f.names) {
+        bool ok = false;
+        for (const char* x : names) ok |= n == x;
+        if (!ok)
+          s_.Fail(a_[1], fmt::format("{} has no field '{}' (Tessera's cslc knows: {})",
+                                     TypeName(kind), n, [&] {
+                                       std::string l;
+                                       for (const char* x : names) l += (l.empty() ? "" : ", ") + std::string(x);
+                                       return l;
+                                     }()));
+      }
+    };
+    switch (d->kind) {
+      case DsdKind::kMem1d: {
+        allowed({"tensor_access", "base_address", "extent", "stride", "offset", "wavelet_index_offset"});
+        if (const Value* ta = f.Field("tensor_access")) {
+          if (ta->k != Value::K::kTensor) s_.Fail(a_[1], ".tensor_access takes |i|{N} -> A[...]");
+          if (f.Field("base_address") || f.Field("extent") || f.Field("stride") || f.Field("offset"))
+            s_.Fail(a_[1], ".tensor_access gives base, extent, stride and offset; do not give them again");
+          Tensor(ta->node, *d);
+        } else {
+          const Value* b = f.Field("base_address");
+          if (!b) s_.Fail(a_[1], "a mem1d DSD needs .tensor_access or .base_address");
+          Base(*b, *d, a_[1]);
+          d->length = field_int("extent", 0, 0x7FFE).value_or(-1);
+          if (d->length < 0) s_.Fail(a_[1], "a mem1d DSD needs .extent");
+          d->stride = field_int("stride", -128, 127).value_or(1);
+          d->base_offset += field_int("offset", -32768, 32767).value_or(0) * SizeOf(d->elem);
+        }
+        break;
+      }
+      case DsdKind::kFabin:
+      case DsdKind::kFabout: {
+        const bool in = d->kind == DsdKind::kFabin;
+        if (in) allowed({"extent", "fabric_color", "input_queue"});
+        else allowed({"extent", "fabric_color", "output_queue", "control", "wavelet_index_offset"});
+        d->length = field_int("extent", 1, 0x7FFF).value_or(-1);
+        if (d->length < 0) s_.Fail(a_[1], fmt::format("a {} needs .extent", TypeName(kind)));
+        if (const Value* c = f.Field("fabric_color")) {
+          if (c->k != Value::K::kInt || c->type->kind != TypeKind::kColor)
+            s_.Fail(a_[1], ".fabric_color takes a color (@get_color(n))");
+          d->color = static_cast<int>(c->i);
+        }
+        if (const Value* q = f.Field(in ? "input_queue" : "output_queue")) {
+          if (q->k != Value::K::kInt ||
+              q->type->kind != (in ? TypeKind::kInQueue : TypeKind::kOutQueue))
+            s_.Fail(a_[1], fmt::format(".{} takes an {} (@get_{}(n))", in ? "input_queue" : "output_queue",
+                                       in ? "input_queue" : "output_queue",
+                                       in ? "input_queue" : "output_queue"));
+          d->queue = static_cast<int>(q->i);
+        }
+        if (d->color < 0 && d->queue < 0)
+          s_.Fail(a_[1], fmt::format("a {} needs .fabric_color or .{}", TypeName(kind),
+                                     in ? "input_queue" : "output_queue"));
+        if (const Value* c = f.Field("control")) d->control = c->i != 0;
+        if (const Value* w = f.Field("wavelet_index_offset")) d->index = w->i != 0;
+        break;
+      }
+      case DsdKind::kMem4d:
+        s_.Fail(a_[0], "mem4d_dsd is not supported by Tessera's cslc yet");
+    }
+    return s_.Known(DsdVal(d));
+  }
+
+  // `|i|{N} -> A[f(i)]` with f affine: base = &A[f(0)], stride = f(1) - f(0).
+  void Tensor(const Node* t, DsdValue& d) {
+    if (t->names.size() != 1) s_.Fail(t, "a mem1d tensor access has one index: |i|{N} -> A[...]");
+    const Value n = s_.Const(t->kid(0), "the tensor access's extent");
+    if (n.k != Value::K::kInt || n.i < 0 || n.i > 0x7FFE)
+      s_.Fail(t->kid(0), fmt::format("the extent must be 0..32766, found {}", ValueText(n)));
+    d.length = n.i;
+    const Node* acc = t->kids.back().get();
+    if (acc->kind != NodeKind::kIndex)
+      s_.Fail(acc, "a tensor access indexes an array: A[i], A[i*N + k] or A[i, j]");
+    // Evaluate the element's byte offset for i = 0, 1, 2 (an affine access gives equal steps).
+    int64_t off[3];
+    std::string sym;
+    TypeP elem;
+    for (int i = 0; i < 3; ++i) {
+      s_.PushScope();
+      s_.BindConst(t->names[0], Value::CInt(i));
+      FnState* saved = s_.fn();
+      s_.SetFn(nullptr);
+      Place p = s_.PlaceOf(acc);
+      s_.SetFn(saved);
+      s_.PopScopeFreeing();
+      if (p.where != Place::W::kMem || p.base >= 0 || p.sym.empty())
+        s_.Fail(acc, "a tensor access must index a global array with indices known at compile time");
+      if (p.global) p.global->address_taken = true;
+      sym = p.sym;
+      off[i] = p.off;
+      elem = p.type;
+    }
+    const int64_t es = SizeOf(elem);
+    if (off[1] - off[0] != off[2] - off[1])
+      s_.Fail(acc, "a tensor access must be affine in its index (as A[i*N + k])");
+    d.base_symbol = sym;
+    d.base_offset = off[0];
+    d.elem = elem;
+    d.stride = (off[1] - off[0]) / es;
+    if (d.stride < -32768 || d.stride > 32767)
+      s_.Fail(acc, fmt::format("the tensor access's stride {} is out of range", d.stride));
+  }
+
+  void Base(const Value& b, DsdValue& d, const Node* at) {
+    if (b.k != Value::K::kPtr) s_.Fail(at, ".base_address takes a pointer to a global array (&A)");
+    d.base_symbol = b.s;
+    d.base_offset = b.i;
+    d.elem = b.type->elem->kind == TypeKind::kArray ? b.type->elem->elem : b.type->elem;
+  }
+
+  // Loads operand `v` into a descriptor register for an operation of class c.
+  std::string Operand(RV& v, Cls c, int dreg, const Node* at, const char* role) {
+    if (v.known) {
+      if (v.v.k != Value::K::kDsd) s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, ValueText(v.v)));
+      DsdValue d = *v.v.dsd;
+      Materialize(d, c, at, role);
+      const std::string sym = s_.compiler().DsdConstant(s_.module()->program, d, at->loc);
+      s_.Emit("ldd     d{}, {}", dreg, sym);
+      return fmt::format("d{}", dreg);
+    }
+    if (v.dreg >= 0) return fmt::format("d{}", v.dreg);
+    if (!v.mem.empty()) {
+      s_.Emit("ldd     d{}, {}", dreg, v.mem);
+      return fmt::format("d{}", dreg);
+    }
+    s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, TypeName(v.type)));
+  }
+
+  // Gives a DSD its element type and resolves its color from the queue it names.
+  void Materialize(DsdValue& d, Cls c, const Node* at, const char* role) {
+    Program* p = s_.module()->program;
+    if (d.kind == DsdKind::kFabin || d.kind == DsdKind::kFabout) {
+      d.elem = DefaultElem(c);
+      if (d.color < 0) {
+        const auto& m = d.kind == DsdKind::kFabin ? p->in_queue_color : p->out_queue_color;
+        const auto it = m.find(d.queue);
+        if (it == m.end())
+          s_.Fail(at, fmt::format("{}: {} queue {} has no color: give the DSD .fabric_color or "
+                                  "@initialize_queue(@get_{}_queue({}), .{{ .color = ... }})",
+                                  role, d.kind == DsdKind::kFabin ? "input" : "output", d.queue,
+                                  d.kind == DsdKind::kFabin ? "input" : "output", d.queue));
+        d.color = it->second;
+      }
+      return;
+    }
+    if (!Accepts(c, d.elem))
+      s_.Fail(at, fmt::format("{}: @{} needs elements of {}, this DSD's array holds {}", role,
+                              call_->text, ClsName(c), TypeName(d.elem)));
+  }
+
+  RV Op(const OpInfo& info) {
+    // Options: a final comptime struct with .async, .activate, .unblock.
+    std::vector<const Node*> ops = a_;
+    Value opts = Value::Void();
+    if (!ops.empty() && ops.back()->kind == NodeKind::kInitList && !ops.back()->kid(0)) {
+      opts = s_.Const(ops.back(), "the operation's options");
+      ops.pop_back();
+    }
+    const size_t want = 1 + static_cast<size_t>(info.dsd_srcs) + (info.needs_scalar ? 1 : 0);
+    if (ops.size() != want && !(info.dsd_srcs == 1 && ops.size() == 2) &&
+        !(info.dsd_srcs == 2 && ops.size() == 3))
+      s_.Fail(call_, fmt::format("@{} takes {} operands, found {}", call_->text, want, ops.size()));
+    s_.NeedRuntime(call_, fmt::format("@{}", call_->text));
+    // Evaluate the operands: DSDs and at most one scalar.
+    std::vector<RV> v;
+    for (const Node* o : ops) v.push_back(s_.Expr(o, ScalarType(info.cls)));
+    auto is_dsd = [&](const RV& r) { return r.type->kind == TypeKind::kDsd; };
+    if (!is_dsd(v[0])) s_.Fail(ops[0], fmt::format("@{}'s destination must be a DSD", call_->text));
+    // A scalar in the first source slot of a commutative operation moves to the second.
+    if (info.dsd_srcs == 2 && ops.size() == 3 && !is_dsd(v[1]) && is_dsd(v[2])) {
+      if (!info.commutes) s_.Fail(ops[1], fmt::format("@{} takes a scalar only as its last source", call_->text));
+      std::swap(v[1], v[2]);
+      std::swap(ops[1], ops[2]);
+    }
+    std::string mnemonic = info.mnemonic;
+    std::vector<std::string> regs;
+    const std::string dst = Operand(v[0], info.cls, 0, ops[0], "the destination");
+    regs.push_back(dst);
+    int scalar_reg = -1;
+    int scalar_index = -1;
+    for (size_t i = 1; i < ops.size(); ++i) {
+      const bool last = i + 1 == ops.size();
+      if (is_dsd(v[i])) {
+        regs.push_back(Operand(v[i], info.cls, static_cast<int>(i), ops[i], i == 1 ? "the first source" : "the second source"));
+        continue;
+      }
+      const bool scalar_slot = (info.needs_scalar && last) || (info.scalar_ok && last);
+      if (!scalar_slot)
+        s_.Fail(ops[i], fmt::format("@{} needs a DSD here, found {}", call_->text, TypeName(v[i].type)));
+      const TypeP st = ScalarType(info.cls);
+      RV sc = v[i];
+      if (sc.type->kind == TypeKind::kCInt || sc.type->kind == TypeKind::kCFloat ||
+          sc.type->IsNumeric())
+        sc = s_.Coerce(sc, Accepts(info.cls, sc.type) ? sc.type : st, ops[i], "the scalar");
+      if (!Accepts(info.cls, sc.type) && !(info.cls == Cls::kX32 && SizeOf(sc.type) == 4) &&
+          !(info.cls == Cls::kX16 && SizeOf(sc.type) == 2))
+        s_.Fail(ops[i], fmt::format("@{}'s scalar must be {}, found {}", call_->text, ClsName(info.cls),
+                                    TypeName(sc.type)));
+      scalar_reg = s_.ToReg(sc, ops[i]);
+      v[i] = sc;
+      scalar_index = static_cast<int>(i);
+      // Subtracting a scalar is adding its negation (docs/isa.md 4.11).
+      if (mnemonic == "fsubs" || mnemonic == "fsubh") {
+        const int t = sc.temp ? scalar_reg : s_.Temp(ops[i]);
+        s_.Emit("fneg.{}  r{}, r{}", mnemonic == "fsubs" ? 's' : 'h', t, scalar_reg);
+        if (t != scalar_reg) {
+          v[i].reg = t;
+          v[i].temp = true;
+          scalar_reg = t;
+        }
+        mnemonic = mnemonic == "fsubs" ? "fadds" : "faddh";
+      }
+      regs.push_back(fmt::format("r{}", scalar_reg));
+    }
+    // The microthread: an async operation runs on its fabout's output queue, else its fabin's
+    // input queue; a synchronous one on ut0 (docs/csl.md).
+    const bool async = opts.Field("async") && opts.Field("async")->i != 0;
+    int ut = 0;
+    if (async) {
+      ut = -1;
+      for (size_t i = 0; i < ops.size() && ut < 0; ++i) {
+        if (!v[i].known || v[i].v.k != Value::K::kDsd) continue;
+        if (v[i].v.dsd->kind == DsdKind::kFabout && v[i].v.dsd->queue >= 0) ut = v[i].v.dsd->queue;
+      }
+      for (size_t i = 0; i < ops.size() && ut < 0; ++i) {
+        if (!v[i].known || v[i].v.k != Value::K::kDsd) continue;
+        if (v[i].v.dsd->kind == DsdKind::kFabin && v[i].v.dsd->queue >= 0) ut = v[i].v.dsd->queue;
+      }
+      if (ut < 0) {
+        bool fabric = false;
+        for (size_t i = 0; i < ops.size(); ++i)
+          fabric |= v[i].known && v[i].v.k == Value::K::kDsd &&
+                    (v[i].v.dsd->kind == DsdKind::kFabin || v[i].v.dsd->kind == DsdKind::kFabout);
+        if (!fabric) s_.Fail(call_, ".async needs a fabric DSD operand (fabin or fabout)");
+        ut = 7;  // fabric operands given by color only
+      }
+    }
+    std::string done;
+    const Value* act = opts.Field("activate");
+    const Value* unb = opts.Field("unblock");
+    for (const std::string& n : opts.names)
+      if (n != "async" && n != "activate" && n != "unblock")
+        s_.Fail(call_, fmt::format("option .{} is not supported by Tessera's cslc yet (only .async, "
+                                   ".activate, .unblock)",
+                                   n));
+    if (act && unb) s_.Fail(call_, "give .activate or .unblock, not both");
+    if ((act || unb) && !async) s_.Fail(call_, ".activate and .unblock need .async = true");
+    if (act) done = fmt::format(", ut{} activate {}", ut, s_.TaskIdOf(*act, call_, ".activate"));
+    else if (unb) done = fmt::format(", ut{} unblock {}", ut, s_.TaskIdOf(*unb, call_, ".unblock"));
+    else if (async) done = fmt::format(", ut{} async", ut);
+    else done = ", ut0";
+    std::string line = fmt::format("{:<7} ", mnemonic);
+    for (size_t i = 0; i < regs.size(); ++i) line += (i ? ", " : "") + regs[i];
+    s_.EmitText(line + done);
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i].dreg >= 0) s_.FreeDsr(v[i].dreg);
+      if (static_cast<int>(i) == scalar_index || !is_dsd(v[i])) s_.Free(v[i]);
+    }
+    return s_.Known(Value::Void());
+  }
+
+  // A DSD builtin that returns a changed DSD: known in, known out; else computed in a register.
+  RV Change(const std::string& n) {
+    if (a_.size() != (n == "increment_dsd_offset" ? 3u : 2u))
+      s_.Fail(call_, fmt::format("@{} takes {} arguments", n, n == "increment_dsd_offset" ? 3 : 2));
+    RV d = s_.Expr(a_[0]);
+    if (d.type->kind != TypeKind::kDsd) s_.Fail(a_[0], fmt::format("@{} takes a DSD first", n));
+    RV x = s_.Expr(a_[1], n == "set_dsd_base_addr" ? nullptr : types::Int(16, n != "set_dsd_length"));
+    if (n == "increment_dsd_offset") {
+      const TypeP et = s_.TypeOf(a_[2], "the element type");
+      if (SizeOf(et) != 2 && SizeOf(et) != 4) s_.Fail(a_[2], "the element type must be 16 or 32 bits");
+      if (d.known && x.known) {
+        auto nd = std::make_shared<DsdValue>(*d.v.dsd);
+        nd->base_offset += x.v.i * SizeOf(et);
+        return s_.Known(DsdVal(nd));
+      }
+      const int dr = InDsr(d, a_[0]);
+      // dincb scales by the descriptor's element size; CSL's offset counts elemT.
+      const int64_t desc_size = d.known && d.v.dsd->elem ? SizeOf(d.v.dsd->elem) : SizeOf(et);
+      if (x.known) {
+        const int64_t bytes = x.v.i * SizeOf(et);
+        if (bytes % desc_size) s_.Fail(a_[1], "the offset is not a whole number of the DSD's elements");
+        s_.Emit("dincb   d{}, {}", dr, bytes / desc_size);
+      } else {
+        const int r = s_.ToReg(x, a_[1]);
+        if (SizeOf(et) != desc_size) s_.Fail(a_[2], "@increment_dsd_offset at run time needs elemT of the DSD's element size");
+        s_.Emit("dincb   d{}, r{}", dr, r);
+        s_.Free(x);
+      }
+      RV out;
+      out.type = d.type;
+      out.dreg = dr;
+      return out;
+    }
+    if (d.known && x.known) {
+      auto nd = std::make_shared<DsdValue>(*d.v.dsd);
+      if (n == "set_dsd_length") {
+        if (x.v.i < 0 || x.v.i > 0x7FFF) s_.Fail(a_[1], "a DSD's length is 0..32767");
+        nd->length = x.v.i;
+      } else if (n == "set_dsd_stride") {
+        nd->stride = x.v.i;
+      } else {
+        Base(x.v, *nd, a_[1]);
+        nd->base_offset = x.v.i;
+      }
+      return s_.Known(DsdVal(nd));
+    }
+    const int dr = InDsr(d, a_[0]);
+    if (n == "set_dsd_length") {
+      const int r = s_.ToReg(x, a_[1]);
+      s_.Emit("dsetl   d{}, r{}", dr, r);
+      s_.Free(x);
+    } else if (n == "set_dsd_base_addr") {
+      if (x.known) {
+        if (x.v.k != Value::K::kPtr) s_.Fail(a_[1], "the base must be a pointer");
+        s_.Emit("dsetb   d{}, {}+{}", dr, x.v.s, x.v.i);
+      } else {
+        const int r = s_.ToReg(x, a_[1]);
+        s_.Emit("dsetb   d{}, 0(r{})", dr, r);
+        s_.Free(x);
+      }
+    } else {
+      s_.Fail(call_, "@set_dsd_stride at run time is not supported yet");
+    }
+    RV out;
+    out.type = d.type;
+    out.dreg = dr;
+    return out;
+  }
+
+  // The DSD in a descriptor register of its own (for changing it).
+  int InDsr(RV& d, const Node* at) {
+    s_.NeedRuntime(at, "this DSD");
+    if (d.dreg >= 0) return d.dreg;
+    const int dr = s_.NewDsr(at);
+    if (d.known) {
+      DsdValue v = *d.v.dsd;
+      if (!v.elem) v.elem = types::Float(32);
+      const std::string sym = s_.compiler().DsdConstant(s_.module()->program, v, at->loc);
+      s_.Emit("ldd     d{}, {}", dr, sym);
+    } else {
+      s_.Emit("ldd     d{}, {}", dr, d.mem);
+    }
+    return dr;
+  }
+
+ private:
+  Sema& s_;
+  const Node* call_;
+  const std::vector<const Node*>& a_;
+};
+
+}  // namespace
+
+DsdOpResult DsdBuiltin(Sema& s, const Node* call, const std::vector<const Node*>& args) {
+  DsdOpResult r;
+  const std::string& n = call->text;
+  DsdGen g(s, call, args);
+  if (n == "get_dsd") {
+    r.handled = true;
+    r.value = g.GetDsd();
+    return r;
+  }
+  if (n == "increment_dsd_offset" || n == "set_dsd_base_addr" || n == "set_dsd_length" ||
+      n == "set_dsd_stride") {
+    r.handled = true;
+    r.value = g.Change(n);
+    return r;
+  }
+  const auto it = Ops().find(n);
+  if (it == Ops().end()) return r;
+  r.handled = true;
+  r.value = g.Op(it->second);
+  return r;
+}
+
+}  // namespace tessera::csl

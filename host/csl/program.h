@@ -1,0 +1,98 @@
+// What the compiler builds: module instances (a file or a library with its param bindings), and
+// per distinct PE program everything code generation gathers: globals, functions, task
+// bindings, queues, routes set from PE code, exports (docs/csl.md, "Compilation").
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "csl/ast.h"
+#include "csl/source.h"
+#include "csl/value.h"
+
+namespace tessera::csl {
+
+struct Program;
+
+// One instance of a module: a CSL file (or a library written in C++, `native`) with the params
+// its importer bound. Importing a file twice gives two instances with their own globals.
+class ModuleInst {
+ public:
+  std::string path;    // the file, or "<memcpy/memcpy>" for a library
+  std::string native;  // "" for files; the library's name otherwise
+  int file = -1;
+  NodePtr tree;
+  std::string prefix;  // symbol prefix of its globals ("" for a PE's top file)
+  Value binding;       // the struct given at import (void if none)
+  Loc import_loc;      // where it was imported (for messages)
+  Program* program = nullptr;  // null for the layout's module
+
+  std::map<std::string, const Node*> decls;  // top-level names
+  std::map<std::string, Value> values;       // evaluated const and param values
+  std::set<std::string> evaluating;          // for cycles in global initializers
+};
+
+// A runtime global variable.
+struct GlobalVar {
+  std::string symbol;
+  TypeP type;
+  Value init;  // kVoid / kUndefined: zero-filled
+  const Node* decl = nullptr;
+  ModuleInst* mod = nullptr;
+  bool assigned = false;  // assigned by generated code (exported pointers must not be)
+  bool address_taken = false;
+};
+
+struct TaskBinding {
+  std::string symbol;
+  std::string kind;  // "data", "local", "control"
+  int id = 0;
+  Loc loc;
+};
+
+struct RouteConfig {
+  int color = 0;
+  std::vector<std::string> rx, tx;  // W E S N RAMP
+  Loc loc;
+};
+
+// A symbol the host sees (`@export_symbol`).
+struct ExportedSymbol {
+  std::string name;    // the host's name
+  std::string symbol;  // the assembly symbol (an array, a scalar, or a function)
+  bool is_fn = false;
+  TypeP elem;         // data: element type
+  int64_t count = 0;  // data: elements
+  bool is_pointer = false;
+  std::string pointer_var;  // an exported pointer variable (must not be assigned)
+  bool mutable_ = false;
+  Loc loc;
+};
+
+struct Program {
+  int index = 0;
+  std::string file;  // the PE code's path
+  Loc loc;           // its first @set_tile_code
+  Value binding;
+  std::vector<std::unique_ptr<ModuleInst>> modules;  // [0] = the top file
+  std::map<std::string, GlobalVar> globals;
+  std::vector<std::string> global_order;
+  std::vector<TaskBinding> tasks;
+  std::set<int> active_at_start, blocked_at_start;
+  std::map<int, int> in_queue_color, out_queue_color;  // queue -> color
+  std::vector<RouteConfig> routes;
+  std::vector<ExportedSymbol> exports;
+  std::vector<std::string> launchable;  // exported functions, in export order
+  int launch_task = -1;                 // the local task that runs them
+  bool uses_memcpy = false;
+  bool uses_div = false;    // the integer division routine is needed
+  bool uses_print = false;  // simprint's number routines
+  std::string unblock_counter;  // symbol of the unblock_cmd_stream counter
+  std::string text, data;       // generated assembly
+  std::vector<std::pair<int, int>> pes;  // kernel coordinates running it
+};
+
+}  // namespace tessera::csl
