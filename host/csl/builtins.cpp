@@ -401,6 +401,7 @@ void Sema::ExportSymbol(const Node* e, const Node* arg, const Value& sym, const 
     x.symbol = c_.FunctionSymbol(sym.mod, sym.node, e->loc);
     p->exports.push_back(x);
     p->launchable.push_back(x.symbol);
+    p->launchable_names.push_back(name);
     return;
   }
   // Data: a pointer to an array (the host reads and writes the array), or a variable.

@@ -259,6 +259,18 @@ std::string Compiler::DsdConstant(Program* p, const DsdValue& d, Loc at) {
   return name;
 }
 
+int Compiler::FunctionIndex(const std::string& name, Loc at) {
+  int idx = 0;
+  for (const auto& e : layout_.exports) {
+    if (e.type->kind != TypeKind::kFn) continue;
+    if (e.name == name) return idx;
+    ++idx;
+  }
+  sources_.Fail(at, fmt::format("'{}' is exported by the PE code but the layout has no "
+                                "@export_name(\"{}\", fn()void)",
+                                name, name));
+}
+
 void Compiler::EvalLayout() {
   const int f = sources_.Load(opt_.layout_file, Loc{});
   layout_mod_ = std::make_unique<ModuleInst>();
@@ -398,15 +410,15 @@ void Compiler::GenProgram(Program& p) {
     if (id < 24) sources_.Fail(p.loc, "no free local task ID (24..30) for the host's launches");
     p.launch_task = id;
     p.tasks.push_back({"__launch", "local", id, p.loc});
+    // The index of a function is its place among the layout's exported functions, the same on
+    // every PE: the host launches one index everywhere.
     text += "\n; The host's launch: TaskArg (r0) = the exported function's index.\n__launch:\n";
     for (size_t i = 0; i < p.launchable.size(); ++i) {
-      if (p.launchable.size() > 1) {
-        text += fmt::format("        li      r1, {}\n        bne     r0, r1, __launch_{}\n", i, i + 1);
-      }
-      text += fmt::format("        call    {}\n        tend\n", p.launchable[i]);
-      if (p.launchable.size() > 1) text += fmt::format("__launch_{}:\n", i + 1);
+      const int idx = FunctionIndex(p.launchable_names[i], p.loc);
+      text += fmt::format("        li      r1, {}\n        bne     r0, r1, __launch_{}\n", idx, i + 1);
+      text += fmt::format("        call    {}\n        tend\n__launch_{}:\n", p.launchable[i], i + 1);
     }
-    if (p.launchable.size() > 1) text += "        tend\n";
+    text += "        tend\n";
   }
   std::string frames;
   while (!fn_queue_.empty()) {
@@ -512,7 +524,9 @@ void Compiler::GenProgram(Program& p) {
   }
   out += p.data;
   if (p.uses_memcpy || !p.launchable.empty())
-    out += fmt::format("        .align  4\n{}:\n        .word   0\n", p.unblock_counter);
+    out += fmt::format("        .align  4\n{0}:\n        .word   0\n        .export {0}, u32, 1\n",
+                       p.unblock_counter);
+  if (!p.launchable.empty()) out += "        .export __launch\n";
   if (p.uses_div || p.uses_print) out += "        .align  4\n__csl_div_lr:\n        .word   0\n";
   if (p.uses_print)
     out += "        .align  4\n__csl_print_lr:\n        .word   0\n__csl_print_buf:\n        .space  12\n";
@@ -661,7 +675,14 @@ void Compiler::WriteOutput() {
     }
     js += "]\n      }";
   }
-  js += "\n    ],\n    \"exports\": [";
+  js += "\n    ],\n    \"functions\": {";
+  int fidx = 0;
+  for (const auto& e : layout_.exports) {
+    if (e.type->kind != TypeKind::kFn) continue;
+    js += fmt::format("{}\"{}\": {}", fidx ? ", " : "", e.name, fidx);
+    ++fidx;
+  }
+  js += "},\n    \"exports\": [";
   for (size_t i = 0; i < layout_.exports.size(); ++i) {
     const auto& e = layout_.exports[i];
     js += fmt::format("{}{{\"name\": \"{}\", \"type\": \"{}\", \"mutable\": {}}}", i ? ", " : "",

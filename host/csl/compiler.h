@@ -82,6 +82,8 @@ class Compiler {
   // A `.dsd` constant in the program's data (one per distinct descriptor).
   std::string DsdConstant(Program* p, const DsdValue& d, Loc at);
   std::string DsdDirective(const std::string& name, const DsdValue& d);
+  // The launch index of an exported function: its place among the layout's exported functions.
+  int FunctionIndex(const std::string& name, Loc at);
 
  private:
   void EvalLayout();

@@ -85,7 +85,8 @@ struct Program {
   std::map<int, int> in_queue_color, out_queue_color;  // queue -> color
   std::vector<RouteConfig> routes;
   std::vector<ExportedSymbol> exports;
-  std::vector<std::string> launchable;  // exported functions, in export order
+  std::vector<std::string> launchable;        // exported functions' symbols, in export order
+  std::vector<std::string> launchable_names;  // and their host names
   int launch_task = -1;                 // the local task that runs them
   bool uses_memcpy = false;
   bool uses_div = false;    // the integer division routine is needed

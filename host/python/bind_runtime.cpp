@@ -73,7 +73,8 @@ std::unique_ptr<SdkRuntime> MakeRuntime(
     const py::object& wave, const py::object& wave_window, const py::object& wave_region,
     const py::object& link_trace, const py::object& lockstep, bool systemc,
     const py::object& trace_insn, const py::object& trace_region, const py::object& trace_window,
-    const py::object& timeline, const py::object& heatmap, bool profile, int threads) {
+    const py::object& timeline, const py::object& heatmap, bool profile, int threads,
+    bool settle) {
   SdkOptions o;
   layout::Image img = ImageArg(image);
   o.device.backend = runtime::ParseBackend(backend);
@@ -88,6 +89,7 @@ std::unique_ptr<SdkRuntime> MakeRuntime(
   o.max_cycles = max_cycles;
   o.host_port = host_port;
   o.quiet = quiet;
+  o.settle = settle;
   o.device.progress = progress;
   o.device.systemc = systemc;
   if (threads < 1 || threads > 64)
@@ -217,7 +219,7 @@ void BindRuntime(py::module_& m) {
            py::arg("systemc") = false, py::arg("trace_insn") = py::none(),
            py::arg("trace_region") = py::none(), py::arg("trace_window") = py::none(),
            py::arg("timeline") = py::none(), py::arg("heatmap") = py::none(),
-           py::arg("profile") = false, py::arg("threads") = 1)
+           py::arg("profile") = false, py::arg("threads") = 1, py::arg("settle") = false)
       .def("load", &R::Load, "Writes the image into every PE (zero time).")
       .def("run", &R::Run, "Starts the session: memcpy and launch may follow.")
       .def("stop", &R::Stop,

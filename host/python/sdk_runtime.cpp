@@ -155,7 +155,7 @@ std::vector<std::string> SdkRuntime::Stop() {
   if (started_) Drain();
   if (instruments_) {
     instrument_lines_ = instruments_->Finish();
-    if (opt_.instruments.profile && !opt_.quiet)
+    if (opt_.instruments.profile)
       py::print(instruments_->counters()->Summary(runtime::BackendName(opt_.device.backend)),
                 py::arg("end") = "");
   }
@@ -293,7 +293,7 @@ runtime::RunResult SdkRuntime::RunFabric(uint64_t max_cycles, const std::string&
   runtime::RunResult r;
   try {
     py::gil_scoped_release release;
-    r = dev_->Run(max_cycles);
+    r = dev_->Run(max_cycles, opt_.settle);
     std::fflush(stdout);
   } catch (...) {
     std::fflush(stdout);

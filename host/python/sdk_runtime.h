@@ -43,6 +43,9 @@ struct SdkOptions {
   uint64_t max_cycles = 10'000'000;
   bool host_port = false;  // memcpy through the host ports (cycles) instead of the back door
   bool quiet = false;      // keep debug records without printing them
+  // Runs end when the fabric is settled, not only quiescent (runtime::Device::Run): what SDK
+  // programs need, whose microthreads wait for the host's next stream (the cerebras package).
+  bool settle = false;
   // Traces, timeline, heatmaps and counters (trace/instruments.h); attached at load().
   trace::InstrumentOptions instruments;
 };

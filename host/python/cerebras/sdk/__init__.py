@@ -1,0 +1,1 @@
+"""cerebras.sdk for Tessera: runtime (SdkRuntime), sdk_utils and debug."""

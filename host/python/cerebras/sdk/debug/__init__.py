@@ -1,0 +1,1 @@
+"""cerebras.sdk.debug for Tessera."""

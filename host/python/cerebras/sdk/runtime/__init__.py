@@ -1,0 +1,1 @@
+"""cerebras.sdk.runtime for Tessera: sdkruntimepybind holds SdkRuntime."""

@@ -1,0 +1,279 @@
+"""The SDK's host runtime (cerebras.sdk.runtime.sdkruntimepybind) over Tessera.
+
+An SDK host program runs unchanged against the output folder of Tessera's `cslc`:
+
+    runner = SdkRuntime("out")
+    runner.load(); runner.run()
+    runner.memcpy_h2d(runner.get_id("x"), x, 0, 0, w, h, n, streaming=False,
+                      order=MemcpyOrder.ROW_MAJOR, data_type=MemcpyDataType.MEMCPY_32BIT,
+                      nonblock=False)
+    runner.launch("compute", nonblock=False)
+    runner.stop()
+
+Each command runs the fabric until it is settled: nothing can move until the host sends more
+(docs/runtime.md). Coordinates are relative to the program's rectangle, as in the SDK.
+Environment: TESSERA_BACKEND=func|rtl|cosim (default func), TESSERA_PROFILE=1 (a profile at
+stop), TESSERA_TIMELINE=FILE (a Chrome/Perfetto timeline), TESSERA_TRACE_INSN=FILE (every
+instruction, with the CSL line that generated it), TESSERA_MAX_CYCLES (per command, default
+10,000,000). Output of <simprint> goes to sim.log in the current folder, one `@CYCLE text`
+line per line printed. See docs/csl.md.
+"""
+import enum
+import json
+import os
+
+import numpy as np
+import tessera
+
+_BACKENDS = ("func", "rtl", "cosim")
+
+
+class MemcpyDataType(enum.Enum):
+    """Element size of a copy: 32-bit, or 16-bit values in the low half of each 32-bit word."""
+    MEMCPY_32BIT = 0
+    MEMCPY_16BIT = 1
+
+
+class MemcpyOrder(enum.Enum):
+    """Host array order: ROW_MAJOR is [h][w][l] (l fastest), COL_MAJOR is h fastest."""
+    ROW_MAJOR = 0
+    COL_MAJOR = 1
+
+
+class Task:
+    """What a command issued with nonblock=True returns; Tessera runs it before returning."""
+
+    def __init__(self, what):
+        self.what = what
+        self.done = True
+
+    def __repr__(self):
+        return f"<Task {self.what} done>"
+
+
+class SdkError(RuntimeError):
+    """A host program asked for something the compiled program cannot do."""
+
+
+def _env_backend():
+    b = os.environ.get("TESSERA_BACKEND", "func")
+    if b not in _BACKENDS:
+        raise ValueError(f"TESSERA_BACKEND={b!r}: expected one of {', '.join(_BACKENDS)}")
+    return b
+
+
+class SdkRuntime:
+    """A session on Tessera for the program compiled into `bindir` by cslc."""
+
+    def __init__(self, bindir, cmaddr=None, suppress_simfab_trace=False, simfab_numthreads=None,
+                 msg_level=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"SdkRuntime: unknown keyword argument(s): {', '.join(kwargs)}")
+        if cmaddr:
+            raise SdkError(f"SdkRuntime(cmaddr={cmaddr!r}): Tessera runs the program on its own "
+                           "emulated fabric; there is no CS system to connect to")
+        meta_path = os.path.join(os.fspath(bindir), "out.json")
+        try:
+            with open(meta_path, encoding="utf-8") as f:
+                meta = json.load(f)
+        except FileNotFoundError:
+            raise SdkError(f"SdkRuntime({bindir!r}): {meta_path} does not exist; compile the "
+                           "program with cslc -o " + os.fspath(bindir)) from None
+        if "tessera" not in meta:
+            raise SdkError(f"{meta_path} was not written by Tessera's cslc")
+        self._meta = meta["tessera"]
+        self._bindir = os.fspath(bindir)
+        self._ox, self._oy = self._meta["offset"]
+        self._w, self._h = self._meta["rect"]
+        self._backend = _env_backend()
+        self._max_cycles = int(os.environ.get("TESSERA_MAX_CYCLES", "10000000"))
+        kw = {}
+        if os.environ.get("TESSERA_PROFILE", "") not in ("", "0"):
+            kw["profile"] = True
+        for env, arg in (("TESSERA_TIMELINE", "timeline"), ("TESSERA_TRACE_INSN", "trace_insn")):
+            if os.environ.get(env):
+                kw[arg] = os.environ[env]
+        image = os.path.join(self._bindir, self._meta["image"])
+        self._rt = tessera.SdkRuntime(image, self._backend, quiet=True, progress=False,
+                                      settle=True, max_cycles=self._max_cycles, **kw)
+        # The exported data and functions; the PEs of each program.
+        self._ids = []
+        for e in self._meta["exports"]:
+            self._ids.append(e["name"])
+        self._pes = {}        # function name -> [(x, y)] kernel PEs whose program has it
+        self._unblocks = {}   # kernel PE -> unblock_cmd_stream() calls expected
+        for p in self._meta["programs"]:
+            for fn in p["functions"]:
+                self._pes.setdefault(fn, []).extend(tuple(pe) for pe in p["pes"])
+        self._counter = {}    # kernel PE -> the unblock counter's address
+        self._pending = None  # the launch whose unblock the next command waits for
+        self._log_written = 0
+        self._loaded = False
+
+    # The SDK's session.
+    def load(self):
+        """Writes the program into every PE."""
+        self._rt.load()
+        self._loaded = True
+        for p in self._meta["programs"]:
+            if p["launch_task"] < 0 and not p["functions"]:
+                continue
+            info = self._rt.get_id(p["unblock_counter"])
+            for pe in p["pes"]:
+                self._counter[tuple(pe)] = info["address"]
+
+    def run(self):
+        """Starts the program: tasks active at load run until the fabric settles."""
+        self._rt.run()
+        self._rt.run_until_quiescent(self._max_cycles)
+        self._flush_log()
+
+    def stop(self):
+        """Ends the session (and writes the profile, timeline and traces asked for)."""
+        self._wait_unblock("stop")
+        self._rt.stop()
+        self._flush_log()
+
+    def get_id(self, name):
+        """The ID of an exported symbol or function, for memcpy and launch."""
+        if name not in self._ids:
+            raise SdkError(f"get_id({name!r}): the program exports no such name (exported: "
+                           f"{', '.join(self._ids) or 'nothing'}; see @export_name in the layout)")
+        return self._ids.index(name)
+
+    # Copies.
+    def memcpy_h2d(self, dest, src, px, py, w, h, elem_per_pe, streaming=False,
+                   data_type=MemcpyDataType.MEMCPY_32BIT, order=MemcpyOrder.ROW_MAJOR,
+                   nonblock=False):
+        """Copies `src` to the exported array `dest` of the PEs (px, py, w, h)."""
+        self._wait_unblock("memcpy_h2d")
+        if streaming:
+            raise SdkError("memcpy_h2d(streaming=True) is not supported by Tessera yet")
+        name = self._name(dest, "memcpy_h2d")
+        self._check_region("memcpy_h2d", px, py, w, h)
+        src = self._host_array("memcpy_h2d", src, w * h * elem_per_pe)
+        self._rt.memcpy_h2d(self._symbol(name, px, py), src, self._ox + px, self._oy + py, w, h,
+                            elem_per_pe, streaming=False, order=_order(order),
+                            data_type=_dtype(data_type))
+        return Task(f"memcpy_h2d {name}") if nonblock else None
+
+    def memcpy_d2h(self, dest, src, px, py, w, h, elem_per_pe, streaming=False,
+                   data_type=MemcpyDataType.MEMCPY_32BIT, order=MemcpyOrder.ROW_MAJOR,
+                   nonblock=False):
+        """Copies the exported array `src` of the PEs (px, py, w, h) into the numpy array `dest`."""
+        self._wait_unblock("memcpy_d2h")
+        if streaming:
+            raise SdkError("memcpy_d2h(streaming=True) is not supported by Tessera yet")
+        name = self._name(src, "memcpy_d2h")
+        self._check_region("memcpy_d2h", px, py, w, h)
+        if not isinstance(dest, np.ndarray):
+            raise TypeError(f"memcpy_d2h: dest must be a numpy array, not {type(dest).__name__}")
+        if dest.size != w * h * elem_per_pe:
+            raise ValueError(f"memcpy_d2h: dest has {dest.size} elements; the region needs "
+                             f"{w}*{h}*{elem_per_pe} = {w * h * elem_per_pe}")
+        if dest.dtype.itemsize != 4:
+            raise ValueError(f"memcpy_d2h: dest must have 4-byte elements (16-bit values come in "
+                             f"the low half of each), not {dest.dtype}")
+        flat = dest.reshape(-1)
+        self._rt.memcpy_d2h(flat, self._symbol(name, px, py), self._ox + px, self._oy + py, w, h,
+                            elem_per_pe, streaming=False, order=_order(order),
+                            data_type=_dtype(data_type))
+        return Task(f"memcpy_d2h {name}") if nonblock else None
+
+    # Launch.
+    def launch(self, name, *args, nonblock=False):
+        """Runs the exported function `name` on every PE whose program has it."""
+        self._wait_unblock("launch")
+        if args:
+            raise SdkError(f"launch({name!r}, ...): Tessera's launch takes no arguments yet")
+        funcs = self._meta["functions"]
+        if name not in funcs:
+            raise SdkError(f"launch({name!r}): the program exports no function of that name "
+                           f"(exported: {', '.join(funcs) or 'none'})")
+        for p in self._meta["programs"]:
+            if name in p["functions"]:
+                for pe in p["pes"]:
+                    pe = tuple(pe)
+                    self._unblocks[pe] = self._unblocks.get(pe, 0) + 1
+        # Every program's launch task dispatches on the function's index (its TaskArg).
+        self._rt.launch("__launch", funcs[name])
+        self._flush_log()
+        self._pending = name
+        return Task(f"launch {name}") if nonblock else None
+
+    def task_wait(self, task):
+        """Waits for a command issued with nonblock=True (Tessera ran it already)."""
+        return None
+
+    def is_task_done(self, task):
+        return True
+
+    # Helpers.
+    def _wait_unblock(self, call):
+        """The SDK's command stream waits for unblock_cmd_stream() after a launch."""
+        if self._pending is None:
+            return
+        name, self._pending = self._pending, None
+        for pe, want in sorted(self._unblocks.items()):
+            got = self._rt.debug_read(self._ox + pe[0], self._oy + pe[1], self._counter[pe])
+            if got < want:
+                raise SdkError(
+                    f"{call} after launch({name!r}): PE{pe} (kernel coordinates) has settled "
+                    f"without calling sys_mod.unblock_cmd_stream() ({got} of {want} calls); the "
+                    "SDK would wait for it forever")
+
+    def _name(self, ident, call):
+        if isinstance(ident, str):
+            if ident not in self._ids:
+                raise SdkError(f"{call}: '{ident}' is not exported")
+            return ident
+        if isinstance(ident, (int, np.integer)) and 0 <= int(ident) < len(self._ids):
+            return self._ids[int(ident)]
+        raise SdkError(f"{call}: {ident!r} is not an ID from get_id()")
+
+    def _symbol(self, name, px, py):
+        for p in self._meta["programs"]:
+            if [px, py] in p["pes"]:
+                for d in p["data"]:
+                    if d["name"] == name:
+                        return d["symbol"]
+        raise SdkError(f"'{name}' is not exported as data by the program of PE({px},{py})")
+
+    def _check_region(self, call, px, py, w, h):
+        if w < 1 or h < 1 or px < 0 or py < 0 or px + w > self._w or py + h > self._h:
+            raise SdkError(f"{call}: the region ({px}, {py}, {w}, {h}) is not inside the "
+                           f"program's {self._w}x{self._h} rectangle")
+
+    @staticmethod
+    def _host_array(call, a, n):
+        a = np.asarray(a)
+        if a.size != n:
+            raise ValueError(f"{call}: the host array has {a.size} elements; the region needs {n}")
+        if a.dtype.itemsize != 4:
+            raise ValueError(f"{call}: the host array must have 4-byte elements (16-bit values "
+                             f"go in the low half of each), not {a.dtype}")
+        return np.ascontiguousarray(a.reshape(-1))
+
+    def _flush_log(self):
+        recs = self._rt.debug_records
+        new = recs[self._log_written:]
+        if not new and self._log_written:
+            return
+        mode = "a" if self._log_written else "w"
+        with open("sim.log", mode, encoding="utf-8") as f:
+            for (cycle, x, y, value, text) in new:
+                f.write(f"@{cycle} {text}\n")
+        self._log_written = len(recs)
+
+
+def _order(o):
+    if not isinstance(o, MemcpyOrder):
+        raise TypeError(f"order must be MemcpyOrder.ROW_MAJOR or COL_MAJOR, not {o!r}")
+    return tessera.MemcpyOrder.ROW_MAJOR if o == MemcpyOrder.ROW_MAJOR else tessera.MemcpyOrder.COL_MAJOR
+
+
+def _dtype(t):
+    if not isinstance(t, MemcpyDataType):
+        raise TypeError(f"data_type must be MemcpyDataType.MEMCPY_32BIT or MEMCPY_16BIT, not {t!r}")
+    return (tessera.MemcpyDataType.MEMCPY_32BIT if t == MemcpyDataType.MEMCPY_32BIT
+            else tessera.MemcpyDataType.MEMCPY_16BIT)
