@@ -177,7 +177,10 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
   if (n == "export_symbol") {
     need(1, 2);
     top_comptime();
-    const Value sym = Const(a[0], "the exported symbol");
+    // A global variable is exported by name (its value is the program's, not comptime).
+    const bool is_var = a[0]->kind == NodeKind::kIdent && !Lookup(a[0]->text) &&
+                        c_.Global(mod_, a[0]->text, a[0]->loc) != nullptr;
+    const Value sym = is_var ? Value::Void() : Const(a[0], "the exported symbol");
     std::string name;
     if (a.size() == 2) {
       const Value s = Const(a[1], "the exported name");
@@ -394,6 +397,23 @@ void Sema::ExportSymbol(const Node* e, const Node* arg, const Value& sym, const 
   ExportedSymbol x;
   x.name = name;
   x.loc = e->loc;
+  if (arg->kind == NodeKind::kIdent && sym.k == Value::K::kVoid) {
+    if (GlobalVar* g = c_.Global(mod_, arg->text, arg->loc)) {
+      if (g->type->kind == TypeKind::kPtr) {
+        if (g->init.k != Value::K::kPtr) Fail(arg, "an exported pointer needs an initial address (&array)");
+        ExportSymbol(e, arg, g->init, name);
+        p->exports.back().pointer_var = g->symbol;
+        p->exports.back().mutable_ = true;
+        return;
+      }
+      x.symbol = g->symbol;
+      x.elem = g->type->kind == TypeKind::kArray ? g->type->elem : g->type;
+      x.count = g->type->kind == TypeKind::kArray ? g->type->Count() : 1;
+      x.mutable_ = true;
+      p->exports.push_back(x);
+      return;
+    }
+  }
   if (sym.k == Value::K::kFn) {
     if (!sym.node || sym.node->has(kFlagTask)) Fail(arg, "only functions can be exported to the host");
     if (sym.node->ival != 0) Fail(arg, "Tessera's launch takes functions without parameters for now");
@@ -417,27 +437,8 @@ void Sema::ExportSymbol(const Node* e, const Node* arg, const Value& sym, const 
     x.count = g->type->kind == TypeKind::kArray ? g->type->Count() : 1;
     // If the pointer is a var, the host sees the array it points at; the program must not change
     // where it points (checked when the program is generated).
-    if (arg->kind == NodeKind::kIdent) {
-      if (GlobalVar* pv = c_.Global(mod_, arg->text, arg->loc)) x.pointer_var = pv->symbol;
-    }
     p->exports.push_back(x);
     return;
-  }
-  if (arg->kind == NodeKind::kIdent) {
-    if (GlobalVar* g = c_.Global(mod_, arg->text, arg->loc)) {
-      if (g->type->kind == TypeKind::kPtr) {
-        if (g->init.k != Value::K::kPtr) Fail(arg, "an exported pointer needs an initial address (&array)");
-        Value v = g->init;
-        ExportSymbol(e, arg, v, name);
-        return;
-      }
-      x.symbol = g->symbol;
-      x.elem = g->type->kind == TypeKind::kArray ? g->type->elem : g->type;
-      x.count = g->type->kind == TypeKind::kArray ? g->type->Count() : 1;
-      x.mutable_ = true;
-      p->exports.push_back(x);
-      return;
-    }
   }
   Fail(arg, fmt::format("cannot export {}: export a function, a global variable or a pointer to a "
                         "global array",
