@@ -152,7 +152,21 @@ class SdkRuntime:
         name = self._name(dest, "memcpy_h2d")
         self._check_region("memcpy_h2d", px, py, w, h)
         src = self._host_array("memcpy_h2d", src, w * h * elem_per_pe)
-        self._rt.memcpy_h2d(self._symbol(name, px, py), src, self._ox + px, self._oy + py, w, h,
+        symbol = self._symbol(name, px, py)
+        # The SDK moves 32-bit words: the bits of a 4-byte host array, or in 16-bit mode the low
+        # half of each word.
+        dtype = self._dtype_of(symbol)
+        if data_type == MemcpyDataType.MEMCPY_16BIT:
+            if dtype.itemsize != 2:
+                raise SdkError(f"memcpy_h2d '{name}' with MEMCPY_16BIT: the symbol holds {dtype}, "
+                               "not a 16-bit type")
+            src = (src.view(np.uint32) & np.uint32(0xFFFF)).astype(np.uint16).view(dtype)
+        else:
+            if dtype.itemsize != 4:
+                raise SdkError(f"memcpy_h2d '{name}' with MEMCPY_32BIT: the symbol holds {dtype}; "
+                               "use MEMCPY_16BIT")
+            src = src.view(dtype)
+        self._rt.memcpy_h2d(symbol, src, self._ox + px, self._oy + py, w, h,
                             elem_per_pe, streaming=False, order=_order(order),
                             data_type=_dtype(data_type))
         return Task(f"memcpy_h2d {name}") if nonblock else None
@@ -174,10 +188,21 @@ class SdkRuntime:
         if dest.dtype.itemsize != 4:
             raise ValueError(f"memcpy_d2h: dest must have 4-byte elements (16-bit values come in "
                              f"the low half of each), not {dest.dtype}")
-        flat = dest.reshape(-1)
-        self._rt.memcpy_d2h(flat, self._symbol(name, px, py), self._ox + px, self._oy + py, w, h,
+        symbol = self._symbol(name, px, py)
+        dtype = self._dtype_of(symbol)
+        if (dtype.itemsize == 2) != (data_type == MemcpyDataType.MEMCPY_16BIT):
+            raise SdkError(f"memcpy_d2h '{name}': the symbol holds {dtype}; use "
+                           f"{'MEMCPY_16BIT' if dtype.itemsize == 2 else 'MEMCPY_32BIT'}")
+        tmp = np.empty(dest.size, dtype=dtype)
+        self._rt.memcpy_d2h(tmp, symbol, self._ox + px, self._oy + py, w, h,
                             elem_per_pe, streaming=False, order=_order(order),
                             data_type=_dtype(data_type))
+        # Into the caller's array, in place: the bits, or 16-bit values zero-extended.
+        words = dest.reshape(-1).view(np.uint32)
+        if dtype.itemsize == 2:
+            words[:] = tmp.view(np.uint16).astype(np.uint32)
+        else:
+            words[:] = tmp.view(np.uint32)
         return Task(f"memcpy_d2h {name}") if nonblock else None
 
     # Launch.
@@ -239,6 +264,9 @@ class SdkRuntime:
                         return d["symbol"]
         raise SdkError(f"'{name}' is not exported as data by the program of PE({px},{py})")
 
+    def _dtype_of(self, symbol):
+        return np.dtype(self._rt.get_id(symbol)["dtype"])
+
     def _check_region(self, call, px, py, w, h):
         if w < 1 or h < 1 or px < 0 or py < 0 or px + w > self._w or py + h > self._h:
             raise SdkError(f"{call}: the region ({px}, {py}, {w}, {h}) is not inside the "
@@ -262,6 +290,11 @@ class SdkRuntime:
         mode = "a" if self._log_written else "w"
         with open("sim.log", mode, encoding="utf-8") as f:
             for (cycle, x, y, value, text) in new:
+                # The record reads "@CYCLE PE(X,Y): TEXT" in fabric coordinates; sim.log keeps
+                # the SDK's "@CYCLE TEXT" (the program prints its own coordinates).
+                prefix = f"@{cycle} PE({x},{y}): "
+                if text.startswith(prefix):
+                    text = text[len(prefix):]
                 f.write(f"@{cycle} {text}\n")
         self._log_written = len(recs)
 
