@@ -259,6 +259,23 @@ std::string Compiler::DsdConstant(Program* p, const DsdValue& d, Loc at) {
   return name;
 }
 
+void Compiler::StreamColors(std::vector<int>& h2d, std::vector<int>& d2h) {
+  for (const auto& m : layout_modules_) {
+    if (m->native != "<memcpy/get_params>") continue;
+    for (size_t i = 0; i < m->binding.names.size(); ++i) {
+      const std::string& n = m->binding.names[i];
+      const bool in = n.rfind("MEMCPYH2D_", 0) == 0, out = n.rfind("MEMCPYD2H_", 0) == 0;
+      if (!in && !out) continue;
+      const Value& v = m->binding.elems[i];
+      if (v.k != Value::K::kInt || v.i < 0 || v.i > 23)
+        sources_.Fail(m->import_loc, fmt::format("{} must be a color 0..23, found {}", n, ValueText(v)));
+      if (!opt_.memcpy)
+        sources_.Fail(m->import_loc, fmt::format("{} is a memcpy stream: compile with --memcpy", n));
+      (in ? h2d : d2h).push_back(static_cast<int>(v.i));
+    }
+  }
+}
+
 int Compiler::FunctionIndex(const std::string& name, Loc at) {
   int idx = 0;
   for (const auto& e : layout_.exports) {
@@ -616,6 +633,41 @@ void Compiler::WriteOutput() {
     for (const std::string& d : v) s += (s.empty() ? "" : ",") + d;
     return s;
   };
+  // memcpy's streams (docs/csl.md, "Streaming"): an H2D color enters through the west edge
+  // and goes east along each kernel row to its first PE's ramp (the host rewrites the path of a
+  // row region to come from the north); a D2H color leaves each kernel PE's ramp eastward
+  // through the PEs east of it to the east edge.
+  std::vector<int> h2d, d2h;
+  StreamColors(h2d, d2h);
+  std::vector<LayoutResult::ColorConfig> streams;
+  auto route = [&](int x, int y, int color, std::vector<std::string> rx, std::vector<std::string> tx) {
+    LayoutResult::ColorConfig cc{x, y, RouteConfig{}};
+    cc.route.color = color;
+    cc.route.rx = std::move(rx);
+    cc.route.tx = std::move(tx);
+    cc.route.loc = Loc{};
+    streams.push_back(cc);
+  };
+  for (int c : h2d) {
+    for (int y = 0; y < layout_.height; ++y) {
+      for (int x = -opt_.offset_x; x < 0; ++x) route(x, y, c, {"W"}, {"E"});
+      for (int x = 0; x < layout_.width; ++x) route(x, y, c, {"W"}, {"RAMP"});
+    }
+  }
+  for (int c : d2h) {
+    for (int y = 0; y < layout_.height; ++y) {
+      for (int x = 0; x < layout_.width; ++x) route(x, y, c, {"RAMP", "W"}, {"E"});
+      for (int x = layout_.width; x < opt_.fabric_w - opt_.offset_x; ++x) route(x, y, c, {"W"}, {"E"});
+    }
+  }
+  for (const auto& cc : streams) {
+    for (const auto& u : layout_.color_configs)
+      if (u.x == cc.x && u.y == cc.y && u.route.color == cc.route.color)
+        sources_.Fail(u.route.loc, fmt::format("color {} is a memcpy stream's; memcpy routes it "
+                                               "(do not configure it)",
+                                               cc.route.color));
+  }
+  layout_.color_configs.insert(layout_.color_configs.end(), streams.begin(), streams.end());
   std::set<std::pair<int, std::pair<int, int>>> seen;
   for (const auto& cc : layout_.color_configs) {
     if (!seen.insert({cc.route.color, {cc.x, cc.y}}).second)
@@ -652,6 +704,12 @@ void Compiler::WriteOutput() {
                     layout_.height);
   js += fmt::format("    \"memcpy\": {},\n    \"channels\": {},\n", opt_.memcpy ? "true" : "false",
                     opt_.channels);
+  auto list = [](const std::vector<int>& v) {
+    std::string s;
+    for (int c : v) s += (s.empty() ? "" : ", ") + std::to_string(c);
+    return s;
+  };
+  js += fmt::format("    \"h2d_colors\": [{}],\n    \"d2h_colors\": [{}],\n", list(h2d), list(d2h));
   js += "    \"programs\": [";
   for (size_t i = 0; i < programs_.size(); ++i) {
     const Program& p = *programs_[i];

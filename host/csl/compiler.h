@@ -92,6 +92,7 @@ class Compiler {
   void GenGlobals(Program& p);
   void RunComptimeBlocks(Program& p);
   void WriteOutput();
+  void StreamColors(std::vector<int>& h2d, std::vector<int>& d2h);  // memcpy's stream colors
   std::string GlobalData(Program& p, const GlobalVar& g);
 
   Options opt_;

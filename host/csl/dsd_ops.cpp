@@ -189,25 +189,33 @@ class DsdGen {
     const Node* acc = t->kids.back().get();
     if (acc->kind != NodeKind::kIndex)
       s_.Fail(acc, "a tensor access indexes an array: A[i], A[i*N + k] or A[i, j]");
-    // Evaluate the element's byte offset for i = 0, 1, 2 (an affine access gives equal steps).
+    // The array, then its linear index for i = 0, 1, 2 (an affine access gives equal steps;
+    // i may run past the array's end, as the DSD's extent says).
+    FnState* saved = s_.fn();
+    s_.SetFn(nullptr);
+    Place arr = s_.PlaceOf(acc->kid(0));
+    if (arr.where != Place::W::kMem || arr.base >= 0 || arr.sym.empty() ||
+        arr.type->kind != TypeKind::kArray)
+      s_.Fail(acc, "a tensor access must index a global array");
+    if (arr.global) arr.global->address_taken = true;
+    if (acc->kids.size() - 1 != arr.type->dims.size())
+      s_.Fail(acc, fmt::format("{} takes {} indices", TypeName(arr.type), arr.type->dims.size()));
     int64_t off[3];
-    std::string sym;
-    TypeP elem;
     for (int i = 0; i < 3; ++i) {
       s_.PushScope();
       s_.BindConst(t->names[0], Value::CInt(i));
-      FnState* saved = s_.fn();
-      s_.SetFn(nullptr);
-      Place p = s_.PlaceOf(acc);
-      s_.SetFn(saved);
+      int64_t lin = 0;
+      for (size_t k = 1; k < acc->kids.size(); ++k) {
+        const Value iv = s_.Const(acc->kid(k), "a tensor access's index");
+        if (iv.k != Value::K::kInt) s_.Fail(acc->kid(k), "an index must be an integer");
+        lin = lin * arr.type->dims[k - 1] + iv.i;
+      }
       s_.PopScopeFreeing();
-      if (p.where != Place::W::kMem || p.base >= 0 || p.sym.empty())
-        s_.Fail(acc, "a tensor access must index a global array with indices known at compile time");
-      if (p.global) p.global->address_taken = true;
-      sym = p.sym;
-      off[i] = p.off;
-      elem = p.type;
+      off[i] = arr.off + lin * SizeOf(arr.type->elem);
     }
+    s_.SetFn(saved);
+    const std::string sym = arr.sym;
+    const TypeP elem = arr.type->elem;
     const int64_t es = SizeOf(elem);
     if (off[1] - off[0] != off[2] - off[1])
       s_.Fail(acc, "a tensor access must be affine in its index (as A[i*N + k])");

@@ -109,6 +109,7 @@ class SdkRuntime:
         self._pending = None  # the launch whose unblock the next command waits for
         self._log_written = 0
         self._loaded = False
+        self._d2h = {}  # (fabric row, color) -> words that have left through the east edge
 
     # The SDK's session.
     def load(self):
@@ -125,6 +126,8 @@ class SdkRuntime:
     def run(self):
         """Starts the program: tasks active at load run until the fabric settles."""
         self._rt.run()
+        if self._meta["d2h_colors"]:
+            self._collect()  # opens the east edge ports of the kernel's rows
         self._rt.run_until_quiescent(self._max_cycles)
         self._flush_log()
 
@@ -148,7 +151,8 @@ class SdkRuntime:
         """Copies `src` to the exported array `dest` of the PEs (px, py, w, h)."""
         self._wait_unblock("memcpy_h2d")
         if streaming:
-            raise SdkError("memcpy_h2d(streaming=True) is not supported by Tessera yet")
+            self._stream_h2d(dest, src, px, py, w, h, elem_per_pe, order)
+            return Task(f"memcpy_h2d stream {dest}") if nonblock else None
         name = self._name(dest, "memcpy_h2d")
         self._check_region("memcpy_h2d", px, py, w, h)
         src = self._host_array("memcpy_h2d", src, w * h * elem_per_pe)
@@ -177,7 +181,8 @@ class SdkRuntime:
         """Copies the exported array `src` of the PEs (px, py, w, h) into the numpy array `dest`."""
         self._wait_unblock("memcpy_d2h")
         if streaming:
-            raise SdkError("memcpy_d2h(streaming=True) is not supported by Tessera yet")
+            self._stream_d2h(dest, src, px, py, w, h, elem_per_pe, order)
+            return Task(f"memcpy_d2h stream {src}") if nonblock else None
         name = self._name(src, "memcpy_d2h")
         self._check_region("memcpy_d2h", px, py, w, h)
         if not isinstance(dest, np.ndarray):
@@ -225,6 +230,81 @@ class SdkRuntime:
         self._flush_log()
         self._pending = name
         return Task(f"launch {name}") if nonblock else None
+
+    # Streams (docs/csl.md, "Streaming"): wavelets through the fabric's edge ports.
+    def _stream_h2d(self, color, src, px, py, w, h, l, order):
+        call = "memcpy_h2d(streaming=True)"
+        color = self._stream_color(call, color, self._meta["h2d_colors"], "MEMCPYH2D")
+        self._check_region(call, px, py, w, h)
+        words = self._host_array(call, src, w * h * l).view(np.uint32)
+        per_pe = _per_pe(words, w, h, l, order)
+        if w > 1 and h > 1:
+            raise SdkError(f"{call}: Tessera streams to a row or a column of PEs, not a {w}x{h} "
+                           "region; split the call")
+        fw, fh = self._meta["fabric"]
+        saved = []  # (x, y, address, value): the routes to restore afterwards
+        addr = 0xC100 + 4 * color  # ColorCfg[color] (docs/isa.md 3.2)
+
+        def route(x, y, rx, tx):
+            saved.append((x, y, addr, self._rt.debug_read(x, y, addr)))
+            self._rt.debug_write(x, y, addr, (_mask(rx) << 5) | _mask(tx))
+
+        for r in range(h):
+            for c in range(w):
+                kx, ky = px + c, py + r
+                fx, fy = self._ox + kx, self._oy + ky
+                if w > 1:  # a row: each PE from the north edge down its column
+                    for y in range(0, fy):
+                        route(fx, y, "N", "S")
+                    route(fx, fy, "N", "RAMP")
+                    self._rt.stream_in(fx, 0, "N", color, per_pe[r][c])
+                else:  # a column or one PE: each PE from the west edge along its row
+                    for x in range(0, fx):
+                        route(x, fy, "W", "E")
+                    route(fx, fy, "W", "RAMP")
+                    self._rt.stream_in(0, fy, "W", color, per_pe[r][c])
+        self._rt.run_until_quiescent(self._max_cycles)
+        for (x, y, a, v) in reversed(saved):
+            self._rt.debug_write(x, y, a, v)
+        self._collect()
+        self._flush_log()
+
+    def _stream_d2h(self, dest, color, px, py, w, h, l, order):
+        call = "memcpy_d2h(streaming=True)"
+        color = self._stream_color(call, color, self._meta["d2h_colors"], "MEMCPYD2H")
+        self._check_region(call, px, py, w, h)
+        if w > 1:
+            raise SdkError(f"{call}: Tessera takes streams from one PE per row (w = 1), not "
+                           f"w = {w}; the row's PEs share the path to the east edge")
+        if not isinstance(dest, np.ndarray) or dest.dtype.itemsize != 4 or dest.size != h * l:
+            raise ValueError(f"{call}: dest must be a numpy array of {h * l} 4-byte elements")
+        self._collect()
+        out = dest.reshape(-1).view(np.uint32)
+        for r in range(h):
+            fy = self._oy + py + r
+            buf = self._d2h.setdefault((fy, color), [])
+            if len(buf) < l:
+                raise SdkError(
+                    f"{call}: PE({px},{py + r}) has sent {len(buf)} of the {l} wavelets on "
+                    f"color {color} and the fabric has settled; the SDK would wait forever")
+            got, self._d2h[(fy, color)] = buf[:l], buf[l:]
+            for i, v in enumerate(got):
+                out[_host_index(r, 0, i, w, h, l, order)] = v
+        self._flush_log()
+
+    def _stream_color(self, call, color, colors, what):
+        if not isinstance(color, (int, np.integer)) or int(color) not in colors:
+            raise SdkError(f"{call}: {color!r} is not one of the program's {what} stream colors "
+                           f"({', '.join(map(str, colors)) or 'none'}; see <memcpy/get_params>)")
+        return int(color)
+
+    def _collect(self):
+        """Takes what has left through the east edge ports into per-row, per-color buffers."""
+        fw, fh = self._meta["fabric"]
+        for r in range(self._h):
+            fy = self._oy + r
+            for wv in self._rt.stream_out(fw - 1, fy, "E"):
+                self._d2h.setdefault((fy, int(wv["color"])), []).append(int(wv["data"]))
 
     def task_wait(self, task):
         """Waits for a command issued with nonblock=True (Tessera ran it already)."""
@@ -297,6 +377,28 @@ class SdkRuntime:
                     text = text[len(prefix):]
                 f.write(f"@{cycle} {text}\n")
         self._log_written = len(recs)
+
+
+def _mask(dirs):
+    """A direction mask of ColorCfg (bit order W E S N RAMP)."""
+    bits = {"W": 0, "E": 1, "S": 2, "N": 3, "RAMP": 4}
+    return 1 << bits[dirs]
+
+
+def _host_index(r, c, i, w, h, l, order):
+    """Where element i of PE (c, r) of a w x h region sits in the host array."""
+    if order == MemcpyOrder.ROW_MAJOR:
+        return (r * w + c) * l + i
+    return r + h * (c + w * i)
+
+
+def _per_pe(words, w, h, l, order):
+    """The host array split per PE: [row][column] -> the PE's l words."""
+    if order == MemcpyOrder.ROW_MAJOR:
+        a = words.reshape(h, w, l)
+        return [[np.ascontiguousarray(a[r, c, :]) for c in range(w)] for r in range(h)]
+    a = words.reshape(l, w, h)
+    return [[np.ascontiguousarray(a[:, c, r]) for c in range(w)] for r in range(h)]
 
 
 def _order(o):
