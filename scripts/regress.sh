@@ -4,7 +4,8 @@
 # fabric and tile shapes, random compute-engine programs in lockstep (tessera fuzz), the kernel
 # library (tessera kernel, with a table of cycles, FMAC utilization and speed), ML layers (tessera
 # ml: MLP steps checked against the host reference on every backend, the digits trained to 95%),
-# and every shared TestFloat vector file on the RTL FMAC.
+# CSL programs through cslc and cs_python (with the SDK's tutorials when TESSERA_SDK_EXAMPLES
+# names a copy of them), and every shared TestFloat vector file on the RTL FMAC.
 # Usage: scripts/regress.sh TESSERA_BINARY sim|long. Logs: build/regress/<mode>/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -121,6 +122,35 @@ case $mode in
       run "ml_mlp_train_f16_streaming_$b" "$tessera" ml mlp --layers 32,24,10 --batch 8 --dtype f16 \
         --mode streaming --train 2 --backend "$b"
     done
+    echo "regress: CSL programs (tests/csl) through cslc and cs_python on func, rtl and cosim"
+    csl_args() {  # the cslc options of a tests/csl program
+      case $1 in
+        scalar|dsd) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=8,3" ;;
+        tasks) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
+        memcpy) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=9,4 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
+      esac
+    }
+    for t in scalar dsd tasks memcpy; do
+      for b in func rtl cosim; do
+        # shellcheck disable=SC2046
+        run "csl_${t}_$b" bash tests/csl/run_csl.sh "$PWD/build/bin" "$PWD/tests/csl/$t" \
+          "$PWD/$logs/csl_${t}_$b" "$b" $(csl_args "$t")
+      done
+    done
+    # The SDK's tutorials, unchanged, when a copy of the public sdk-examples is at hand
+    # (TESSERA_SDK_EXAMPLES=/path/to/sdk-examples; docs/csl.md lists which pass).
+    if [ -n "${TESSERA_SDK_EXAMPLES:-}" ]; then
+      echo "regress: SDK tutorials from $TESSERA_SDK_EXAMPLES (cslc, cs_python) on func, rtl, cosim"
+      for t in gemv-01-complete-program gemv-02-memory-dsds gemv-03-memcpy gemv-04-params \
+               gemv-05-multiple-pes gemv-06-routes-1 gemv-07-routes-2 gemv-08-routes-3 \
+               gemv-09-streaming pipeline-01-basic topic-01-arrays-and-pointers \
+               topic-03-streaming-wavelet-data topic-04-sparse-tensors topic-13-simprint; do
+        for b in func rtl cosim; do
+          run "sdk_${t}_$b" bash scripts/sdk_tutorial.sh "$TESSERA_SDK_EXAMPLES/tutorials/$t" \
+            "$PWD/$logs/sdk_${t}_$b" "$b"
+        done
+      done
+    fi
     echo "regress: ML layers, the digits trained on the functional model (target 95%)"
     run "ml_train_digits_func" "$tessera" ml train-digits --epochs 10 --target 0.95 \
       --plot "$logs/digits_loss.svg"

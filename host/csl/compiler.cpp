@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "asm/assembler.h"
 #include "asm/diagnostics.h"
 #include "asm/predefined.h"
 #include "csl/libs.h"
@@ -477,10 +478,11 @@ void Compiler::GenProgram(Program& p) {
                         sf.Line(decl->loc.offset), fs.symbol);
     text += prologue + fs.body + fs.exit_label + ":\n" + epilogue;
     if (fs.frame_size > 0)
-      frames += fmt::format("        .align  4\n{}:\n        .space  {}\n", fs.frame,
+      frames += fmt::format("        .align  8\n{}:\n        .space  {}\n", fs.frame,
                             (fs.frame_size + 3) / 4 * 4);
   }
   text += RuntimeRoutines(p);
+  CheckRecursion(p);
   // Exported pointers must keep pointing where they did at load: the host copies to that array.
   for (const ExportedSymbol& x : p.exports) {
     if (x.pointer_var.empty()) continue;
@@ -553,6 +555,72 @@ void Compiler::GenProgram(Program& p) {
   }
   if (!bss.empty() || !frames.empty()) out += "\n        .bss\n" + bss + frames;
   p.text = out;
+  CheckFits(p);
+}
+
+void Compiler::CheckRecursion(const Program& p) {
+  // Functions have static frames: a cycle of calls would overwrite its own locals.
+  std::map<std::string, int> state;  // 1: on the path, 2: done
+  std::vector<std::string> path;
+  std::function<void(const std::string&)> visit = [&](const std::string& f) {
+    state[f] = 1;
+    path.push_back(f);
+    const auto it = p.calls.find(f);
+    if (it != p.calls.end()) {
+      for (const Program::Call& c : it->second) {
+        if (state[c.callee] == 1) {
+          std::string cycle;
+          bool on = false;
+          for (const std::string& g : path) {
+            on |= g == c.callee;
+            if (on) cycle += g + " -> ";
+          }
+          sources_.Fail(c.loc, fmt::format("recursion ({}{}): functions here have static frames; "
+                                           "write it as a loop",
+                                           cycle, c.callee));
+        }
+        if (state[c.callee] == 0) visit(c.callee);
+      }
+    }
+    path.pop_back();
+    state[f] = 2;
+  };
+  for (const auto& [f, calls] : p.calls)
+    if (state[f] == 0) visit(f);
+}
+
+void Compiler::CheckFits(const Program& p) {
+  // SRAM is 48 KiB (0xC000 bytes) for code, data and zeroed data together.
+  constexpr int64_t kSram = 0xC000;
+  int64_t data = 0;
+  std::string biggest;
+  int64_t biggest_size = -1;
+  for (const auto& [sym, g] : p.globals) {
+    const int64_t n = SizeOf(g.type);
+    data += n;
+    if (n > biggest_size) {
+      biggest_size = n;
+      biggest = g.decl->text;
+    }
+  }
+  int64_t total = data;
+  if (data <= kSram) {
+    try {
+      const assembler::AssembleResult r = assembler::AssembleText(p.file + ".s", p.text);
+      total = 0;
+      for (const assembler::Section& sec : r.object.sections)
+        total = (total + sec.align - 1) / sec.align * sec.align + sec.size;
+    } catch (const assembler::Error& e) {
+      throw Error(fmt::format("cslc: the generated program for {} does not assemble; this is a bug "
+                              "in cslc:\n{}",
+                              p.file, e.what()));
+    }
+  }
+  if (total > kSram)
+    sources_.Fail(p.loc, fmt::format("the program {} does not fit in a PE's 48 KiB of SRAM: it "
+                                     "needs {} bytes, {} too many (its variables take {} bytes, the "
+                                     "largest '{}' {})",
+                                     p.file, total, total - kSram, data, biggest, biggest_size));
 }
 
 std::string Compiler::GlobalData(Program& p, const GlobalVar& g) {

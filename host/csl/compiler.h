@@ -92,6 +92,8 @@ class Compiler {
   void GenGlobals(Program& p);
   void RunComptimeBlocks(Program& p);
   void WriteOutput();
+  void CheckRecursion(const Program& p);
+  void CheckFits(const Program& p);
   void StreamColors(std::vector<int>& h2d, std::vector<int>& d2h);  // memcpy's stream colors
   std::string GlobalData(Program& p, const GlobalVar& g);
 

@@ -391,7 +391,9 @@ class DsdGen {
       s_.Fail(call_, fmt::format("@{} takes {} arguments", n, n == "increment_dsd_offset" ? 3 : 2));
     RV d = s_.Expr(a_[0]);
     if (d.type->kind != TypeKind::kDsd) s_.Fail(a_[0], fmt::format("@{} takes a DSD first", n));
-    RV x = s_.Expr(a_[1], n == "set_dsd_base_addr" ? nullptr : types::Int(16, n != "set_dsd_length"));
+    const TypeP xt = n == "set_dsd_base_addr" ? nullptr : types::Int(16, n != "set_dsd_length");
+    RV x = s_.Expr(a_[1], xt);
+    if (xt) x = s_.Coerce(x, xt, a_[1], fmt::format("@{}'s value", n).c_str());
     if (n == "increment_dsd_offset") {
       const TypeP et = s_.TypeOf(a_[2], "the element type");
       if (SizeOf(et) != 2 && SizeOf(et) != 4) s_.Fail(a_[2], "the element type must be 16 or 32 bits");

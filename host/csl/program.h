@@ -94,6 +94,11 @@ struct Program {
   std::string unblock_counter;  // symbol of the unblock_cmd_stream counter
   std::string text, data;       // generated assembly
   std::vector<std::pair<int, int>> pes;  // kernel coordinates running it
+  struct Call {
+    std::string callee;
+    Loc loc;
+  };
+  std::map<std::string, std::vector<Call>> calls;  // caller symbol -> the calls it makes
 };
 
 }  // namespace tessera::csl

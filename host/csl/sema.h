@@ -86,8 +86,10 @@ struct FnState {
 // An inline function being expanded: where `return` goes and where the result is.
 struct InlineFrame {
   std::string exit_label;
-  int result_reg = -1;
+  int result_reg = -1;  // scalar results
   TypeP ret;
+  bool has_known = false;  // other results (a DSD, a type): known at compile time
+  Value known;
 };
 
 // What a statement did, for comptime execution of loops and blocks.

@@ -410,6 +410,16 @@ Flow Sema::Return(const Node* s) {
   if (inline_) {
     if (s->kid(0)) {
       RV v = Coerce(Expr(s->kid(0), inline_->ret), inline_->ret, s->kid(0), "the returned value");
+      if (inline_->result_reg < 0 && inline_->ret->kind != TypeKind::kVoid) {
+        // A DSD, a type or a struct: known where the function is expanded.
+        if (!v.known) Fail(s->kid(0), fmt::format("the returned {} must be known at compile time", TypeName(inline_->ret)));
+        if (inline_->has_known && ValueText(inline_->known) != ValueText(v.v))
+          Fail(s->kid(0), "this function returns different compile-time values on different paths");
+        inline_->known = v.v;
+        inline_->has_known = true;
+        Emit("j       {}", inline_->exit_label);
+        return Flow();
+      }
       if (inline_->result_reg < 0) Fail(s, "this inline function returns nothing");
       Emit("mov     r{}, r{}", inline_->result_reg, ToReg(v, s->kid(0)));
       Free(v);
@@ -585,13 +595,20 @@ RV Sema::CallFunction(const Node* call, const Value& fnv, const std::vector<cons
     InlineFrame frame;
     frame.exit_label = NewLabel();
     frame.ret = ret;
-    if (ret->kind != TypeKind::kVoid) frame.result_reg = Temp(call);
+    const bool scalar = ret->kind == TypeKind::kBool || ret->kind == TypeKind::kInt ||
+                        ret->kind == TypeKind::kFloat || ret->kind == TypeKind::kPtr ||
+                        ret->kind == TypeKind::kEnum;
+    if (scalar) frame.result_reg = Temp(call);
     inner.inline_ = &frame;
     inner.addr_taken_ = addr_taken_;
     inner.Block(decl->kids.back().get(), false);
     inner.PopScopeFreeing();
     EmitLabel(frame.exit_label);
     if (ret->kind == TypeKind::kVoid) return Known(Value::Void());
+    if (!scalar) {
+      if (!frame.has_known) Fail(call, fmt::format("'{}' returns no value", decl->text));
+      return Known(frame.known);
+    }
     RV out;
     out.type = ret;
     out.reg = frame.result_reg;
@@ -599,6 +616,7 @@ RV Sema::CallFunction(const Node* call, const Value& fnv, const std::vector<cons
     return out;
   }
   const std::string sym = c_.FunctionSymbol(m, decl, call->loc);
+  mod_->program->calls[fn_->symbol].push_back({sym, call->loc});
   Sema types_of(c_, m, nullptr);
   const std::string frame = "__frame_" + sym;
   for (int i = 0; i < np; ++i) {
