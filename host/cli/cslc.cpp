@@ -19,7 +19,8 @@ std::pair<int, int> Pair(const std::string& opt, const std::string& v) {
     size_t e1 = 0, e2 = 0;
     const int a = std::stoi(v.substr(0, comma), &e1);
     const int b = std::stoi(v.substr(comma + 1), &e2);
-    if (e1 != comma || e2 != v.size() - comma - 1 || a < 1 || b < 0) throw std::invalid_argument("");
+    if (e1 != comma || e2 != v.size() - comma - 1 || a < 1 || b < 0)
+      throw std::invalid_argument("");
     return {a, b};
   } catch (const std::exception&) {
     throw CLI::ValidationError(opt, fmt::format("expected two numbers X,Y, found '{}'", v));
@@ -47,31 +48,38 @@ void NameValues(const std::string& opt, const std::vector<std::string>& in,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"cslc: compiles a CSL program (its layout file) for Tessera; writes the image, the "
-               "generated assembly and out.json to the output folder"};
+  CLI::App app{
+      "cslc: compiles a CSL program (its layout file) for Tessera; writes the image, the "
+      "generated assembly and out.json to the output folder"};
   tessera::csl::Options o;
   std::string arch = "wse2", dims, offsets;
   std::vector<std::string> params, colors;
   int max_inlined = 0;
   std::string fp16 = "ieee";
   app.add_option("file", o.layout_file, "the top-level file (with the layout block)")->required();
-  app.add_option("--arch", arch, "wse2 (or wse3: parsed, @is_arch answers; the machine is Tessera's)")
+  app.add_option("--arch", arch,
+                 "wse2 (or wse3: parsed, @is_arch answers; the machine is Tessera's)")
       ->check(CLI::IsMember({"wse2", "wse3"}));
   app.add_option("--fabric-dims", dims, "the fabric's size W,H (default: the smallest that fits)");
-  app.add_option("--fabric-offsets", offsets, "the program rectangle's north-west PE X,Y (default 4,1)");
-  app.add_option("--params", params, "NAME:VALUE[,NAME:VALUE...]: params of the top-level file (repeatable)");
+  app.add_option("--fabric-offsets", offsets,
+                 "the program rectangle's north-west PE X,Y (default 4,1)");
+  app.add_option("--params", params,
+                 "NAME:VALUE[,NAME:VALUE...]: params of the top-level file (repeatable)");
   app.add_option("--colors", colors, "NAME:VALUE[,...]: color params of the top-level file");
   app.add_option("-o,--output", o.out_dir, "the output folder (default out)");
   app.add_flag("--memcpy", o.memcpy, "the program uses the memcpy framework");
-  app.add_option("--channels", o.channels, "memcpy I/O channels (1..16; Tessera's host has one path)")
+  app.add_option("--channels", o.channels,
+                 "memcpy I/O channels (1..16; Tessera's host has one path)")
       ->check(CLI::Range(1, 16));
   app.add_option("--width-west-buf", o.west_buf, "buffer columns west of the program (memcpy)")
       ->check(CLI::Range(0, 64));
   app.add_option("--width-east-buf", o.east_buf, "buffer columns east of the program (memcpy)")
       ->check(CLI::Range(0, 64));
   app.add_option("--import-path", o.import_paths, "a folder searched by @import_module");
-  app.add_option("--max-inlined-iterations", max_inlined, "accepted for the SDK's commands (no limit here)");
-  app.add_option("--fp16-format", fp16, "ieee (the only half format here)")->check(CLI::IsMember({"ieee"}));
+  app.add_option("--max-inlined-iterations", max_inlined,
+                 "accepted for the SDK's commands (no limit here)");
+  app.add_option("--fp16-format", fp16, "ieee (the only half format here)")
+      ->check(CLI::IsMember({"ieee"}));
   app.add_flag("--verbose", o.verbose, "say what was written");
   try {
     app.parse(argc, argv);
@@ -89,7 +97,8 @@ int main(int argc, char** argv) {
   try {
     tessera::csl::Compiler c(o);
     c.Run();
-    if (o.verbose) fmt::print("cslc: wrote {}/out.timg, {}/out.json and the assembly\n", o.out_dir, o.out_dir);
+    if (o.verbose)
+      fmt::print("cslc: wrote {}/out.timg, {}/out.json and the assembly\n", o.out_dir, o.out_dir);
   } catch (const tessera::csl::Error& e) {
     fmt::print(stderr, "{}\n", e.what());
     return 1;

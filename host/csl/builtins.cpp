@@ -10,10 +10,10 @@
 namespace tessera::csl {
 namespace {
 
-constexpr int kNumColors = 24;     // routable colors
-constexpr int kNumTaskIds = 31;    // 0..30 (31 = none)
-constexpr int kNumInQueues = 8;    // WSE-2 input queues 0..7
-constexpr int kNumOutQueues = 6;   // output queues 0..5
+constexpr int kNumColors = 24;    // routable colors
+constexpr int kNumTaskIds = 31;   // 0..30 (31 = none)
+constexpr int kNumInQueues = 8;   // WSE-2 input queues 0..7
+constexpr int kNumOutQueues = 6;  // output queues 0..5
 
 const char* const kDirNames[] = {"W", "E", "S", "N", "RAMP"};
 
@@ -26,18 +26,21 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
   auto need = [&](size_t lo, size_t hi) {
     if (a.size() < lo || a.size() > hi) {
       if (lo == hi)
-        Fail(e, fmt::format("@{} takes {} argument{}, found {}", n, lo, lo == 1 ? "" : "s", a.size()));
+        Fail(e,
+             fmt::format("@{} takes {} argument{}, found {}", n, lo, lo == 1 ? "" : "s", a.size()));
       Fail(e, fmt::format("@{} takes {} to {} arguments, found {}", n, lo, hi, a.size()));
     }
   };
   auto int_arg = [&](size_t i, const char* what) {
     const Value v = Const(a[i], what);
-    if (v.k != Value::K::kInt) Fail(a[i], fmt::format("{} must be an integer, found {}", what, ValueText(v)));
+    if (v.k != Value::K::kInt)
+      Fail(a[i], fmt::format("{} must be an integer, found {}", what, ValueText(v)));
     return v.i;
   };
   auto ranged = [&](size_t i, const char* what, int64_t lo, int64_t hi) {
     const int64_t v = int_arg(i, what);
-    if (v < lo || v > hi) Fail(a[i], fmt::format("{} {} is out of range ({}..{})", what, v, lo, hi));
+    if (v < lo || v > hi)
+      Fail(a[i], fmt::format("{} {} is out of range ({}..{})", what, v, lo, hi));
     return v;
   };
   auto in_layout = [&]() {
@@ -57,7 +60,8 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     Value binding = Value::Void();
     if (a.size() == 2) {
       binding = Const(a[1], "the module's parameters");
-      if (binding.k != Value::K::kAgg) Fail(a[1], "the module's parameters must be a struct: .{ .name = value }");
+      if (binding.k != Value::K::kAgg)
+        Fail(a[1], "the module's parameters must be a struct: .{ .name = value }");
     }
     Value v;
     v.k = Value::K::kModule;
@@ -95,20 +99,25 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     t.binding = Value::Void();
     if (a.size() == 4) {
       t.binding = Const(a[3], "the code's parameters");
-      if (t.binding.k != Value::K::kAgg) Fail(a[3], "the parameters must be a struct: .{ .name = value }");
+      if (t.binding.k != Value::K::kAgg)
+        Fail(a[3], "the parameters must be a struct: .{ .name = value }");
     }
     return Known(Value::Void());
   }
   if (n == "set_color_config" || n == "set_local_color_config") {
     const bool local = n == "set_local_color_config";
     need(local ? 2 : 4, local ? 2 : 4);
-    if (local) top_comptime();
-    else in_layout();
+    if (local)
+      top_comptime();
+    else
+      in_layout();
     const size_t base = local ? 0 : 2;
     const Value col = Const(a[base], "the color");
-    if (col.k != Value::K::kInt || (col.type->kind != TypeKind::kColor && col.type->kind != TypeKind::kCInt))
+    if (col.k != Value::K::kInt ||
+        (col.type->kind != TypeKind::kColor && col.type->kind != TypeKind::kCInt))
       Fail(a[base], fmt::format("expected a color, found {}", ValueText(col)));
-    if (col.i < 0 || col.i >= kNumColors) Fail(a[base], fmt::format("color {} is out of range (0..23)", col.i));
+    if (col.i < 0 || col.i >= kNumColors)
+      Fail(a[base], fmt::format("color {} is out of range (0..23)", col.i));
     const Value cfg = Const(a[base + 1], "the color's configuration");
     const Value* routes = cfg.Field("routes");
     if (!routes) Fail(a[base + 1], "the configuration needs .routes = .{ .rx = ..., .tx = ... }");
@@ -127,8 +136,9 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
       std::vector<Value> items = d->k == Value::K::kAgg ? d->elems : std::vector<Value>{*d};
       for (const Value& it : items) {
         if (it.k != Value::K::kInt || it.type->kind != TypeKind::kDirection)
-          Fail(a[base + 1], fmt::format(".{} takes directions (NORTH, SOUTH, EAST, WEST, RAMP), found {}",
-                                        side, ValueText(it)));
+          Fail(a[base + 1],
+               fmt::format(".{} takes directions (NORTH, SOUTH, EAST, WEST, RAMP), found {}", side,
+                           ValueText(it)));
         const std::string dn = kDirNames[it.i];
         for (const std::string& o : out)
           if (o == dn) Fail(a[base + 1], fmt::format(".{} names {} twice", side, dn));
@@ -201,14 +211,18 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     if (t.k != Value::K::kFn || !t.node || !t.node->has(kFlagTask))
       Fail(a[0], fmt::format("@{} binds a task, found {}", n, ValueText(t)));
     const Value id = Const(a[1], "the task ID");
-    const std::string kind = n == "bind_local_task" ? "local" : n == "bind_data_task" ? "data" : "control";
-    const TypeKind want_kind = kind == "local" ? TypeKind::kLocalTask
-                               : kind == "data" ? TypeKind::kDataTask : TypeKind::kControlTask;
+    const std::string kind = n == "bind_local_task"  ? "local"
+                             : n == "bind_data_task" ? "data"
+                                                     : "control";
+    const TypeKind want_kind = kind == "local"  ? TypeKind::kLocalTask
+                               : kind == "data" ? TypeKind::kDataTask
+                                                : TypeKind::kControlTask;
     if (id.k != Value::K::kInt || id.type->kind != want_kind)
       Fail(a[1], fmt::format("@{} takes a {}, found {} (use @get_{}_task_id)", n,
                              TypeName(types::Simple(want_kind)), ValueText(id), kind));
     if (kind == "local" && t.node->ival != 0) Fail(a[0], "a local task takes no parameters");
-    if (kind == "data" && t.node->ival == 0) Fail(a[0], "a data task takes the wavelet: at least one parameter");
+    if (kind == "data" && t.node->ival == 0)
+      Fail(a[0], "a data task takes the wavelet: at least one parameter");
     Program* p = mod_->program;
     for (const TaskBinding& b : p->tasks)
       if (b.id == id.i) Fail(a[1], fmt::format("task ID {} is bound twice", id.i));
@@ -220,13 +234,17 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     need(1, 1);
     const Value v = Const(a[0], fmt::format("@{}'s task", n));
     const int id = TaskIdOf(v, a[0], ("@" + n + "'s argument").c_str());
-    if (n == "activate" && v.type && (v.type->kind == TypeKind::kDataTask || v.type->kind == TypeKind::kColor))
+    if (n == "activate" && v.type &&
+        (v.type->kind == TypeKind::kDataTask || v.type->kind == TypeKind::kColor))
       Fail(a[0], "@activate takes a local or control task ID");
     if (!fn_) {
       top_comptime();
-      if (n == "activate") mod_->program->active_at_start.insert(id);
-      else if (n == "block") mod_->program->blocked_at_start.insert(id);
-      else mod_->program->blocked_at_start.erase(id);
+      if (n == "activate")
+        mod_->program->active_at_start.insert(id);
+      else if (n == "block")
+        mod_->program->blocked_at_start.insert(id);
+      else
+        mod_->program->blocked_at_start.erase(id);
       return Known(Value::Void());
     }
     Emit("{} {}", n == "activate" ? "activate" : n == "block" ? "block   " : "unblock ", id);
@@ -247,7 +265,8 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
   if (n == "get_input_queue" || n == "get_output_queue") {
     need(1, 1);
     const bool in = n == "get_input_queue";
-    const int64_t q = ranged(0, in ? "input queue" : "output queue", 0, (in ? kNumInQueues : kNumOutQueues) - 1);
+    const int64_t q =
+        ranged(0, in ? "input queue" : "output queue", 0, (in ? kNumInQueues : kNumOutQueues) - 1);
     return Known(Value::Int(q, types::Simple(in ? TypeKind::kInQueue : TypeKind::kOutQueue)));
   }
   if (n == "get_local_task_id" || n == "get_control_task_id") {
@@ -333,7 +352,8 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
   if (n == "zeros" || n == "constants") {
     need(n == "zeros" ? 1 : 2, n == "zeros" ? 1 : 2);
     const TypeP t = TypeOf(a[0], fmt::format("@{}'s type", n));
-    if (t->kind != TypeKind::kArray) Fail(a[0], fmt::format("@{} makes arrays; found {}", n, TypeName(t)));
+    if (t->kind != TypeKind::kArray)
+      Fail(a[0], fmt::format("@{} makes arrays; found {}", n, TypeName(t)));
     Value el = n == "zeros" ? (t->elem->kind == TypeKind::kFloat ? Value::Float(0, t->elem)
                                                                  : Value::Int(0, t->elem))
                             : Const(a[1], "the value", t->elem);
@@ -383,7 +403,8 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     if (s.k != Value::K::kString) Fail(a[0], "@strlen takes a comptime string");
     return Known(Value::CInt(static_cast<int64_t>(s.s.size())));
   }
-  if (n == "range") Fail(e, "@range is used as a for loop's range: for (@range(i16, N)) |i| { ... }");
+  if (n == "range")
+    Fail(e, "@range is used as a for loop's range: for (@range(i16, N)) |i| { ... }");
   (void)want;
   Fail(e, fmt::format("unknown builtin '@{}' (or one Tessera's cslc does not implement yet; see "
                       "docs/csl.md)",
@@ -400,7 +421,8 @@ void Sema::ExportSymbol(const Node* e, const Node* arg, const Value& sym, const 
   if (arg->kind == NodeKind::kIdent && sym.k == Value::K::kVoid) {
     if (GlobalVar* g = c_.Global(mod_, arg->text, arg->loc)) {
       if (g->type->kind == TypeKind::kPtr) {
-        if (g->init.k != Value::K::kPtr) Fail(arg, "an exported pointer needs an initial address (&array)");
+        if (g->init.k != Value::K::kPtr)
+          Fail(arg, "an exported pointer needs an initial address (&array)");
         ExportSymbol(e, arg, g->init, name);
         p->exports.back().pointer_var = g->symbol;
         p->exports.back().mutable_ = true;
@@ -415,8 +437,10 @@ void Sema::ExportSymbol(const Node* e, const Node* arg, const Value& sym, const 
     }
   }
   if (sym.k == Value::K::kFn) {
-    if (!sym.node || sym.node->has(kFlagTask)) Fail(arg, "only functions can be exported to the host");
-    if (sym.node->ival != 0) Fail(arg, "Tessera's launch takes functions without parameters for now");
+    if (!sym.node || sym.node->has(kFlagTask))
+      Fail(arg, "only functions can be exported to the host");
+    if (sym.node->ival != 0)
+      Fail(arg, "Tessera's launch takes functions without parameters for now");
     x.is_fn = true;
     x.symbol = c_.FunctionSymbol(sym.mod, sym.node, e->loc);
     p->exports.push_back(x);

@@ -110,7 +110,9 @@ ModuleInst* Compiler::Import(const std::string& path, Loc from, Value binding, P
   } else {
     std::string full = path;
     if (importer && importer->file >= 0 && !fs::path(path).is_absolute())
-      full = (fs::path(Dirname(sources_.file(importer->file).path)) / path).lexically_normal().string();
+      full = (fs::path(Dirname(sources_.file(importer->file).path)) / path)
+                 .lexically_normal()
+                 .string();
     if (!fs::exists(full)) {
       for (const std::string& dir : opt_.import_paths) {
         const std::string cand = (fs::path(dir) / path).string();
@@ -120,7 +122,8 @@ ModuleInst* Compiler::Import(const std::string& path, Loc from, Value binding, P
         }
       }
     }
-    if (!fs::exists(full)) sources_.Fail(from, fmt::format("cannot find module '{}' (looked for {})", path, full));
+    if (!fs::exists(full))
+      sources_.Fail(from, fmt::format("cannot find module '{}' (looked for {})", path, full));
     m->path = full;
     m->file = sources_.Load(full, from);
     m->tree = ParseFile(sources_, m->file);
@@ -132,13 +135,15 @@ ModuleInst* Compiler::Import(const std::string& path, Loc from, Value binding, P
       if (it == m->decls.end() || !it->second->has(kFlagParam))
         fmt::print(stderr, "{}\n",
                    sources_.Format(from, "warning",
-                                   fmt::format("'{}' has no param '{}'; the value is ignored",
-                                               full, m->binding.names[i])));
+                                   fmt::format("'{}' has no param '{}'; the value is ignored", full,
+                                               m->binding.names[i])));
     }
   }
   ModuleInst* raw = m.get();
-  if (prog) prog->modules.push_back(std::move(m));
-  else layout_modules_.push_back(std::move(m));
+  if (prog)
+    prog->modules.push_back(std::move(m));
+  else
+    layout_modules_.push_back(std::move(m));
   return raw;
 }
 
@@ -171,10 +176,11 @@ std::optional<Value> Compiler::GlobalValue(ModuleInst* m, const std::string& nam
     } else if (d->kid(1)) {
       v = s.Const(d->kid(1), fmt::format("the default of param '{}'", name), t);
     } else {
-      sources_.Fail(d->loc, fmt::format("param '{}' is not given a value ({})", name,
-                                        m == layout_mod_.get() ? fmt::format("--params={}:VALUE", name)
-                                                         : "by the layout's @set_tile_code or the "
-                                                           "importing module"));
+      sources_.Fail(d->loc,
+                    fmt::format("param '{}' is not given a value ({})", name,
+                                m == layout_mod_.get() ? fmt::format("--params={}:VALUE", name)
+                                                       : "by the layout's @set_tile_code or the "
+                                                         "importing module"));
     }
   } else {
     v = s.Const(d->kid(1), fmt::format("the value of '{}'", name), t);
@@ -205,9 +211,10 @@ GlobalVar* Compiler::Global(ModuleInst* m, const std::string& name, Loc at) {
   Sema s(*this, m, nullptr);
   gv.type = d->kid(0) ? s.TypeOf(d->kid(0), fmt::format("the type of '{}'", name)) : nullptr;
   if (d->kid(1)) {
-    const Value v = s.Const(d->kid(1), fmt::format("the initial value of '{}' (globals are "
-                                                   "initialized at compile time)",
-                                                   name),
+    const Value v = s.Const(d->kid(1),
+                            fmt::format("the initial value of '{}' (globals are "
+                                        "initialized at compile time)",
+                                        name),
                             gv.type);
     if (!gv.type) gv.type = v.type;
     gv.init = v;
@@ -235,14 +242,14 @@ std::string Compiler::FunctionSymbol(ModuleInst* m, const Node* decl, Loc at) {
 
 std::string Compiler::DsdDirective(const std::string& name, const DsdValue& d) {
   static const char* const kinds[] = {"mem1d", "mem4d", "fabin", "fabout"};
-  std::string s = fmt::format(".dsd    {}, {}, {}", name, kinds[static_cast<int>(d.kind)],
-                              DsdElemName(d.elem));
+  std::string s =
+      fmt::format(".dsd    {}, {}, {}", name, kinds[static_cast<int>(d.kind)], DsdElemName(d.elem));
   if (d.kind == DsdKind::kMem1d) {
     s += fmt::format(", base={}+{}, len={}, stride={}", d.base_symbol, d.base_offset, d.length,
                      d.stride);
   } else {
-    s += fmt::format(", color={}, len={}", d.color, d.length >= 0x7FFF ? std::string("inf")
-                                                                        : std::to_string(d.length));
+    s += fmt::format(", color={}, len={}", d.color,
+                     d.length >= 0x7FFF ? std::string("inf") : std::to_string(d.length));
     if (d.control) s += ", ctrl=1";
     if (d.index) s += ", idx=1";
   }
@@ -269,9 +276,11 @@ void Compiler::StreamColors(std::vector<int>& h2d, std::vector<int>& d2h) {
       if (!in && !out) continue;
       const Value& v = m->binding.elems[i];
       if (v.k != Value::K::kInt || v.i < 0 || v.i > 23)
-        sources_.Fail(m->import_loc, fmt::format("{} must be a color 0..23, found {}", n, ValueText(v)));
+        sources_.Fail(m->import_loc,
+                      fmt::format("{} must be a color 0..23, found {}", n, ValueText(v)));
       if (!opt_.memcpy)
-        sources_.Fail(m->import_loc, fmt::format("{} is a memcpy stream: compile with --memcpy", n));
+        sources_.Fail(m->import_loc,
+                      fmt::format("{} is a memcpy stream: compile with --memcpy", n));
       (in ? h2d : d2h).push_back(static_cast<int>(v.i));
     }
   }
@@ -327,8 +336,9 @@ void Compiler::EvalLayout() {
     block = d.get();
   }
   if (!block)
-    sources_.Fail(Loc{f, 0}, "this file has no layout block: give cslc the top-level file that "
-                             "calls @set_rectangle and @set_tile_code");
+    sources_.Fail(Loc{f, 0},
+                  "this file has no layout block: give cslc the top-level file that "
+                  "calls @set_rectangle and @set_tile_code");
   Sema s(*this, layout_mod_.get(), nullptr);
   for (const NodePtr& d : layout_mod_->tree->kids)
     if (d->kind == NodeKind::kComptimeBlock) s.Block(d->kid(0));
@@ -345,20 +355,23 @@ void Compiler::EvalLayout() {
   // The fabric: the program plus what memcpy needs around it (3 columns west, 2 east, a halo).
   const int need_w = opt_.memcpy ? opt_.offset_x + layout_.width + 3 + opt_.east_buf
                                  : opt_.offset_x + layout_.width;
-  const int need_h = opt_.memcpy ? opt_.offset_y + layout_.height + 1 : opt_.offset_y + layout_.height;
+  const int need_h =
+      opt_.memcpy ? opt_.offset_y + layout_.height + 1 : opt_.offset_y + layout_.height;
   if (opt_.memcpy && (opt_.offset_x < 4 + opt_.west_buf || opt_.offset_y < 1))
-    throw Error(fmt::format("cslc: --fabric-offsets={},{}: with --memcpy the program starts at "
-                            "x >= {} and y >= 1 (memcpy's columns lie west of it)",
-                            opt_.offset_x, opt_.offset_y, 4 + opt_.west_buf));
+    throw Error(
+        fmt::format("cslc: --fabric-offsets={},{}: with --memcpy the program starts at "
+                    "x >= {} and y >= 1 (memcpy's columns lie west of it)",
+                    opt_.offset_x, opt_.offset_y, 4 + opt_.west_buf));
   if (opt_.fabric_w == 0) {
     opt_.fabric_w = need_w;
     opt_.fabric_h = need_h;
   }
   if (opt_.fabric_w < need_w || opt_.fabric_h < need_h)
-    throw Error(fmt::format("cslc: --fabric-dims={},{} is too small for the {}x{} program at offset "
-                            "{},{}: it needs at least {},{}",
-                            opt_.fabric_w, opt_.fabric_h, layout_.width, layout_.height,
-                            opt_.offset_x, opt_.offset_y, need_w, need_h));
+    throw Error(
+        fmt::format("cslc: --fabric-dims={},{} is too small for the {}x{} program at offset "
+                    "{},{}: it needs at least {},{}",
+                    opt_.fabric_w, opt_.fabric_h, layout_.width, layout_.height, opt_.offset_x,
+                    opt_.offset_y, need_w, need_h));
 }
 
 void Compiler::BuildPrograms() {
@@ -369,8 +382,9 @@ void Compiler::BuildPrograms() {
     for (int x = 0; x < layout_.width; ++x) {
       const LayoutResult::Tile& t = layout_.tiles[static_cast<size_t>(y * layout_.width + x)];
       if (t.file.empty()) continue;  // a PE with no code
-      const std::string path = fs::path(t.file).is_absolute() ? t.file
-                                                               : (fs::path(dir) / t.file).lexically_normal().string();
+      const std::string path = fs::path(t.file).is_absolute()
+                                   ? t.file
+                                   : (fs::path(dir) / t.file).lexically_normal().string();
       const std::string key = path + "|" + ValueText(t.binding);
       auto it = by_key.find(key);
       if (it == by_key.end()) {
@@ -418,6 +432,26 @@ void Compiler::RunComptimeBlocks(Program& p) {
 void Compiler::GenProgram(Program& p) {
   fn_queue_.clear();
   RunComptimeBlocks(p);
+  // Check the exports against the layout's @export_name.
+  for (const ExportedSymbol& x : p.exports) {
+    const LayoutResult::ExportName* en = nullptr;
+    for (const auto& e : layout_.exports)
+      if (e.name == x.name) en = &e;
+    if (!en)
+      sources_.Fail(x.loc, fmt::format("'{}' is exported by the PE code but the layout has no "
+                                       "@export_name(\"{}\", ...)",
+                                       x.name, x.name));
+    if (x.is_fn != (en->type->kind == TypeKind::kFn))
+      sources_.Fail(x.loc,
+                    fmt::format("'{}' is {} here but {} in the layout's @export_name", x.name,
+                                x.is_fn ? "a function" : "data", TypeName(en->type)));
+    if (!x.is_fn) {
+      const TypeP want = en->type->kind == TypeKind::kPtr ? en->type->elem : en->type;
+      if (!SameType(want, x.elem))
+        sources_.Fail(x.loc, fmt::format("'{}' holds {} but the layout exports it as {}", x.name,
+                                         TypeName(x.elem), TypeName(en->type)));
+    }
+  }
   std::string text;
   // The launch task: runs the exported function whose index the host writes in TaskArg.
   if (!p.launchable.empty()) {
@@ -433,8 +467,10 @@ void Compiler::GenProgram(Program& p) {
     text += "\n; The host's launch: TaskArg (r0) = the exported function's index.\n__launch:\n";
     for (size_t i = 0; i < p.launchable.size(); ++i) {
       const int idx = FunctionIndex(p.launchable_names[i], p.loc);
-      text += fmt::format("        li      r1, {}\n        bne     r0, r1, __launch_{}\n", idx, i + 1);
-      text += fmt::format("        call    {}\n        tend\n__launch_{}:\n", p.launchable[i], i + 1);
+      text +=
+          fmt::format("        li      r1, {}\n        bne     r0, r1, __launch_{}\n", idx, i + 1);
+      text +=
+          fmt::format("        call    {}\n        tend\n__launch_{}:\n", p.launchable[i], i + 1);
     }
     text += "        tend\n";
   }
@@ -454,7 +490,8 @@ void Compiler::GenProgram(Program& p) {
       Sema types_of(*this, m, nullptr);
       fs.ret = types_of.TypeOf(decl->kid(static_cast<size_t>(decl->ival)), "the return type");
     }
-    if (decl->has(kFlagExtern)) sources_.Fail(decl->loc, fmt::format("extern function '{}' has no body", decl->text));
+    if (decl->has(kFlagExtern))
+      sources_.Fail(decl->loc, fmt::format("extern function '{}' has no body", decl->text));
     s.GenFunctionBody(decl);
     std::string prologue, epilogue;
     if (!fs.is_task) {
@@ -474,8 +511,9 @@ void Compiler::GenProgram(Program& p) {
       epilogue += "        tend\n";
     }
     const SourceFile& sf = sources_.file(m->file);
-    text += fmt::format("\n; {} {} ({}:{})\n{}:\n", fs.is_task ? "task" : "fn", decl->text, sf.path,
-                        sf.Line(decl->loc.offset), fs.symbol);
+    text += fmt::format("\n; {} {} ({}:{})\n{}:\n        .loc    \"{}\", {}\n",
+                        fs.is_task ? "task" : "fn", decl->text, sf.path, sf.Line(decl->loc.offset),
+                        fs.symbol, sf.path, sf.Line(decl->loc.offset));
     text += prologue + fs.body + fs.exit_label + ":\n" + epilogue;
     if (fs.frame_size > 0)
       frames += fmt::format("        .align  8\n{}:\n        .space  {}\n", fs.frame,
@@ -493,34 +531,18 @@ void Compiler::GenProgram(Program& p) {
                                              "points at when the program is loaded",
                                              g.decl->text));
   }
-  // Check the exports against the layout's @export_name.
-  for (const ExportedSymbol& x : p.exports) {
-    const LayoutResult::ExportName* en = nullptr;
-    for (const auto& e : layout_.exports)
-      if (e.name == x.name) en = &e;
-    if (!en)
-      sources_.Fail(x.loc, fmt::format("'{}' is exported by the PE code but the layout has no "
-                                       "@export_name(\"{}\", ...)",
-                                       x.name, x.name));
-    if (x.is_fn != (en->type->kind == TypeKind::kFn))
-      sources_.Fail(x.loc, fmt::format("'{}' is {} here but {} in the layout's @export_name", x.name,
-                                       x.is_fn ? "a function" : "data", TypeName(en->type)));
-    if (!x.is_fn) {
-      const TypeP want = en->type->kind == TypeKind::kPtr ? en->type->elem : en->type;
-      if (!SameType(want, x.elem))
-        sources_.Fail(x.loc, fmt::format("'{}' holds {} but the layout exports it as {}", x.name,
-                                         TypeName(x.elem), TypeName(en->type)));
-    }
-  }
   for (int id : p.active_at_start) {
     bool bound = false;
     for (const TaskBinding& b : p.tasks) bound |= b.id == id;
-    if (!bound) sources_.Fail(p.loc, fmt::format("task ID {} is activated at start but no task is bound to it", id));
+    if (!bound)
+      sources_.Fail(p.loc,
+                    fmt::format("task ID {} is activated at start but no task is bound to it", id));
   }
   // The assembly.
   std::string out = fmt::format(
       "; Generated by cslc from {} (Tessera). Every instruction's .loc names its CSL line.\n"
-      "; PEs (kernel coordinates):", p.file);
+      "; PEs (kernel coordinates):",
+      p.file);
   for (const auto& [x, y] : p.pes) out += fmt::format(" ({},{})", x, y);
   out += "\n\n        .text\n";
   for (const TaskBinding& b : p.tasks) {
@@ -548,7 +570,9 @@ void Compiler::GenProgram(Program& p) {
   if (!p.launchable.empty()) out += "        .export __launch\n";
   if (p.uses_div || p.uses_print) out += "        .align  4\n__csl_div_lr:\n        .word   0\n";
   if (p.uses_print)
-    out += "        .align  4\n__csl_print_lr:\n        .word   0\n__csl_print_buf:\n        .space  12\n";
+    out +=
+        "        .align  4\n__csl_print_lr:\n        .word   0\n__csl_print_buf:\n        .space  "
+        "12\n";
   for (const ExportedSymbol& x : p.exports) {
     if (x.is_fn) continue;
     out += fmt::format("        .export {}, {}, {}\n", x.symbol, DsdElemName(x.elem), x.count);
@@ -611,16 +635,18 @@ void Compiler::CheckFits(const Program& p) {
       for (const assembler::Section& sec : r.object.sections)
         total = (total + sec.align - 1) / sec.align * sec.align + sec.size;
     } catch (const assembler::Error& e) {
-      throw Error(fmt::format("cslc: the generated program for {} does not assemble; this is a bug "
-                              "in cslc:\n{}",
-                              p.file, e.what()));
+      throw Error(
+          fmt::format("cslc: the generated program for {} does not assemble; this is a bug "
+                      "in cslc:\n{}",
+                      p.file, e.what()));
     }
   }
   if (total > kSram)
-    sources_.Fail(p.loc, fmt::format("the program {} does not fit in a PE's 48 KiB of SRAM: it "
-                                     "needs {} bytes, {} too many (its variables take {} bytes, the "
-                                     "largest '{}' {})",
-                                     p.file, total, total - kSram, data, biggest, biggest_size));
+    sources_.Fail(p.loc,
+                  fmt::format("the program {} does not fit in a PE's 48 KiB of SRAM: it "
+                              "needs {} bytes, {} too many (its variables take {} bytes, the "
+                              "largest '{}' {})",
+                              p.file, total, total - kSram, data, biggest, biggest_size));
 }
 
 std::string Compiler::GlobalData(Program& p, const GlobalVar& g) {
@@ -673,10 +699,13 @@ void Compiler::WriteOutput() {
   const fs::path out = opt_.out_dir;
   std::error_code ec;
   fs::create_directories(out, ec);
-  if (ec) throw Error(fmt::format("cslc: -o {}: cannot create the folder: {}", opt_.out_dir, ec.message()));
-  std::string tl = fmt::format("# Generated by cslc from {}: the kernel's {}x{} PEs at {},{}\nfabric {}x{}\n",
-                               opt_.layout_file, layout_.width, layout_.height, opt_.offset_x,
-                               opt_.offset_y, opt_.fabric_w, opt_.fabric_h);
+  if (ec)
+    throw Error(
+        fmt::format("cslc: -o {}: cannot create the folder: {}", opt_.out_dir, ec.message()));
+  std::string tl =
+      fmt::format("# Generated by cslc from {}: the kernel's {}x{} PEs at {},{}\nfabric {}x{}\n",
+                  opt_.layout_file, layout_.width, layout_.height, opt_.offset_x, opt_.offset_y,
+                  opt_.fabric_w, opt_.fabric_h);
   std::vector<std::string> names;
   for (const auto& p : programs_) {
     const std::string stem = fs::path(p->file).stem().string();
@@ -708,7 +737,8 @@ void Compiler::WriteOutput() {
   std::vector<int> h2d, d2h;
   StreamColors(h2d, d2h);
   std::vector<LayoutResult::ColorConfig> streams;
-  auto route = [&](int x, int y, int color, std::vector<std::string> rx, std::vector<std::string> tx) {
+  auto route = [&](int x, int y, int color, std::vector<std::string> rx,
+                   std::vector<std::string> tx) {
     LayoutResult::ColorConfig cc{x, y, RouteConfig{}};
     cc.route.color = color;
     cc.route.rx = std::move(rx);
@@ -725,7 +755,8 @@ void Compiler::WriteOutput() {
   for (int c : d2h) {
     for (int y = 0; y < layout_.height; ++y) {
       for (int x = 0; x < layout_.width; ++x) route(x, y, c, {"RAMP", "W"}, {"E"});
-      for (int x = layout_.width; x < opt_.fabric_w - opt_.offset_x; ++x) route(x, y, c, {"W"}, {"E"});
+      for (int x = layout_.width; x < opt_.fabric_w - opt_.offset_x; ++x)
+        route(x, y, c, {"W"}, {"E"});
     }
   }
   for (const auto& cc : streams) {
@@ -739,9 +770,10 @@ void Compiler::WriteOutput() {
   std::set<std::pair<int, std::pair<int, int>>> seen;
   for (const auto& cc : layout_.color_configs) {
     if (!seen.insert({cc.route.color, {cc.x, cc.y}}).second)
-      sources_.Fail(cc.route.loc, fmt::format("color {} of PE({}, {}) is configured twice (layout and "
-                                              "PE code)",
-                                              cc.route.color, cc.x, cc.y));
+      sources_.Fail(cc.route.loc,
+                    fmt::format("color {} of PE({}, {}) is configured twice (layout and "
+                                "PE code)",
+                                cc.route.color, cc.x, cc.y));
     if (cc.route.rx.empty() || cc.route.tx.empty()) continue;  // an empty route: nothing to write
     tl += fmt::format("route color={} at={},{} rx={} tx={}\n", cc.route.color, opt_.offset_x + cc.x,
                       opt_.offset_y + cc.y, join(cc.route.rx), join(cc.route.tx));
@@ -756,9 +788,10 @@ void Compiler::WriteOutput() {
     const layout::Image img = layout::Link(l);
     layout::WriteImageFile((out / "out.timg").string(), img);
   } catch (const assembler::Error& e) {
-    throw Error(fmt::format("cslc: the generated program does not assemble or link; this is a bug "
-                            "in cslc or a program that does not fit:\n{}",
-                            e.what()));
+    throw Error(
+        fmt::format("cslc: the generated program does not assemble or link; this is a bug "
+                    "in cslc or a program that does not fit:\n{}",
+                    e.what()));
   }
   // out.json: the params as the SDK writes them, and what Tessera's runtime needs.
   std::string js = "{\n  \"params\": {";
@@ -767,9 +800,9 @@ void Compiler::WriteOutput() {
                       layout_mod_->binding.elems[i].i);
   js += "\n  },\n  \"tessera\": {\n";
   js += fmt::format("    \"image\": \"out.timg\",\n    \"arch\": \"{}\",\n", opt_.arch);
-  js += fmt::format("    \"fabric\": [{}, {}],\n    \"offset\": [{}, {}],\n    \"rect\": [{}, {}],\n",
-                    opt_.fabric_w, opt_.fabric_h, opt_.offset_x, opt_.offset_y, layout_.width,
-                    layout_.height);
+  js += fmt::format(
+      "    \"fabric\": [{}, {}],\n    \"offset\": [{}, {}],\n    \"rect\": [{}, {}],\n",
+      opt_.fabric_w, opt_.fabric_h, opt_.offset_x, opt_.offset_y, layout_.width, layout_.height);
   js += fmt::format("    \"memcpy\": {},\n    \"channels\": {},\n", opt_.memcpy ? "true" : "false",
                     opt_.channels);
   auto list = [](const std::vector<int>& v) {
@@ -781,8 +814,8 @@ void Compiler::WriteOutput() {
   js += "    \"programs\": [";
   for (size_t i = 0; i < programs_.size(); ++i) {
     const Program& p = *programs_[i];
-    js += fmt::format("{}\n      {{\n        \"source\": \"{}\",\n        \"assembly\": \"{}\",\n", i ? "," : "",
-                      p.file, names[i]);
+    js += fmt::format("{}\n      {{\n        \"source\": \"{}\",\n        \"assembly\": \"{}\",\n",
+                      i ? "," : "", p.file, names[i]);
     js += "        \"pes\": [";
     for (size_t k = 0; k < p.pes.size(); ++k)
       js += fmt::format("{}[{}, {}]", k ? ", " : "", p.pes[k].first, p.pes[k].second);
@@ -796,8 +829,9 @@ void Compiler::WriteOutput() {
     int di = 0;
     for (const ExportedSymbol& x : p.exports) {
       if (x.is_fn) continue;
-      js += fmt::format("{}{{\"name\": \"{}\", \"symbol\": \"{}\", \"type\": \"{}\", \"count\": {}}}",
-                        di++ ? ", " : "", x.name, x.symbol, DsdElemName(x.elem), x.count);
+      js +=
+          fmt::format("{}{{\"name\": \"{}\", \"symbol\": \"{}\", \"type\": \"{}\", \"count\": {}}}",
+                      di++ ? ", " : "", x.name, x.symbol, DsdElemName(x.elem), x.count);
     }
     js += "]\n      }";
   }

@@ -13,9 +13,9 @@ enum class Cls : uint8_t { kF32, kF16, kI32, kI16, kX32, kX16 };
 struct OpInfo {
   const char* mnemonic;
   Cls cls;
-  int dsd_srcs;     // source operands (besides dst) that may be DSDs: 0 (fill), 1 (V2) or 2
-  bool scalar_ok;   // a scalar may replace the second source (VS) or the only one (Fill)
-  bool commutes;    // a scalar first source may swap with the second
+  int dsd_srcs;       // source operands (besides dst) that may be DSDs: 0 (fill), 1 (V2) or 2
+  bool scalar_ok;     // a scalar may replace the second source (VS) or the only one (Fill)
+  bool commutes;      // a scalar first source may swap with the second
   bool needs_scalar;  // V4: dst, src0, src1, scalar
 };
 
@@ -53,32 +53,44 @@ const std::map<std::string, OpInfo>& Ops() {
 }
 
 const char* ClsName(Cls c) {
-  static const char* const n[] = {"f32", "f16", "i32 or u32", "i16 or u16", "a 32-bit type",
-                                  "a 16-bit type"};
+  static const char* const n[] = {"f32",        "f16",           "i32 or u32",
+                                  "i16 or u16", "a 32-bit type", "a 16-bit type"};
   return n[static_cast<int>(c)];
 }
 
 // The element type a fabric DSD takes in an operation of class c.
 TypeP DefaultElem(Cls c) {
   switch (c) {
-    case Cls::kF32: return types::Float(32);
-    case Cls::kF16: return types::Float(16);
-    case Cls::kI32: return types::Int(32, true);
-    case Cls::kI16: return types::Int(16, true);
-    case Cls::kX32: return types::Int(32, false);
-    case Cls::kX16: return types::Int(16, false);
+    case Cls::kF32:
+      return types::Float(32);
+    case Cls::kF16:
+      return types::Float(16);
+    case Cls::kI32:
+      return types::Int(32, true);
+    case Cls::kI16:
+      return types::Int(16, true);
+    case Cls::kX32:
+      return types::Int(32, false);
+    case Cls::kX16:
+      return types::Int(16, false);
   }
   return types::Float(32);
 }
 
 bool Accepts(Cls c, const TypeP& t) {
   switch (c) {
-    case Cls::kF32: return t->kind == TypeKind::kFloat && t->bits == 32;
-    case Cls::kF16: return t->kind == TypeKind::kFloat && t->bits == 16;
-    case Cls::kI32: return t->kind == TypeKind::kInt && t->bits == 32;
-    case Cls::kI16: return t->kind == TypeKind::kInt && t->bits == 16;
-    case Cls::kX32: return SizeOf(t) == 4 && t->kind != TypeKind::kPtr;
-    case Cls::kX16: return SizeOf(t) == 2;
+    case Cls::kF32:
+      return t->kind == TypeKind::kFloat && t->bits == 32;
+    case Cls::kF16:
+      return t->kind == TypeKind::kFloat && t->bits == 16;
+    case Cls::kI32:
+      return t->kind == TypeKind::kInt && t->bits == 32;
+    case Cls::kI16:
+      return t->kind == TypeKind::kInt && t->bits == 16;
+    case Cls::kX32:
+      return SizeOf(t) == 4 && t->kind != TypeKind::kPtr;
+    case Cls::kX16:
+      return SizeOf(t) == 2;
   }
   return false;
 }
@@ -95,7 +107,8 @@ Value DsdVal(std::shared_ptr<const DsdValue> d) {
 
 class DsdGen {
  public:
-  DsdGen(Sema& s, const Node* call, const std::vector<const Node*>& a) : s_(s), call_(call), a_(a) {}
+  DsdGen(Sema& s, const Node* call, const std::vector<const Node*>& a)
+      : s_(s), call_(call), a_(a) {}
 
   RV GetDsd() {
     if (a_.size() != 2) s_.Fail(call_, "@get_dsd takes (kind, .{ fields })");
@@ -122,18 +135,22 @@ class DsdGen {
           s_.Fail(a_[1], fmt::format("{} has no field '{}' (Tessera's cslc knows: {})",
                                      TypeName(kind), n, [&] {
                                        std::string l;
-                                       for (const char* x : names) l += (l.empty() ? "" : ", ") + std::string(x);
+                                       for (const char* x : names)
+                                         l += (l.empty() ? "" : ", ") + std::string(x);
                                        return l;
                                      }()));
       }
     };
     switch (d->kind) {
       case DsdKind::kMem1d: {
-        allowed({"tensor_access", "base_address", "extent", "stride", "offset", "wavelet_index_offset"});
+        allowed({"tensor_access", "base_address", "extent", "stride", "offset",
+                 "wavelet_index_offset"});
         if (const Value* ta = f.Field("tensor_access")) {
           if (ta->k != Value::K::kTensor) s_.Fail(a_[1], ".tensor_access takes |i|{N} -> A[...]");
-          if (f.Field("base_address") || f.Field("extent") || f.Field("stride") || f.Field("offset"))
-            s_.Fail(a_[1], ".tensor_access gives base, extent, stride and offset; do not give them again");
+          if (f.Field("base_address") || f.Field("extent") || f.Field("stride") ||
+              f.Field("offset"))
+            s_.Fail(a_[1],
+                    ".tensor_access gives base, extent, stride and offset; do not give them again");
           Tensor(ta->node, *d);
         } else {
           const Value* b = f.Field("base_address");
@@ -149,8 +166,10 @@ class DsdGen {
       case DsdKind::kFabin:
       case DsdKind::kFabout: {
         const bool in = d->kind == DsdKind::kFabin;
-        if (in) allowed({"extent", "fabric_color", "input_queue"});
-        else allowed({"extent", "fabric_color", "output_queue", "control", "wavelet_index_offset"});
+        if (in)
+          allowed({"extent", "fabric_color", "input_queue"});
+        else
+          allowed({"extent", "fabric_color", "output_queue", "control", "wavelet_index_offset"});
         d->length = field_int("extent", 1, 0x7FFF).value_or(-1);
         if (d->length < 0) s_.Fail(a_[1], fmt::format("a {} needs .extent", TypeName(kind)));
         if (const Value* c = f.Field("fabric_color")) {
@@ -161,9 +180,10 @@ class DsdGen {
         if (const Value* q = f.Field(in ? "input_queue" : "output_queue")) {
           if (q->k != Value::K::kInt ||
               q->type->kind != (in ? TypeKind::kInQueue : TypeKind::kOutQueue))
-            s_.Fail(a_[1], fmt::format(".{} takes an {} (@get_{}(n))", in ? "input_queue" : "output_queue",
-                                       in ? "input_queue" : "output_queue",
-                                       in ? "input_queue" : "output_queue"));
+            s_.Fail(a_[1],
+                    fmt::format(".{} takes an {} (@get_{}(n))", in ? "input_queue" : "output_queue",
+                                in ? "input_queue" : "output_queue",
+                                in ? "input_queue" : "output_queue"));
           d->queue = static_cast<int>(q->i);
         }
         if (d->color < 0 && d->queue < 0)
@@ -237,7 +257,8 @@ class DsdGen {
   // Loads operand `v` into a descriptor register for an operation of class c.
   std::string Operand(RV& v, Cls c, int dreg, const Node* at, const char* role) {
     if (v.known) {
-      if (v.v.k != Value::K::kDsd) s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, ValueText(v.v)));
+      if (v.v.k != Value::K::kDsd)
+        s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, ValueText(v.v)));
       DsdValue d = *v.v.dsd;
       Materialize(d, c, at, role);
       const std::string sym = s_.compiler().DsdConstant(s_.module()->program, d, at->loc);
@@ -294,7 +315,8 @@ class DsdGen {
     if (!is_dsd(v[0])) s_.Fail(ops[0], fmt::format("@{}'s destination must be a DSD", call_->text));
     // A scalar in the first source slot of a commutative operation moves to the second.
     if (info.dsd_srcs == 2 && ops.size() == 3 && !is_dsd(v[1]) && is_dsd(v[2])) {
-      if (!info.commutes) s_.Fail(ops[1], fmt::format("@{} takes a scalar only as its last source", call_->text));
+      if (!info.commutes)
+        s_.Fail(ops[1], fmt::format("@{} takes a scalar only as its last source", call_->text));
       std::swap(v[1], v[2]);
       std::swap(ops[1], ops[2]);
     }
@@ -307,12 +329,14 @@ class DsdGen {
     for (size_t i = 1; i < ops.size(); ++i) {
       const bool last = i + 1 == ops.size();
       if (is_dsd(v[i])) {
-        regs.push_back(Operand(v[i], info.cls, static_cast<int>(i), ops[i], i == 1 ? "the first source" : "the second source"));
+        regs.push_back(Operand(v[i], info.cls, static_cast<int>(i), ops[i],
+                               i == 1 ? "the first source" : "the second source"));
         continue;
       }
       const bool scalar_slot = (info.needs_scalar && last) || (info.scalar_ok && last);
       if (!scalar_slot)
-        s_.Fail(ops[i], fmt::format("@{} needs a DSD here, found {}", call_->text, TypeName(v[i].type)));
+        s_.Fail(ops[i],
+                fmt::format("@{} needs a DSD here, found {}", call_->text, TypeName(v[i].type)));
       const TypeP st = ScalarType(info.cls);
       RV sc = v[i];
       if (sc.type->kind == TypeKind::kCInt || sc.type->kind == TypeKind::kCFloat ||
@@ -320,8 +344,8 @@ class DsdGen {
         sc = s_.Coerce(sc, Accepts(info.cls, sc.type) ? sc.type : st, ops[i], "the scalar");
       if (!Accepts(info.cls, sc.type) && !(info.cls == Cls::kX32 && SizeOf(sc.type) == 4) &&
           !(info.cls == Cls::kX16 && SizeOf(sc.type) == 2))
-        s_.Fail(ops[i], fmt::format("@{}'s scalar must be {}, found {}", call_->text, ClsName(info.cls),
-                                    TypeName(sc.type)));
+        s_.Fail(ops[i], fmt::format("@{}'s scalar must be {}, found {}", call_->text,
+                                    ClsName(info.cls), TypeName(sc.type)));
       scalar_reg = s_.ToReg(sc, ops[i]);
       v[i] = sc;
       scalar_index = static_cast<int>(i);
@@ -366,15 +390,20 @@ class DsdGen {
     const Value* unb = opts.Field("unblock");
     for (const std::string& n : opts.names)
       if (n != "async" && n != "activate" && n != "unblock")
-        s_.Fail(call_, fmt::format("option .{} is not supported by Tessera's cslc yet (only .async, "
-                                   ".activate, .unblock)",
-                                   n));
+        s_.Fail(call_,
+                fmt::format("option .{} is not supported by Tessera's cslc yet (only .async, "
+                            ".activate, .unblock)",
+                            n));
     if (act && unb) s_.Fail(call_, "give .activate or .unblock, not both");
     if ((act || unb) && !async) s_.Fail(call_, ".activate and .unblock need .async = true");
-    if (act) done = fmt::format(", ut{} activate {}", ut, s_.TaskIdOf(*act, call_, ".activate"));
-    else if (unb) done = fmt::format(", ut{} unblock {}", ut, s_.TaskIdOf(*unb, call_, ".unblock"));
-    else if (async) done = fmt::format(", ut{} async", ut);
-    else done = ", ut0";
+    if (act)
+      done = fmt::format(", ut{} activate {}", ut, s_.TaskIdOf(*act, call_, ".activate"));
+    else if (unb)
+      done = fmt::format(", ut{} unblock {}", ut, s_.TaskIdOf(*unb, call_, ".unblock"));
+    else if (async)
+      done = fmt::format(", ut{} async", ut);
+    else
+      done = ", ut0";
     std::string line = fmt::format("{:<7} ", mnemonic);
     for (size_t i = 0; i < regs.size(); ++i) line += (i ? ", " : "") + regs[i];
     s_.EmitText(line + done);
@@ -396,7 +425,8 @@ class DsdGen {
     if (xt) x = s_.Coerce(x, xt, a_[1], fmt::format("@{}'s value", n).c_str());
     if (n == "increment_dsd_offset") {
       const TypeP et = s_.TypeOf(a_[2], "the element type");
-      if (SizeOf(et) != 2 && SizeOf(et) != 4) s_.Fail(a_[2], "the element type must be 16 or 32 bits");
+      if (SizeOf(et) != 2 && SizeOf(et) != 4)
+        s_.Fail(a_[2], "the element type must be 16 or 32 bits");
       if (d.known && x.known) {
         auto nd = std::make_shared<DsdValue>(*d.v.dsd);
         nd->base_offset += x.v.i * SizeOf(et);
@@ -407,11 +437,13 @@ class DsdGen {
       const int64_t desc_size = d.known && d.v.dsd->elem ? SizeOf(d.v.dsd->elem) : SizeOf(et);
       if (x.known) {
         const int64_t bytes = x.v.i * SizeOf(et);
-        if (bytes % desc_size) s_.Fail(a_[1], "the offset is not a whole number of the DSD's elements");
+        if (bytes % desc_size)
+          s_.Fail(a_[1], "the offset is not a whole number of the DSD's elements");
         s_.Emit("dincb   d{}, {}", dr, bytes / desc_size);
       } else {
         const int r = s_.ToReg(x, a_[1]);
-        if (SizeOf(et) != desc_size) s_.Fail(a_[2], "@increment_dsd_offset at run time needs elemT of the DSD's element size");
+        if (SizeOf(et) != desc_size)
+          s_.Fail(a_[2], "@increment_dsd_offset at run time needs elemT of the DSD's element size");
         s_.Emit("dincb   d{}, r{}", dr, r);
         s_.Free(x);
       }

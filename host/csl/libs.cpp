@@ -45,7 +45,8 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
     if (name == "get_params") return NativeFn(m, name);
     if (const Value* f = m->binding.Field(name)) return *f;
   } else if (lib == "<memcpy/memcpy>") {
-    if (name == "unblock_cmd_stream" || name == "get_streaming_fabout_dsd") return NativeFn(m, name);
+    if (name == "unblock_cmd_stream" || name == "get_streaming_fabout_dsd")
+      return NativeFn(m, name);
     if (IsStreamName(name)) {
       if (const Value* f = m->binding.Field(name)) return *f;
       s.Fail(at, fmt::format("memcpy stream {} was not given to <memcpy/get_params> in the layout "

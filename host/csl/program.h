@@ -25,9 +25,9 @@ class ModuleInst {
   std::string native;  // "" for files; the library's name otherwise
   int file = -1;
   NodePtr tree;
-  std::string prefix;  // symbol prefix of its globals ("" for a PE's top file)
-  Value binding;       // the struct given at import (void if none)
-  Loc import_loc;      // where it was imported (for messages)
+  std::string prefix;          // symbol prefix of its globals ("" for a PE's top file)
+  Value binding;               // the struct given at import (void if none)
+  Loc import_loc;              // where it was imported (for messages)
   Program* program = nullptr;  // null for the layout's module
 
   std::map<std::string, const Node*> decls;  // top-level names
@@ -87,12 +87,12 @@ struct Program {
   std::vector<ExportedSymbol> exports;
   std::vector<std::string> launchable;        // exported functions' symbols, in export order
   std::vector<std::string> launchable_names;  // and their host names
-  int launch_task = -1;                 // the local task that runs them
+  int launch_task = -1;                       // the local task that runs them
   bool uses_memcpy = false;
-  bool uses_div = false;    // the integer division routine is needed
-  bool uses_print = false;  // simprint's number routines
-  std::string unblock_counter;  // symbol of the unblock_cmd_stream counter
-  std::string text, data;       // generated assembly
+  bool uses_div = false;                 // the integer division routine is needed
+  bool uses_print = false;               // simprint's number routines
+  std::string unblock_counter;           // symbol of the unblock_cmd_stream counter
+  std::string text, data;                // generated assembly
   std::vector<std::pair<int, int>> pes;  // kernel coordinates running it
   struct Call {
     std::string callee;

@@ -54,8 +54,8 @@ struct Local {
   bool is_const = false;
   bool comptime = false;  // value holds it
   Value value;
-  int reg = -1;      // in a callee-saved register
-  std::string sym;   // or in the function's frame
+  int reg = -1;     // in a callee-saved register
+  std::string sym;  // or in the function's frame
   int64_t off = 0;
 };
 
@@ -149,7 +149,7 @@ class Sema {
   void Normalize(int reg, const TypeP& t);  // re-extends an 8/16-bit integer
   void SpillTemps(std::vector<std::pair<int, std::string>>& saved);
   void RestoreTemps(const std::vector<std::pair<int, std::string>>& saved);
-  std::string FrameSlot(int64_t bytes, int64_t align);  // "frame+off"
+  std::string FrameSlot(int64_t bytes, int64_t align);             // "frame+off"
   int TaskIdOf(const Value& v, const Node* at, const char* what);  // a task's bound ID
   RV CallFunction(const Node* call, const Value& fnv, const std::vector<const Node*>& args);
   RV Arith(const std::string& op, RV a, RV b, const Node* at, const TypeP& want);
@@ -208,6 +208,5 @@ class Sema {
 
 bool IsIntLikeType(const TypeP& t);
 std::string PlaceOperand(const Place& p);
-
 
 }  // namespace tessera::csl

@@ -78,17 +78,22 @@ bool IsScalarRuntime(const TypeP& t) {
 
 RV Sema::Expr(const Node* e, const TypeP& want) {
   switch (e->kind) {
-    case NodeKind::kIntLit: return Known(Value::CInt(e->ival));
-    case NodeKind::kFloatLit: return Known(Value::Float(e->fval, types::CFloat()));
-    case NodeKind::kStringLit: return Known(Value::String(e->text));
-    case NodeKind::kBoolLit: return Known(Value::Bool(e->ival != 0));
+    case NodeKind::kIntLit:
+      return Known(Value::CInt(e->ival));
+    case NodeKind::kFloatLit:
+      return Known(Value::Float(e->fval, types::CFloat()));
+    case NodeKind::kStringLit:
+      return Known(Value::String(e->text));
+    case NodeKind::kBoolLit:
+      return Known(Value::Bool(e->ival != 0));
     case NodeKind::kUndefined: {
       Value v;
       v.k = Value::K::kUndefined;
       v.type = types::Undefined();
       return Known(v);
     }
-    case NodeKind::kIdent: return Ident(e, want);
+    case NodeKind::kIdent:
+      return Ident(e, want);
     case NodeKind::kEnumLit: {
       if (want && want->kind == TypeKind::kEnum) {
         for (size_t i = 0; i < want->field_names.size(); ++i)
@@ -97,9 +102,12 @@ RV Sema::Expr(const Node* e, const TypeP& want) {
       }
       Fail(e, fmt::format("'.{}' needs an enum type to be known here", e->text));
     }
-    case NodeKind::kBuiltinCall: return Builtin(e, want);
-    case NodeKind::kCall: return Call(e, want);
-    case NodeKind::kField: return Field(e);
+    case NodeKind::kBuiltinCall:
+      return Builtin(e, want);
+    case NodeKind::kCall:
+      return Call(e, want);
+    case NodeKind::kField:
+      return Field(e);
     case NodeKind::kIndex:
     case NodeKind::kDeref: {
       Place p = PlaceOf(e);
@@ -107,16 +115,22 @@ RV Sema::Expr(const Node* e, const TypeP& want) {
       FreePlace(p);
       return v;
     }
-    case NodeKind::kUnary: return Unary(e, want);
-    case NodeKind::kBinary: return Binary(e, want);
-    case NodeKind::kInitList: return InitList(e, want);
+    case NodeKind::kUnary:
+      return Unary(e, want);
+    case NodeKind::kBinary:
+      return Binary(e, want);
+    case NodeKind::kInitList:
+      return InitList(e, want);
     case NodeKind::kArrayType:
     case NodeKind::kPtrType:
     case NodeKind::kFnType:
     case NodeKind::kStructType:
-    case NodeKind::kEnumType: return Known(TypeExpr(e));
-    case NodeKind::kIfExpr: return IfExpr(e, want);
-    case NodeKind::kSwitch: return SwitchExpr(e, want);
+    case NodeKind::kEnumType:
+      return Known(TypeExpr(e));
+    case NodeKind::kIfExpr:
+      return IfExpr(e, want);
+    case NodeKind::kSwitch:
+      return SwitchExpr(e, want);
     case NodeKind::kTensorAccess: {
       Value v;
       v.k = Value::K::kTensor;
@@ -124,9 +138,12 @@ RV Sema::Expr(const Node* e, const TypeP& want) {
       v.type = types::CStruct();
       return Known(v);
     }
-    case NodeKind::kComptimeExpr: return Known(Const(e->kid(0), "a comptime expression", want));
-    case NodeKind::kBlock: return BlockExpr(e, want);
-    default: Fail(e, fmt::format("expected an expression, found a {}", NodeKindName(e->kind)));
+    case NodeKind::kComptimeExpr:
+      return Known(Const(e->kid(0), "a comptime expression", want));
+    case NodeKind::kBlock:
+      return BlockExpr(e, want);
+    default:
+      Fail(e, fmt::format("expected an expression, found a {}", NodeKindName(e->kind)));
   }
 }
 
@@ -170,8 +187,8 @@ Value Sema::TypeExpr(const Node* e) {
       std::vector<TypeP> ps;
       for (size_t i = 0; i + 1 < e->kids.size(); ++i)
         ps.push_back(TypeOf(e->kid(i), "a parameter type"));
-      return Value::TypeV(types::Fn(ps, TypeOf(e->kids.back().get(), "a return type"),
-                                    e->has(kFlagTask)));
+      return Value::TypeV(
+          types::Fn(ps, TypeOf(e->kids.back().get(), "a return type"), e->has(kFlagTask)));
     }
     case NodeKind::kStructType: {
       static int next_id = 1;
@@ -202,7 +219,8 @@ Value Sema::TypeExpr(const Node* e) {
       }
       return Value::TypeV(t);
     }
-    default: Fail(e, "expected a type");
+    default:
+      Fail(e, "expected a type");
   }
 }
 
@@ -252,7 +270,8 @@ RV Sema::Unary(const Node* e, const TypeP& want) {
   if (a.known) {
     const Value& v = a.v;
     if (op == "!") {
-      if (v.k != Value::K::kBool) Fail(e, fmt::format("'!' needs a bool, found {}", TypeName(v.type)));
+      if (v.k != Value::K::kBool)
+        Fail(e, fmt::format("'!' needs a bool, found {}", TypeName(v.type)));
       return Known(Value::Bool(!v.i));
     }
     if (op == "-") {
@@ -304,26 +323,39 @@ Value Sema::FoldBinary(const std::string& op, const Value& a, const Value& b, co
     const double x = a.k == Value::K::kFloat ? a.f : static_cast<double>(a.i);
     const double y = b.k == Value::K::kFloat ? b.f : static_cast<double>(b.i);
     double r = 0;
-    if (op == "+") r = x + y;
-    else if (op == "-") r = x - y;
-    else if (op == "*") r = x * y;
-    else if (op == "/") r = x / y;
-    else Fail(at, fmt::format("'{}' does not apply to floating-point numbers", op));
+    if (op == "+")
+      r = x + y;
+    else if (op == "-")
+      r = x - y;
+    else if (op == "*")
+      r = x * y;
+    else if (op == "/")
+      r = x / y;
+    else
+      Fail(at, fmt::format("'{}' does not apply to floating-point numbers", op));
     return Value::Float(RoundFloat(r, t), t);
   }
   const int64_t x = a.i, y = b.i;
   int64_t r = 0;
   bool overflow = false;
-  if (op == "+") overflow = __builtin_add_overflow(x, y, &r);
-  else if (op == "-") overflow = __builtin_sub_overflow(x, y, &r);
-  else if (op == "*") overflow = __builtin_mul_overflow(x, y, &r);
+  if (op == "+")
+    overflow = __builtin_add_overflow(x, y, &r);
+  else if (op == "-")
+    overflow = __builtin_sub_overflow(x, y, &r);
+  else if (op == "*")
+    overflow = __builtin_mul_overflow(x, y, &r);
   else if (op == "/" || op == "%") {
     if (y == 0) Fail(at, "division by zero");
-    if (x == std::numeric_limits<int64_t>::min() && y == -1) overflow = true;
-    else r = op == "/" ? x / y : x % y;
-  } else if (op == "&") r = x & y;
-  else if (op == "|") r = x | y;
-  else if (op == "^") r = x ^ y;
+    if (x == std::numeric_limits<int64_t>::min() && y == -1)
+      overflow = true;
+    else
+      r = op == "/" ? x / y : x % y;
+  } else if (op == "&")
+    r = x & y;
+  else if (op == "|")
+    r = x | y;
+  else if (op == "^")
+    r = x ^ y;
   else if (op == "<<") {
     if (y < 0 || y > 63) Fail(at, fmt::format("shift by {} is out of range", y));
     r = static_cast<int64_t>(static_cast<uint64_t>(x) << y);
@@ -347,10 +379,11 @@ RV Sema::Binary(const Node* e, const TypeP& want) {
   if (op == "and" || op == "or") return Logical(e);
   if (IsCompare(op)) return Compare(e);
   RV a = Expr(e->kid(0), want);
-  RV b = Expr(e->kid(1), op == "<<" || op == ">>" ? nullptr : (a.type->kind == TypeKind::kCInt ||
-                                                               a.type->kind == TypeKind::kCFloat
-                                                           ? want
-                                                           : a.type));
+  RV b = Expr(
+      e->kid(1),
+      op == "<<" || op == ">>"
+          ? nullptr
+          : (a.type->kind == TypeKind::kCInt || a.type->kind == TypeKind::kCFloat ? want : a.type));
   return Arith(op, a, b, e, want);
 }
 
@@ -360,7 +393,8 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
   TypeP t;
   if (op == "<<" || op == ">>") {
     t = a.type;
-    if (!IsIntLike(a.type)) Fail(e, fmt::format("'{}' needs an integer, found {}", op, TypeName(a.type)));
+    if (!IsIntLike(a.type))
+      Fail(e, fmt::format("'{}' needs an integer, found {}", op, TypeName(a.type)));
     if (b.type->kind == TypeKind::kInt && b.type->is_signed)
       Fail(e, fmt::format("the shift amount must be unsigned, found {}", TypeName(b.type)));
     if (!IsIntLike(b.type)) Fail(e, "the shift amount must be an integer");
@@ -368,9 +402,8 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
     const bool ac = a.type->kind == TypeKind::kCInt || a.type->kind == TypeKind::kCFloat;
     const bool bc = b.type->kind == TypeKind::kCInt || b.type->kind == TypeKind::kCFloat;
     if (ac && bc) {
-      t = (a.type->kind == TypeKind::kCFloat || b.type->kind == TypeKind::kCFloat)
-              ? types::CFloat()
-              : types::CInt();
+      t = (a.type->kind == TypeKind::kCFloat || b.type->kind == TypeKind::kCFloat) ? types::CFloat()
+                                                                                   : types::CInt();
     } else if (ac) {
       t = b.type;
     } else if (bc) {
@@ -382,8 +415,7 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
                           "with @as",
                           op, TypeName(a.type), TypeName(b.type)));
     }
-    if (!t->IsNumeric())
-      Fail(e, fmt::format("'{}' needs numbers, found {}", op, TypeName(t)));
+    if (!t->IsNumeric()) Fail(e, fmt::format("'{}' needs numbers, found {}", op, TypeName(t)));
     if ((op == "&" || op == "|" || op == "^" || op == "%") && !IsIntLike(t))
       Fail(e, fmt::format("'{}' needs integers, found {}", op, TypeName(t)));
     a = Coerce(a, t, e, "an operand");
@@ -408,7 +440,11 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
   if (t->kind == TypeKind::kFloat) {
     const char s = t->bits == 32 ? 's' : 'h';
     const int rb = ToReg(b, e);
-    const char* m = op == "+" ? "fadd" : op == "-" ? "fsub" : op == "*" ? "fmul" : op == "/" ? "fdiv" : nullptr;
+    const char* m = op == "+"   ? "fadd"
+                    : op == "-" ? "fsub"
+                    : op == "*" ? "fmul"
+                    : op == "/" ? "fdiv"
+                                : nullptr;
     if (!m) Fail(e, fmt::format("'{}' does not apply to floating-point numbers", op));
     Emit("{}.{}  r{}, r{}, r{}", m, s, d, ra, rb);
     return result();
@@ -457,13 +493,20 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
     }
   } else {
     const int rb = ToReg(b, e);
-    if (op == "+") Emit("add     r{}, r{}, r{}", d, ra, rb);
-    else if (op == "-") Emit("sub     r{}, r{}, r{}", d, ra, rb);
-    else if (op == "&") Emit("and     r{}, r{}, r{}", d, ra, rb);
-    else if (op == "|") Emit("or      r{}, r{}, r{}", d, ra, rb);
-    else if (op == "^") Emit("xor     r{}, r{}, r{}", d, ra, rb);
-    else if (op == "<<") Emit("shl     r{}, r{}, r{}", d, ra, rb);
-    else if (op == ">>") Emit("{}     r{}, r{}, r{}", t->is_signed ? "sra" : "shr", d, ra, rb);
+    if (op == "+")
+      Emit("add     r{}, r{}, r{}", d, ra, rb);
+    else if (op == "-")
+      Emit("sub     r{}, r{}, r{}", d, ra, rb);
+    else if (op == "&")
+      Emit("and     r{}, r{}, r{}", d, ra, rb);
+    else if (op == "|")
+      Emit("or      r{}, r{}, r{}", d, ra, rb);
+    else if (op == "^")
+      Emit("xor     r{}, r{}, r{}", d, ra, rb);
+    else if (op == "<<")
+      Emit("shl     r{}, r{}, r{}", d, ra, rb);
+    else if (op == ">>")
+      Emit("{}     r{}, r{}, r{}", t->is_signed ? "sra" : "shr", d, ra, rb);
     else if (op == "*") {
       if (t->bits <= 16) {
         Emit("{}    r{}, r{}, r{}", t->is_signed ? "mul " : "mulu", d, ra, rb);
@@ -494,10 +537,14 @@ RV Sema::Compare(const Node* e) {
   TypeP t;
   const bool ac = a.type->kind == TypeKind::kCInt || a.type->kind == TypeKind::kCFloat;
   const bool bc = b.type->kind == TypeKind::kCInt || b.type->kind == TypeKind::kCFloat;
-  if (ac && !bc) t = b.type;
-  else if (bc && !ac) t = a.type;
-  else if (ac && bc) t = a.type->kind == TypeKind::kCFloat ? a.type : b.type;
-  else if (SameType(a.type, b.type)) t = a.type;
+  if (ac && !bc)
+    t = b.type;
+  else if (bc && !ac)
+    t = a.type;
+  else if (ac && bc)
+    t = a.type->kind == TypeKind::kCFloat ? a.type : b.type;
+  else if (SameType(a.type, b.type))
+    t = a.type;
   else
     Fail(e, fmt::format("cannot compare {} with {}; convert one with @as", TypeName(a.type),
                         TypeName(b.type)));
@@ -526,8 +573,12 @@ RV Sema::Compare(const Node* e) {
     } else {
       Fail(e, fmt::format("cannot compare {} with {}", ValueText(x), ValueText(y)));
     }
-    bool r = op == "==" ? c == 0 : op == "!=" ? c != 0 : op == "<" ? c < 0 : op == ">" ? c > 0
-           : op == "<=" ? c <= 0 : c >= 0;
+    bool r = op == "=="   ? c == 0
+             : op == "!=" ? c != 0
+             : op == "<"  ? c < 0
+             : op == ">"  ? c > 0
+             : op == "<=" ? c <= 0
+                          : c >= 0;
     return Known(Value::Bool(r));
   }
   if (ordered && !t->IsNumeric())
@@ -537,18 +588,24 @@ RV Sema::Compare(const Node* e) {
   const int d = a.temp ? ra : Temp(e);
   if (t->kind == TypeKind::kFloat) {
     const char s = t->bits == 32 ? 's' : 'h';
-    if (op == "<") Emit("flt.{}   r{}, r{}, r{}", s, d, ra, rb);
-    else if (op == ">") Emit("flt.{}   r{}, r{}, r{}", s, d, rb, ra);
-    else if (op == "<=") Emit("fle.{}   r{}, r{}, r{}", s, d, ra, rb);
-    else if (op == ">=") Emit("fle.{}   r{}, r{}, r{}", s, d, rb, ra);
+    if (op == "<")
+      Emit("flt.{}   r{}, r{}, r{}", s, d, ra, rb);
+    else if (op == ">")
+      Emit("flt.{}   r{}, r{}, r{}", s, d, rb, ra);
+    else if (op == "<=")
+      Emit("fle.{}   r{}, r{}, r{}", s, d, ra, rb);
+    else if (op == ">=")
+      Emit("fle.{}   r{}, r{}, r{}", s, d, rb, ra);
     else {
       Emit("feq.{}   r{}, r{}, r{}", s, d, ra, rb);
       if (op == "!=") Emit("xori    r{0}, r{0}, 1", d);
     }
   } else {
     const char* slt = (t->kind == TypeKind::kInt && t->is_signed) ? "slt " : "sltu";
-    if (op == "<") Emit("{}    r{}, r{}, r{}", slt, d, ra, rb);
-    else if (op == ">") Emit("{}    r{}, r{}, r{}", slt, d, rb, ra);
+    if (op == "<")
+      Emit("{}    r{}, r{}, r{}", slt, d, ra, rb);
+    else if (op == ">")
+      Emit("{}    r{}, r{}, r{}", slt, d, rb, ra);
     else if (op == "<=") {
       Emit("{}    r{}, r{}, r{}", slt, d, rb, ra);
       Emit("xori    r{0}, r{0}, 1", d);
@@ -623,7 +680,8 @@ RV Sema::InitList(const Node* e, const TypeP& want) {
     v.elems.resize(t->field_names.size());
     std::vector<bool> set(t->field_names.size());
     for (const Node* it : items) {
-      if (it->kind != NodeKind::kFieldInit) Fail(it, "a struct's initializer names its fields: .x = ...");
+      if (it->kind != NodeKind::kFieldInit)
+        Fail(it, "a struct's initializer names its fields: .x = ...");
       size_t k = 0;
       while (k < v.names.size() && v.names[k] != it->text) ++k;
       if (k == v.names.size()) Fail(it, fmt::format("{} has no field '{}'", TypeName(t), it->text));
@@ -632,7 +690,8 @@ RV Sema::InitList(const Node* e, const TypeP& want) {
     }
     for (size_t k = 0; k < set.size(); ++k) {
       if (set[k]) continue;
-      if (!t->field_defaults[k]) Fail(e, fmt::format("field '{}' of {} is not given", v.names[k], TypeName(t)));
+      if (!t->field_defaults[k])
+        Fail(e, fmt::format("field '{}' of {} is not given", v.names[k], TypeName(t)));
       v.elems[k] = Const(t->field_defaults[k], "a field's default", t->field_types[k]);
     }
     return Known(v);
@@ -712,7 +771,8 @@ RV Sema::SwitchExpr(const Node* e, const TypeP& want) {
     if (!chosen) Fail(e, fmt::format("no case of the switch matches {}", ValueText(s.v)));
     if (chosen->kind == NodeKind::kBlock) {
       const Flow f = Block(chosen);
-      if (f.k != Flow::K::kNext) Fail(chosen, "break, continue and return inside a switch case are not supported");
+      if (f.k != Flow::K::kNext)
+        Fail(chosen, "break, continue and return inside a switch case are not supported");
       return Known(Value::Void());
     }
     return Expr(chosen, want);
@@ -810,7 +870,8 @@ RV Sema::Coerce(RV v, const TypeP& to, const Node* at, const char* context) {
         Fail(at, fmt::format("{}: {} does not fit in {}", context, x.i, TypeName(to)));
       return Known(Value::Int(x.i, to));
     }
-    if (to->kind == TypeKind::kFloat && (from->kind == TypeKind::kCFloat || from->kind == TypeKind::kCInt)) {
+    if (to->kind == TypeKind::kFloat &&
+        (from->kind == TypeKind::kCFloat || from->kind == TypeKind::kCInt)) {
       const double d = x.k == Value::K::kFloat ? x.f : double(x.i);
       return Known(Value::Float(RoundFloat(d, to), to));
     }
@@ -818,8 +879,8 @@ RV Sema::Coerce(RV v, const TypeP& to, const Node* at, const char* context) {
       return Known(Value::Float(double(x.i), to));
     if (to->kind == TypeKind::kPtr && x.k == Value::K::kPtr && from->kind == TypeKind::kPtr) {
       const TypeP& fe = from->elem;
-      const bool arr_to_many = to->many && !from->many && fe->kind == TypeKind::kArray &&
-                               SameType(fe->elem, to->elem);
+      const bool arr_to_many =
+          to->many && !from->many && fe->kind == TypeKind::kArray && SameType(fe->elem, to->elem);
       const bool same = SameType(fe, to->elem) && from->many == to->many;
       if ((arr_to_many || same) && (to->is_const || !from->is_const)) {
         x.type = to;
@@ -887,7 +948,8 @@ RV Sema::Convert(RV v, const TypeP& to, const Node* at) {
     const Value& x = v.v;
     if (to->kind == TypeKind::kInt) {
       if (x.k == Value::K::kInt || x.k == Value::K::kBool) {
-        if (!FitsIn(x.i, to)) Fail(at, fmt::format("@as: {} does not fit in {}", x.i, TypeName(to)));
+        if (!FitsIn(x.i, to))
+          Fail(at, fmt::format("@as: {} does not fit in {}", x.i, TypeName(to)));
         return Known(Value::Int(x.i, to));
       }
       if (x.k == Value::K::kFloat) {
@@ -918,8 +980,9 @@ RV Sema::Convert(RV v, const TypeP& to, const Node* at) {
   out.type = to;
   out.reg = d;
   out.temp = true;
-  if (to->kind == TypeKind::kInt && (from->kind == TypeKind::kInt || from->kind == TypeKind::kBool ||
-                                     from->kind == TypeKind::kEnum)) {
+  if (to->kind == TypeKind::kInt &&
+      (from->kind == TypeKind::kInt || from->kind == TypeKind::kBool ||
+       from->kind == TypeKind::kEnum)) {
     if (d != r) Emit("mov     r{}, r{}", d, r);
     Normalize(d, to);
     return out;

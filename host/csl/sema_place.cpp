@@ -183,8 +183,10 @@ Place Sema::PlaceOf(const Node* e) {
       }
       return p;
     }
-    case NodeKind::kIndex: return IndexPlace(e);
-    default: Fail(e, "this expression does not name a variable, an element or a pointee");
+    case NodeKind::kIndex:
+      return IndexPlace(e);
+    default:
+      Fail(e, "this expression does not name a variable, an element or a pointee");
   }
 }
 
@@ -216,7 +218,8 @@ Place Sema::IndexPlace(const Node* e) {
     }
     bt = b.type;
   }
-  if (bt->kind != TypeKind::kArray) Fail(e, fmt::format("cannot index a value of type {}", TypeName(bt)));
+  if (bt->kind != TypeKind::kArray)
+    Fail(e, fmt::format("cannot index a value of type {}", TypeName(bt)));
   const size_t n = e->kids.size() - 1;
   if (n != bt->dims.size())
     Fail(e, fmt::format("{} takes {} indices, found {}", TypeName(bt), bt->dims.size(), n));
@@ -254,7 +257,8 @@ Place Sema::IndexPlace(const Node* e) {
       return s;
     }();
     RV iv = Expr(e->kid(k + 1));
-    if (!IsIntLikeType(iv.type)) Fail(e->kid(k + 1), fmt::format("an index must be an integer, found {}", TypeName(iv.type)));
+    if (!IsIntLikeType(iv.type))
+      Fail(e->kid(k + 1), fmt::format("an index must be an integer, found {}", TypeName(iv.type)));
     if (iv.known) {
       if (iv.v.i < 0 || (dim < (1 << 20) && iv.v.i >= dim))
         Fail(e->kid(k + 1), fmt::format("index {} is out of bounds for {}", iv.v.i, TypeName(bt)));
@@ -292,9 +296,12 @@ Place Sema::IndexPlace(const Node* e) {
     return p;
   }
   // address = base + off + (idx + const_lin) * esize
-  if (esize == 2) Emit("shli    r{0}, r{0}, 1", idx);
-  else if (esize == 4) Emit("shli    r{0}, r{0}, 2", idx);
-  else if (esize != 1) Emit("muli    r{0}, r{0}, {1}", idx, esize);
+  if (esize == 2)
+    Emit("shli    r{0}, r{0}, 1", idx);
+  else if (esize == 4)
+    Emit("shli    r{0}, r{0}, 2", idx);
+  else if (esize != 1)
+    Emit("muli    r{0}, r{0}, {1}", idx, esize);
   if (b.base >= 0) {
     Emit("add     r{}, r{}, r{}", idx, idx, b.base);
     if (b.base_temp) FreeReg(b.base);
@@ -321,7 +328,8 @@ RV Sema::Load(const Place& p, const Node* at) {
     if (!p.cvalue) Fail(at, "this has no value");
     return Known(*p.cvalue);
   }
-  NeedRuntime(at, p.global ? fmt::format("variable '{}'", p.global->symbol) : std::string("this variable"));
+  NeedRuntime(
+      at, p.global ? fmt::format("variable '{}'", p.global->symbol) : std::string("this variable"));
   RV out;
   out.type = p.type;
   if (p.where == Place::W::kReg) {

@@ -45,20 +45,28 @@ Flow Sema::Block(const Node* b, bool new_scope) {
 Flow Sema::Stmt(const Node* s) {
   MarkLine(s);
   switch (s->kind) {
-    case NodeKind::kVarDecl: return VarDecl(s);
-    case NodeKind::kAssign: return Assign(s);
+    case NodeKind::kVarDecl:
+      return VarDecl(s);
+    case NodeKind::kAssign:
+      return Assign(s);
     case NodeKind::kExprStmt: {
       RV v = Expr(s->kid(0));
       Free(v);
       return Flow();
     }
-    case NodeKind::kIf: return If(s);
-    case NodeKind::kWhile: return While(s);
-    case NodeKind::kFor: return For(s);
-    case NodeKind::kReturn: return Return(s);
+    case NodeKind::kIf:
+      return If(s);
+    case NodeKind::kWhile:
+      return While(s);
+    case NodeKind::kFor:
+      return For(s);
+    case NodeKind::kReturn:
+      return Return(s);
     case NodeKind::kBreak:
-    case NodeKind::kContinue: return Jump(s);
-    case NodeKind::kBlock: return Block(s);
+    case NodeKind::kContinue:
+      return Jump(s);
+    case NodeKind::kBlock:
+      return Block(s);
     case NodeKind::kComptimeBlock: {
       FnState* saved = fn_;
       fn_ = nullptr;
@@ -66,7 +74,8 @@ Flow Sema::Stmt(const Node* s) {
       fn_ = saved;
       return f;
     }
-    default: Fail(s, fmt::format("a {} is not allowed here", NodeKindName(s->kind)));
+    default:
+      Fail(s, fmt::format("a {} is not allowed here", NodeKindName(s->kind)));
   }
 }
 
@@ -92,7 +101,8 @@ Flow Sema::VarDecl(const Node* s) {
     v = Coerce(v, t, init, fmt::format("the value of '{}'", s->text).c_str());
   }
   if (ct || (is_const && v.known)) {
-    if (have && !v.known) Fail(init, fmt::format("the value of '{}' must be known at compile time", s->text));
+    if (have && !v.known)
+      Fail(init, fmt::format("the value of '{}' must be known at compile time", s->text));
     Local l;
     l.type = t;
     l.is_const = is_const;
@@ -314,7 +324,8 @@ Flow Sema::For(const Node* s) {
     pi.reg = li.reg;
     pi.sym = li.sym;
     pi.off = li.off;
-    RV start = start_n ? Coerce(Expr(start_n, t), t, start_n, "@range's start") : Known(Value::Int(0, t));
+    RV start =
+        start_n ? Coerce(Expr(start_n, t), t, start_n, "@range's start") : Known(Value::Int(0, t));
     Store(pi, start, s);
     const std::string ltop = NewLabel(), lcont = NewLabel(), lend = NewLabel();
     EmitLabel(ltop);
@@ -325,8 +336,10 @@ Flow Sema::For(const Node* s) {
       int rl = stop_reg;
       if (stop_reg < 0) rl = ToReg(lim, stop_n);
       const bool sign = t->is_signed;
-      if (step > 0) Emit("{}    r{}, r{}, {}", sign ? "bge " : "bgeu", rc, rl, lend);
-      else Emit("{}    r{}, r{}, {}", sign ? "bge " : "bgeu", rl, rc, lend);
+      if (step > 0)
+        Emit("{}    r{}, r{}, {}", sign ? "bge " : "bgeu", rc, rl, lend);
+      else
+        Emit("{}    r{}, r{}, {}", sign ? "bge " : "bgeu", rl, rc, lend);
       if (stop_reg < 0) Free(lim);
       Free(cur);
     }
@@ -403,8 +416,10 @@ Flow Sema::Return(const Node* s) {
   Flow f;
   f.k = Flow::K::kReturn;
   if (!fn_) {
-    if (s->kid(0)) f.value = Const(s->kid(0), "the returned value", comptime_ret_);
-    else f.value = Value::Void();
+    if (s->kid(0))
+      f.value = Const(s->kid(0), "the returned value", comptime_ret_);
+    else
+      f.value = Value::Void();
     return f;
   }
   if (inline_) {
@@ -412,7 +427,9 @@ Flow Sema::Return(const Node* s) {
       RV v = Coerce(Expr(s->kid(0), inline_->ret), inline_->ret, s->kid(0), "the returned value");
       if (inline_->result_reg < 0 && inline_->ret->kind != TypeKind::kVoid) {
         // A DSD, a type or a struct: known where the function is expanded.
-        if (!v.known) Fail(s->kid(0), fmt::format("the returned {} must be known at compile time", TypeName(inline_->ret)));
+        if (!v.known)
+          Fail(s->kid(0), fmt::format("the returned {} must be known at compile time",
+                                      TypeName(inline_->ret)));
         if (inline_->has_known && ValueText(inline_->known) != ValueText(v.v))
           Fail(s->kid(0), "this function returns different compile-time values on different paths");
         inline_->known = v.v;
@@ -447,7 +464,8 @@ Flow Sema::Jump(const Node* s) {
     if (s->kid(0)) f.value = Const(s->kid(0), "the break's value");
     return f;
   }
-  if (fn_->loops.empty()) Fail(s, fmt::format("'{}' outside a loop", is_break ? "break" : "continue"));
+  if (fn_->loops.empty())
+    Fail(s, fmt::format("'{}' outside a loop", is_break ? "break" : "continue"));
   const FnState::Loop* target = &fn_->loops.back();
   if (!s->text.empty()) {
     target = nullptr;
@@ -481,14 +499,17 @@ void Sema::GenFunctionBody(const Node* decl) {
       const Node* p = decl->kid(static_cast<size_t>(i));
       const TypeP t = ptypes[static_cast<size_t>(i)];
       if (!(SizeOf(t) == 4 || SizeOf(t) == 2))
-        Fail(p, fmt::format("a task parameter must be a 16- or 32-bit type, found {}", TypeName(t)));
+        Fail(p,
+             fmt::format("a task parameter must be a 16- or 32-bit type, found {}", TypeName(t)));
       Local l = NewRuntimeLocal(t, addr_taken_.count(p->text) != 0);
       l.is_const = true;
       Declare(p, p->text, l);
       Local* mine = Lookup(p->text);
       const int t0 = Temp(p);
-      if (shift) Emit("shri    r{}, r0, {}", t0, shift);
-      else Emit("mov     r{}, r0", t0);
+      if (shift)
+        Emit("shri    r{}, r0, {}", t0, shift);
+      else
+        Emit("mov     r{}, r0", t0);
       Normalize(t0, t);
       if (SizeOf(t) == 2 && t->kind == TypeKind::kFloat) Emit("andi    r{0}, r{0}, 0xffff", t0);
       RV v;
@@ -552,18 +573,20 @@ RV Sema::CallFunction(const Node* call, const Value& fnv, const std::vector<cons
   const Node* decl = fnv.node;
   ModuleInst* m = fnv.mod;
   if (decl->has(kFlagTask))
-    Fail(call, fmt::format("'{}' is a task: tasks are not called; bind it and @activate it",
-                           decl->text));
+    Fail(call,
+         fmt::format("'{}' is a task: tasks are not called; bind it and @activate it", decl->text));
   const int np = static_cast<int>(decl->ival);
   if (static_cast<int>(args.size()) != np)
     Fail(call, fmt::format("'{}' takes {} arguments, found {}", decl->text, np, args.size()));
-  if (decl->has(kFlagExtern)) Fail(call, fmt::format("'{}' is extern: it has no body to call", decl->text));
+  if (decl->has(kFlagExtern))
+    Fail(call, fmt::format("'{}' is extern: it has no body to call", decl->text));
   bool generic = false;
   for (int i = 0; i < np; ++i) generic |= decl->kid(static_cast<size_t>(i))->has(kFlagComptime);
   if (!fn_) {
     std::vector<Value> vals;
     Sema callee_types(c_, m, nullptr);
-    for (int i = 0; i < np; ++i) vals.push_back(Const(args[static_cast<size_t>(i)], "an argument of a comptime call"));
+    for (int i = 0; i < np; ++i)
+      vals.push_back(Const(args[static_cast<size_t>(i)], "an argument of a comptime call"));
     return Known(CallComptime(decl, m, vals, call->loc));
   }
   if (decl->has(kFlagInline) || generic) {
@@ -579,7 +602,8 @@ RV Sema::CallFunction(const Node* call, const Value& fnv, const std::vector<cons
         inner.BindConst(p->text, a.v);
         continue;
       }
-      if (p->has(kFlagComptime)) Fail(args[static_cast<size_t>(i)], "this argument must be known at compile time");
+      if (p->has(kFlagComptime))
+        Fail(args[static_cast<size_t>(i)], "this argument must be known at compile time");
       Local l = inner.NewRuntimeLocal(t, false);
       l.is_const = true;
       inner.Declare(p, p->text, l);
@@ -622,7 +646,8 @@ RV Sema::CallFunction(const Node* call, const Value& fnv, const std::vector<cons
   for (int i = 0; i < np; ++i) {
     const Node* p = decl->kid(static_cast<size_t>(i));
     const TypeP t = types_of.TypeOf(p->kid(0), "a parameter type");
-    RV a = Coerce(Expr(args[static_cast<size_t>(i)], t), t, args[static_cast<size_t>(i)], "an argument");
+    RV a = Coerce(Expr(args[static_cast<size_t>(i)], t), t, args[static_cast<size_t>(i)],
+                  "an argument");
     Place q;
     q.type = t;
     q.where = Place::W::kMem;
@@ -667,7 +692,8 @@ int Sema::TaskIdOf(const Value& v, const Node* at, const char* what) {
     const std::string sym = c_.FunctionSymbol(v.mod, v.node, at->loc);
     for (const TaskBinding& b : p->tasks)
       if (b.symbol == sym) return b.id;
-    Fail(at, fmt::format("{}: task '{}' is not bound to an ID (@bind_local_task)", what, v.node->text));
+    Fail(at,
+         fmt::format("{}: task '{}' is not bound to an ID (@bind_local_task)", what, v.node->text));
   }
   Fail(at, fmt::format("{} must be a task ID or a task, found {}", what, ValueText(v)));
 }

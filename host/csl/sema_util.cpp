@@ -43,8 +43,9 @@ int Sema::Temp(const Node* at) {
       return r;
     }
   }
-  Fail(at, "expression too complex: it needs more than 7 registers at once; split it with a "
-           "const");
+  Fail(at,
+       "expression too complex: it needs more than 7 registers at once; split it with a "
+       "const");
 }
 
 void Sema::FreeReg(int r) {
@@ -75,8 +76,10 @@ namespace {
 // The bits of a known scalar as the machine holds it in a register.
 uint32_t RegisterBits(const Value& v, const TypeP& t) {
   switch (v.k) {
-    case Value::K::kBool: return static_cast<uint32_t>(v.i);
-    case Value::K::kInt: return static_cast<uint32_t>(static_cast<uint64_t>(v.i));
+    case Value::K::kBool:
+      return static_cast<uint32_t>(v.i);
+    case Value::K::kInt:
+      return static_cast<uint32_t>(static_cast<uint64_t>(v.i));
     case Value::K::kFloat: {
       const float f = static_cast<float>(v.f);
       uint32_t b = 0;
@@ -87,14 +90,16 @@ uint32_t RegisterBits(const Value& v, const TypeP& t) {
       }
       return b;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 }  // namespace
 
 int Sema::ToReg(RV& v, const Node* at) {
   if (!v.known) {
-    if (v.reg < 0) Fail(at, fmt::format("a value of type {} cannot be used here", TypeName(v.type)));
+    if (v.reg < 0)
+      Fail(at, fmt::format("a value of type {} cannot be used here", TypeName(v.type)));
     return v.reg;
   }
   NeedRuntime(at, "this value");

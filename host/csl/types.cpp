@@ -193,15 +193,24 @@ bool SameType(const TypeP& a, const TypeP& b) {
 std::string TypeName(const TypeP& t) {
   if (!t) return "?";
   switch (t->kind) {
-    case TypeKind::kVoid: return "void";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInt: return fmt::format("{}{}", t->is_signed ? 'i' : 'u', t->bits);
-    case TypeKind::kFloat: return fmt::format("f{}", t->bits);
-    case TypeKind::kCInt: return "comptime_int";
-    case TypeKind::kCFloat: return "comptime_float";
-    case TypeKind::kCString: return "comptime_string";
-    case TypeKind::kCStruct: return "comptime_struct";
-    case TypeKind::kType: return "type";
+    case TypeKind::kVoid:
+      return "void";
+    case TypeKind::kBool:
+      return "bool";
+    case TypeKind::kInt:
+      return fmt::format("{}{}", t->is_signed ? 'i' : 'u', t->bits);
+    case TypeKind::kFloat:
+      return fmt::format("f{}", t->bits);
+    case TypeKind::kCInt:
+      return "comptime_int";
+    case TypeKind::kCFloat:
+      return "comptime_float";
+    case TypeKind::kCString:
+      return "comptime_string";
+    case TypeKind::kCStruct:
+      return "comptime_struct";
+    case TypeKind::kType:
+      return "type";
     case TypeKind::kArray: {
       std::string d;
       for (size_t i = 0; i < t->dims.size(); ++i) d += (i ? ", " : "") + std::to_string(t->dims[i]);
@@ -212,37 +221,51 @@ std::string TypeName(const TypeP& t) {
                          TypeName(t->elem));
     case TypeKind::kFn: {
       std::string p;
-      for (size_t i = 0; i < t->params.size(); ++i)
-        p += (i ? ", " : "") + TypeName(t->params[i]);
+      for (size_t i = 0; i < t->params.size(); ++i) p += (i ? ", " : "") + TypeName(t->params[i]);
       return fmt::format("{}({}) {}", t->task ? "task" : "fn", p, TypeName(t->ret));
     }
     case TypeKind::kStruct:
-    case TypeKind::kEnum: return t->name;
-    case TypeKind::kColor: return "color";
-    case TypeKind::kInQueue: return "input_queue";
-    case TypeKind::kOutQueue: return "output_queue";
-    case TypeKind::kLocalTask: return "local_task_id";
-    case TypeKind::kDataTask: return "data_task_id";
-    case TypeKind::kControlTask: return "control_task_id";
-    case TypeKind::kDirection: return "direction";
+    case TypeKind::kEnum:
+      return t->name;
+    case TypeKind::kColor:
+      return "color";
+    case TypeKind::kInQueue:
+      return "input_queue";
+    case TypeKind::kOutQueue:
+      return "output_queue";
+    case TypeKind::kLocalTask:
+      return "local_task_id";
+    case TypeKind::kDataTask:
+      return "data_task_id";
+    case TypeKind::kControlTask:
+      return "control_task_id";
+    case TypeKind::kDirection:
+      return "direction";
     case TypeKind::kDsd: {
       static const char* const n[] = {"mem1d_dsd", "mem4d_dsd", "fabin_dsd", "fabout_dsd"};
       return n[static_cast<int>(t->dsd)];
     }
-    case TypeKind::kModule: return "imported_module";
-    case TypeKind::kUndefined: return "@TypeOf(undefined)";
-    case TypeKind::kNoReturn: return "noreturn";
+    case TypeKind::kModule:
+      return "imported_module";
+    case TypeKind::kUndefined:
+      return "@TypeOf(undefined)";
+    case TypeKind::kNoReturn:
+      return "noreturn";
   }
   return "?";
 }
 
 int64_t SizeOf(const TypeP& t) {
   switch (t->kind) {
-    case TypeKind::kBool: return 2;
+    case TypeKind::kBool:
+      return 2;
     case TypeKind::kInt:
-    case TypeKind::kFloat: return t->bits / 8;
-    case TypeKind::kArray: return SizeOf(t->elem) * t->Count();
-    case TypeKind::kPtr: return 2;
+    case TypeKind::kFloat:
+      return t->bits / 8;
+    case TypeKind::kArray:
+      return SizeOf(t->elem) * t->Count();
+    case TypeKind::kPtr:
+      return 2;
     case TypeKind::kStruct: {
       int64_t s = 0;
       for (const TypeP& f : t->field_types) {
@@ -252,29 +275,36 @@ int64_t SizeOf(const TypeP& t) {
       const int64_t a = AlignOf(t);
       return (s + a - 1) / a * a;
     }
-    case TypeKind::kEnum: return SizeOf(t->tag);
+    case TypeKind::kEnum:
+      return SizeOf(t->tag);
     case TypeKind::kColor:
     case TypeKind::kLocalTask:
     case TypeKind::kDataTask:
     case TypeKind::kControlTask:
     case TypeKind::kInQueue:
     case TypeKind::kOutQueue:
-    case TypeKind::kDirection: return 2;
-    case TypeKind::kDsd: return t->dsd == DsdKind::kMem4d ? 16 : 8;
-    default: return 0;
+    case TypeKind::kDirection:
+      return 2;
+    case TypeKind::kDsd:
+      return t->dsd == DsdKind::kMem4d ? 16 : 8;
+    default:
+      return 0;
   }
 }
 
 int64_t AlignOf(const TypeP& t) {
   switch (t->kind) {
-    case TypeKind::kArray: return std::max<int64_t>(AlignOf(t->elem), 2);
-    case TypeKind::kDsd: return 8;
+    case TypeKind::kArray:
+      return std::max<int64_t>(AlignOf(t->elem), 2);
+    case TypeKind::kDsd:
+      return 8;
     case TypeKind::kStruct: {
       int64_t a = 2;
       for (const TypeP& f : t->field_types) a = std::max(a, AlignOf(f));
       return a;
     }
-    default: return std::max<int64_t>(SizeOf(t), 1);
+    default:
+      return std::max<int64_t>(SizeOf(t), 1);
   }
 }
 

@@ -57,15 +57,20 @@ const Value* Value::Field(const std::string& name) const {
 
 std::string ValueText(const Value& v) {
   switch (v.k) {
-    case Value::K::kVoid: return "{}";
-    case Value::K::kBool: return v.i ? "true" : "false";
+    case Value::K::kVoid:
+      return "{}";
+    case Value::K::kBool:
+      return v.i ? "true" : "false";
     case Value::K::kInt:
       if (v.type && v.type->kind != TypeKind::kCInt && v.type->kind != TypeKind::kInt)
         return fmt::format("{}({})", TypeName(v.type), v.i);
       return std::to_string(v.i);
-    case Value::K::kFloat: return fmt::format("{}", v.f);
-    case Value::K::kString: return fmt::format("\"{}\"", v.s);
-    case Value::K::kType: return TypeName(v.t);
+    case Value::K::kFloat:
+      return fmt::format("{}", v.f);
+    case Value::K::kString:
+      return fmt::format("\"{}\"", v.s);
+    case Value::K::kType:
+      return TypeName(v.t);
     case Value::K::kAgg: {
       std::string s = ".{";
       for (size_t i = 0; i < v.elems.size(); ++i) {
@@ -75,12 +80,18 @@ std::string ValueText(const Value& v) {
       }
       return s + "}";
     }
-    case Value::K::kFn: return v.node ? "fn " + v.node->text : "fn " + v.s;
-    case Value::K::kModule: return "module";
-    case Value::K::kPtr: return fmt::format("&{}+{}", v.s, v.i);
-    case Value::K::kDsd: return "dsd";
-    case Value::K::kTensor: return "tensor access";
-    case Value::K::kUndefined: return "undefined";
+    case Value::K::kFn:
+      return v.node ? "fn " + v.node->text : "fn " + v.s;
+    case Value::K::kModule:
+      return "module";
+    case Value::K::kPtr:
+      return fmt::format("&{}+{}", v.s, v.i);
+    case Value::K::kDsd:
+      return "dsd";
+    case Value::K::kTensor:
+      return "tensor access";
+    case Value::K::kUndefined:
+      return "undefined";
   }
   return "?";
 }

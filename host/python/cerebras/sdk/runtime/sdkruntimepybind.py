@@ -126,7 +126,7 @@ class SdkRuntime:
     def run(self):
         """Starts the program: tasks active at load run until the fabric settles."""
         self._rt.run()
-        if self._meta["d2h_colors"]:
+        if self._meta.get("d2h_colors", []):
             self._collect()  # opens the east edge ports of the kernel's rows
         self._rt.run_until_quiescent(self._max_cycles)
         self._flush_log()
@@ -234,7 +234,7 @@ class SdkRuntime:
     # Streams (docs/csl.md, "Streaming"): wavelets through the fabric's edge ports.
     def _stream_h2d(self, color, src, px, py, w, h, l, order):
         call = "memcpy_h2d(streaming=True)"
-        color = self._stream_color(call, color, self._meta["h2d_colors"], "MEMCPYH2D")
+        color = self._stream_color(call, color, self._meta.get("h2d_colors", []), "MEMCPYH2D")
         self._check_region(call, px, py, w, h)
         words = self._host_array(call, src, w * h * l).view(np.uint32)
         per_pe = _per_pe(words, w, h, l, order)
@@ -271,7 +271,7 @@ class SdkRuntime:
 
     def _stream_d2h(self, dest, color, px, py, w, h, l, order):
         call = "memcpy_d2h(streaming=True)"
-        color = self._stream_color(call, color, self._meta["d2h_colors"], "MEMCPYD2H")
+        color = self._stream_color(call, color, self._meta.get("d2h_colors", []), "MEMCPYD2H")
         self._check_region(call, px, py, w, h)
         if w > 1:
             raise SdkError(f"{call}: Tessera takes streams from one PE per row (w = 1), not "

@@ -1,0 +1,208 @@
+// The CSL compiler on whole programs written to a temporary folder: what bad programs are told
+// (file:line:col, the source line and a caret), and what good ones produce (out/: the image,
+// out.json, assembly whose every instruction names its CSL line).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "csl/compiler.h"
+
+namespace tessera::csl {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CslCompile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           fmt::format("tessera_csl_{}_{}",
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+                       static_cast<long>(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+  }
+  // A one-PE layout running pe.csl that exports `f`, and pe.csl = `pe`.
+  void OnePe(const std::string& pe) {
+    Write("layout.csl",
+          "layout {\n  @set_rectangle(1, 1);\n  @set_tile_code(0, 0, \"pe.csl\", .{});\n"
+          "  @export_name(\"f\", fn()void);\n}\n");
+    Write("pe.csl", pe + "\ncomptime { @export_symbol(f); }\n");
+  }
+  Options Opt() {
+    Options o;
+    o.layout_file = (dir_ / "layout.csl").string();
+    o.out_dir = (dir_ / "out").string();
+    return o;
+  }
+  // The error of compiling, or "" when it compiles.
+  std::string ErrorOf(Options o) {
+    try {
+      Compiler(o).Run();
+    } catch (const Error& e) {
+      // Paths are the temporary folder's: keep the file names only.
+      std::string m = e.what();
+      const std::string d = dir_.string() + "/";
+      for (size_t at; (at = m.find(d)) != std::string::npos;) m.erase(at, d.size());
+      return m;
+    }
+    return "";
+  }
+  std::string ErrorOf() { return ErrorOf(Opt()); }
+  std::string Read(const std::string& name) {
+    std::ifstream in(dir_ / name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CslCompile, AGoodProgramWritesTheImageJsonAndAssemblyWithCslLines) {
+  OnePe(
+      "var y: [4]f32;\nconst y_ptr: [*]f32 = &y;\nfn f() void {\n  y[1] = 2.5;\n}\n"
+      "comptime { @export_symbol(y_ptr, \"y\"); }");
+  Write("layout.csl",
+        "layout {\n  @set_rectangle(1, 1);\n  @set_tile_code(0, 0, \"pe.csl\", .{});\n"
+        "  @export_name(\"f\", fn()void);\n  @export_name(\"y\", [*]f32, false);\n}\n");
+  ASSERT_EQ(ErrorOf(), "");
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "out.timg"));
+  const std::string json = Read("out/out.json");
+  EXPECT_NE(json.find("\"functions\": {\"f\": 0}"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"name\": \"y\", \"symbol\": \"y\", \"type\": \"f32\", \"count\": 4}"),
+            std::string::npos)
+      << json;
+  const std::string s = Read("out/pe_0.s");
+  EXPECT_NE(s.find(".loc    \"" + (dir_ / "pe.csl").string() + "\", 4\n        li"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find(".task   __launch, local, 30"), std::string::npos) << s;
+}
+
+TEST_F(CslCompile, TypeErrorsPointAtTheValue) {
+  OnePe("var a: [10]i16;\nfn f() void { var x: i32 = 3; a[0] = x; }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:2:38: error: the assigned value must be i16, found i32 (convert with @as)\n"
+            "  fn f() void { var x: i32 = 3; a[0] = x; }\n"
+            "                                       ^");
+  OnePe("fn f() void { var x: i16 = 1; var y: i32 = 2; _ = x + y; }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:53: error: the operands of '+' have different types, i16 and i32; convert "
+            "one with @as\n"
+            "  fn f() void { var x: i16 = 1; var y: i32 = 2; _ = x + y; }\n"
+            "                                                      ^");
+  OnePe("var u: u16 = 70000;\nfn f() void { u = 1; }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:14: error: the initial value of 'u' (globals are initialized at compile "
+            "time): 70000 does not fit in u16\n"
+            "  var u: u16 = 70000;\n"
+            "               ^");
+}
+
+TEST_F(CslCompile, UnknownNamesBuiltinsAndModules) {
+  OnePe("fn f() void { @foo(3); }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:15: error: unknown builtin '@foo' (or one Tessera's cslc does not implement "
+            "yet; see docs/csl.md)\n"
+            "  fn f() void { @foo(3); }\n"
+            "                ^");
+  OnePe("const m = @import_module(\"nothere.csl\");\nfn f() void {}");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:11: error: cannot find module 'nothere.csl' (looked for nothere.csl)\n"
+            "  const m = @import_module(\"nothere.csl\");\n"
+            "            ^");
+  OnePe("const m = @import_module(\"<collectives_2d>\");\nfn f() void {}");
+  EXPECT_NE(ErrorOf().find("unknown library <collectives_2d>"), std::string::npos);
+  OnePe("fn f() void { y = 1; }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:15: error: no variable, constant or function named 'y' here\n"
+            "  fn f() void { y = 1; }\n"
+            "                ^");
+}
+
+TEST_F(CslCompile, ColorsTaskIdsAndQueuesOutOfRange) {
+  OnePe("const c = @get_color(24);\nfn f() void { @block(c); }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:22: error: color 24 is out of range (0..23 are routable)\n"
+            "  const c = @get_color(24);\n"
+            "                       ^");
+  OnePe(
+      "task t() void {}\nfn f() void {}\ncomptime { @bind_local_task(t, @get_local_task_id(31)); "
+      "}");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:3:51: error: task ID 31 is out of range (0..30)\n"
+            "  comptime { @bind_local_task(t, @get_local_task_id(31)); }\n"
+            "                                                    ^");
+  OnePe("const q = @get_output_queue(6);\nfn f() void { _ = q; }");
+  EXPECT_NE(ErrorOf().find("output queue 6 is out of range (0..5)"), std::string::npos);
+}
+
+TEST_F(CslCompile, AProgramThatDoesNotFitSaysByHowMuch) {
+  OnePe("var a: [13000]f32;\nfn f() void { a[0] = 1.0; }");
+  EXPECT_EQ(ErrorOf(),
+            "layout.csl:3:3: error: the program pe.csl does not fit in a PE's 48 KiB of SRAM: it "
+            "needs 52000 bytes, 2848 too many (its "
+            "variables take 52000 bytes, the largest 'a' 52000)\n"
+            "    @set_tile_code(0, 0, \"pe.csl\", .{});\n"
+            "    ^");
+}
+
+TEST_F(CslCompile, RecursionIsRefused) {
+  OnePe("fn g(n: i16) i16 { if (n == 0) return 0; return g(n - 1); }\nfn f() void { _ = g(3); }");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:1:50: error: recursion (g -> g): functions here have static frames; write it "
+            "as a loop\n"
+            "  fn g(n: i16) i16 { if (n == 0) return 0; return g(n - 1); }\n"
+            "                                                   ^");
+}
+
+TEST_F(CslCompile, CommandLineParamsAndExports) {
+  OnePe("fn f() void {}");
+  Options o = Opt();
+  o.params = {{"M", "4"}};
+  EXPECT_EQ(ErrorOf(o), "cslc: --params: layout.csl has no param 'M'");
+  Write("layout.csl", "param M: i16;\nlayout {\n  @set_rectangle(M, 1);\n}\n");
+  EXPECT_EQ(ErrorOf(),
+            "layout.csl:1:7: error: param 'M' is not given a value (--params=M:VALUE)\n"
+            "  param M: i16;\n"
+            "        ^");
+  o.params = {{"M", "x4"}};
+  EXPECT_EQ(ErrorOf(o), "cslc: --params: the value of 'M' must be an integer, found 'x4'");
+  // An export the layout does not name.
+  Write("layout.csl",
+        "layout {\n  @set_rectangle(1, 1);\n  @set_tile_code(0, 0, \"pe.csl\", .{});\n}\n");
+  EXPECT_EQ(ErrorOf(),
+            "pe.csl:2:12: error: 'f' is exported by the PE code but the layout has no "
+            "@export_name(\"f\", ...)\n"
+            "  comptime { @export_symbol(f); }\n"
+            "             ^");
+  // A PE of the rectangle without code.
+  Write("layout.csl",
+        "layout {\n  @set_rectangle(2, 1);\n  @set_tile_code(0, 0, \"pe.csl\", .{});\n}\n");
+  EXPECT_NE(ErrorOf().find("PE(1, 0) of the 2x1 rectangle has no code"), std::string::npos);
+}
+
+TEST_F(CslCompile, TheFabricMustHoldTheProgramAndMemcpy) {
+  OnePe("fn f() void {}");
+  Options o = Opt();
+  o.memcpy = true;
+  o.fabric_w = 7;
+  o.fabric_h = 3;
+  EXPECT_EQ(ErrorOf(o),
+            "cslc: --fabric-dims=7,3 is too small for the 1x1 program at offset 4,1: it needs at "
+            "least 8,3");
+}
+
+}  // namespace
+}  // namespace tessera::csl
