@@ -30,6 +30,9 @@ echo
 echo "== speed per PE-cycle: host instructions (bench/pe_cycle_cost.sh) =="
 with_valgrind bench/pe_cycle_cost.sh "$build"
 echo
+echo "== CSL: cslc's GEMV against the hand-written kernel, and compile times (bench/csl_quality.sh) =="
+bash bench/csl_quality.sh "$build"
+echo
 echo "== the library's kernels on the functional model (bench/kernel_cost.sh) =="
 with_valgrind bench/kernel_cost.sh "$build"
 echo

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -553,14 +554,23 @@ void Compiler::GenProgram(Program& p) {
   out += text;
   out += "\n        .data\n";
   std::string bss;
+  const std::map<std::string, int> residue = PlaceArrays(p);
   for (const std::string& sym : p.global_order) {
     const GlobalVar& g = p.globals.at(sym);
+    // Arrays start at the offset modulo 16 PlaceArrays chose, so that arrays read together do
+    // not read one bank pair in every step.
+    std::string place = fmt::format("        .align  {}\n", AlignOf(g.type));
+    const auto r = residue.find(sym);
+    if (r != residue.end()) {
+      place = "        .align  16\n";
+      if (r->second) place += fmt::format("        .space  {}\n", r->second);
+    }
     const std::string d = GlobalData(p, g);
     if (d.empty()) {
-      bss += fmt::format("        .align  {}\n{}:\n        .space  {}\n", AlignOf(g.type), g.symbol,
+      bss += fmt::format("{}{}:\n        .space  {}\n", place, g.symbol,
                          std::max<int64_t>(SizeOf(g.type), 1));
     } else {
-      out += d;
+      out += place + d;
     }
   }
   out += p.data;
@@ -649,12 +659,52 @@ void Compiler::CheckFits(const Program& p) {
                               p.file, total, total - kSram, data, biggest, biggest_size));
 }
 
+std::map<std::string, int> Compiler::PlaceArrays(const Program& p) {
+  // Greedy: each array (16 bytes or more) in declaration order takes the first of the offsets
+  // 0, 4, 8, 12 modulo 16 at which none of the reads paired with it (an operation's two memory
+  // sources, Program::bank_pairs) falls on the same residue as its partner's, if any does.
+  std::map<std::string, int> r;
+  for (const std::string& sym : p.global_order) {
+    const GlobalVar& g = p.globals.at(sym);
+    if (g.type->kind != TypeKind::kArray || SizeOf(g.type) < 16) continue;
+    int pick = 0;
+    for (int cand = 0; cand < 16; cand += 4) {
+      bool ok = true;
+      for (const Program::BankPair& bp : p.bank_pairs) {
+        const bool is_a = bp.a == sym, is_b = bp.b == sym;
+        if (!is_a && !is_b) continue;
+        const std::string& other = is_a ? bp.b : bp.a;
+        const auto o = r.find(other);
+        if (o == r.end()) continue;
+        const int64_t mine = cand + (is_a ? bp.a_off : bp.b_off);
+        const int64_t theirs = o->second + (is_a ? bp.b_off : bp.a_off);
+        if (((mine - theirs) % 16 + 16) % 16 == 0) ok = false;
+      }
+      if (ok) {
+        pick = cand;
+        break;
+      }
+    }
+    r[sym] = pick;
+  }
+  return r;
+}
+
 std::string Compiler::GlobalData(Program& p, const GlobalVar& g) {
   const Value& v = g.init;
-  if (v.k == Value::K::kVoid || v.k == Value::K::kUndefined) {
-    if (g.type->kind == TypeKind::kDsd) return "";
-    return "";
-  }
+  if (v.k == Value::K::kVoid || v.k == Value::K::kUndefined) return "";
+  // All zeros: zero-filled data (.bss) holds no bytes in the image.
+  std::function<bool(const Value&)> zero = [&](const Value& x) {
+    if (x.k == Value::K::kAgg) {
+      for (const Value& e : x.elems)
+        if (!zero(e)) return false;
+      return true;
+    }
+    return (x.k == Value::K::kInt || x.k == Value::K::kBool) ? x.i == 0
+           : x.k == Value::K::kFloat                         ? (x.f == 0 && !std::signbit(x.f))
+                                                             : false;
+  };
+  if (g.type->kind != TypeKind::kDsd && zero(v)) return "";
   if (g.type->kind == TypeKind::kDsd) {
     if (v.k != Value::K::kDsd) return "";
     DsdValue d = *v.dsd;
@@ -668,7 +718,7 @@ std::string Compiler::GlobalData(Program& p, const GlobalVar& g) {
     }
     return "        " + DsdDirective(g.symbol, d) + "\n";
   }
-  std::string s = fmt::format("        .align  {}\n{}:\n", AlignOf(g.type), g.symbol);
+  std::string s = fmt::format("{}:\n", g.symbol);
   std::function<void(const Value&, const TypeP&)> emit = [&](const Value& x, const TypeP& t) {
     if (t->kind == TypeKind::kArray) {
       if (x.k == Value::K::kAgg) {

@@ -94,6 +94,7 @@ class Compiler {
   void WriteOutput();
   void CheckRecursion(const Program& p);
   void CheckFits(const Program& p);
+  std::map<std::string, int> PlaceArrays(const Program& p);         // symbol -> offset modulo 16
   void StreamColors(std::vector<int>& h2d, std::vector<int>& d2h);  // memcpy's stream colors
   std::string GlobalData(Program& p, const GlobalVar& g);
 

@@ -254,23 +254,44 @@ class DsdGen {
     d.elem = b.type->elem->kind == TypeKind::kArray ? b.type->elem->elem : b.type->elem;
   }
 
-  // Loads operand `v` into a descriptor register for an operation of class c.
+  // Loads operand `v` into a descriptor register for an operation of class c (one register
+  // for operands loaded from the same place: `@fadds(y, y, x)` loads y once).
   std::string Operand(RV& v, Cls c, int dreg, const Node* at, const char* role) {
+    auto load = [&](const std::string& from) {
+      for (const auto& [src, reg] : loaded_)
+        if (src == from) return reg;
+      s_.Emit("ldd     d{}, {}", dreg, from);
+      loaded_.emplace_back(from, fmt::format("d{}", dreg));
+      return loaded_.back().second;
+    };
     if (v.known) {
       if (v.v.k != Value::K::kDsd)
         s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, ValueText(v.v)));
       DsdValue d = *v.v.dsd;
       Materialize(d, c, at, role);
-      const std::string sym = s_.compiler().DsdConstant(s_.module()->program, d, at->loc);
-      s_.Emit("ldd     d{}, {}", dreg, sym);
-      return fmt::format("d{}", dreg);
+      NoteSource(d, role);
+      return load(s_.compiler().DsdConstant(s_.module()->program, d, at->loc));
     }
     if (v.dreg >= 0) return fmt::format("d{}", v.dreg);
     if (!v.mem.empty()) {
-      s_.Emit("ldd     d{}, {}", dreg, v.mem);
-      return fmt::format("d{}", dreg);
+      // A DSD variable: its initial value says which array it walks.
+      for (const auto& [sym, g] : s_.module()->program->globals)
+        if (g.symbol == v.mem && g.init.k == Value::K::kDsd) NoteSource(*g.init.dsd, role);
+      return load(v.mem);
     }
     s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, TypeName(v.type)));
+  }
+
+  // The memory arrays an operation reads as its two sources, for bank-aware placement
+  // (Compiler::PlaceArrays): their bases should differ modulo 16 (docs/isa.md 6.7).
+  void NoteSource(const DsdValue& d, const char* role) {
+    if (d.kind != DsdKind::kMem1d || d.base_symbol.empty() ||
+        std::string(role) == "the destination")
+      return;
+    sources_.emplace_back(d.base_symbol, d.base_offset);
+    if (sources_.size() == 2 && sources_[0].first != sources_[1].first)
+      s_.module()->program->bank_pairs.push_back(
+          {sources_[0].first, sources_[0].second, sources_[1].first, sources_[1].second});
   }
 
   // Gives a DSD its element type and resolves its color from the queue it names.
@@ -508,6 +529,8 @@ class DsdGen {
   Sema& s_;
   const Node* call_;
   const std::vector<const Node*>& a_;
+  std::vector<std::pair<std::string, std::string>> loaded_;  // where from -> descriptor register
+  std::vector<std::pair<std::string, int64_t>> sources_;     // memory sources: array, offset
 };
 
 }  // namespace

@@ -99,6 +99,14 @@ struct Program {
     Loc loc;
   };
   std::map<std::string, std::vector<Call>> calls;  // caller symbol -> the calls it makes
+  // Two arrays read together as an operation's sources (with the byte offsets of the reads).
+  struct BankPair {
+    std::string a;
+    int64_t a_off;
+    std::string b;
+    int64_t b_off;
+  };
+  std::vector<BankPair> bank_pairs;
 };
 
 }  // namespace tessera::csl

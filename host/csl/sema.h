@@ -167,7 +167,9 @@ class Sema {
   RV Index(const Node* e);
   RV Unary(const Node* e, const TypeP& want);
   RV Binary(const Node* e, const TypeP& want);
-  RV Compare(const Node* e);
+  // With branch_if_false, an integer comparison emits a branch to it instead of a bool
+  // (the result is then a known value of type noreturn).
+  RV Compare(const Node* e, const std::string* branch_if_false = nullptr);
   RV Logical(const Node* e);
   RV InitList(const Node* e, const TypeP& want);
   RV IfExpr(const Node* e, const TypeP& want);

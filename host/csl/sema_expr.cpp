@@ -530,7 +530,7 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
   return result();
 }
 
-RV Sema::Compare(const Node* e) {
+RV Sema::Compare(const Node* e, const std::string* branch_if_false) {
   const std::string& op = e->text;
   RV a = Expr(e->kid(0));
   RV b = Expr(e->kid(1), a.type->kind == TypeKind::kCInt ? nullptr : a.type);
@@ -585,6 +585,31 @@ RV Sema::Compare(const Node* e) {
     Fail(e, fmt::format("'{}' needs numbers, found {}", op, TypeName(t)));
   const int ra = ToReg(a, e->kid(0));
   const int rb = ToReg(b, e->kid(1));
+  if (branch_if_false && t->kind != TypeKind::kFloat) {
+    // A condition: one branch on the opposite comparison, no bool in a register.
+    const bool sign = t->kind == TypeKind::kInt && t->is_signed;
+    const char* lt = sign ? "blt " : "bltu";
+    const char* ge = sign ? "bge " : "bgeu";
+    const std::string& l = *branch_if_false;
+    if (op == "<")
+      Emit("{}    r{}, r{}, {}", ge, ra, rb, l);
+    else if (op == ">")
+      Emit("{}    r{}, r{}, {}", ge, rb, ra, l);
+    else if (op == "<=")
+      Emit("{}    r{}, r{}, {}", lt, rb, ra, l);
+    else if (op == ">=")
+      Emit("{}    r{}, r{}, {}", lt, ra, rb, l);
+    else if (op == "==")
+      Emit("bne     r{}, r{}, {}", ra, rb, l);
+    else
+      Emit("beq     r{}, r{}, {}", ra, rb, l);
+    Free(a);
+    Free(b);
+    RV done;
+    done.type = types::NoReturn();
+    done.known = true;
+    return done;
+  }
   const int d = a.temp ? ra : Temp(e);
   if (t->kind == TypeKind::kFloat) {
     const char s = t->bits == 32 ? 's' : 'h';

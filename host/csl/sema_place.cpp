@@ -366,7 +366,15 @@ void Sema::Store(const Place& p, RV v, const Node* at) {
     if (v.known && v.v.k != Value::K::kPtr) {
       RV tmp = v;
       const int r = ToReg(tmp, at);
-      Emit("mov     r{}, r{}", p.reg, r);
+      // The constant straight into the variable's register.
+      std::string& body = fn_->body;
+      const std::string li = fmt::format("        li      r{}, ", r);
+      const size_t at_li = body.rfind(li);
+      if (at_li != std::string::npos && body.find('\n', at_li) == body.size() - 1) {
+        body.replace(at_li, li.size(), fmt::format("        li      r{}, ", p.reg));
+      } else {
+        Emit("mov     r{}, r{}", p.reg, r);
+      }
       Free(tmp);
       return;
     }

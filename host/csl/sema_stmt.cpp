@@ -179,7 +179,11 @@ void Sema::BranchIfFalse(const Node* cond, const std::string& label) {
     EmitLabel(ltrue);
     return;
   }
-  RV c = Expr(cond);
+  const bool compare = cond->kind == NodeKind::kBinary &&
+                       (cond->text == "<" || cond->text == ">" || cond->text == "<=" ||
+                        cond->text == ">=" || cond->text == "==" || cond->text == "!=");
+  RV c = compare && fn_ ? Compare(cond, &label) : Expr(cond);
+  if (c.type->kind == TypeKind::kNoReturn) return;  // the comparison branched
   if (c.type->kind != TypeKind::kBool)
     Fail(cond, fmt::format("a condition must be a bool, found {}", TypeName(c.type)));
   if (c.known) {
@@ -203,17 +207,23 @@ void Sema::BranchIfTrue(const Node* cond, const std::string& label) {
 }
 
 Flow Sema::If(const Node* s) {
-  RV c = Expr(s->kid(0));
-  if (c.type->kind != TypeKind::kBool)
-    Fail(s->kid(0), fmt::format("an if's condition must be a bool, found {}", TypeName(c.type)));
-  if (c.known) {
-    if (c.v.i) return Stmt(s->kid(1));
-    if (s->kid(2)) return Stmt(s->kid(2));
-    return Flow();
+  const Node* cond = s->kid(0);
+  const bool compare = fn_ && cond->kind == NodeKind::kBinary &&
+                       (cond->text == "<" || cond->text == ">" || cond->text == "<=" ||
+                        cond->text == ">=" || cond->text == "==" || cond->text == "!=");
+  const std::string lelse = fn_ ? NewLabel() : "";
+  RV c = compare ? Compare(cond, &lelse) : Expr(cond);
+  if (c.type->kind != TypeKind::kNoReturn) {
+    if (c.type->kind != TypeKind::kBool)
+      Fail(cond, fmt::format("an if's condition must be a bool, found {}", TypeName(c.type)));
+    if (c.known) {  // known: only the branch taken is compiled
+      if (c.v.i) return Stmt(s->kid(1));
+      if (s->kid(2)) return Stmt(s->kid(2));
+      return Flow();
+    }
+    Emit("beqz    r{}, {}", c.reg, lelse);
+    Free(c);
   }
-  const std::string lelse = NewLabel();
-  Emit("beqz    r{}, {}", c.reg, lelse);
-  Free(c);
   Stmt(s->kid(1));
   if (s->kid(2)) {
     const std::string lend = NewLabel();

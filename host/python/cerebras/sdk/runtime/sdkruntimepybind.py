@@ -111,6 +111,12 @@ class SdkRuntime:
         self._loaded = False
         self._d2h = {}  # (fabric row, color) -> words that have left through the east edge
 
+    @property
+    def tessera(self):
+        """Tessera's own session under this one (tessera.SdkRuntime): its last_result, cycle,
+        counters and debug records (an extension; SDK programs do not use it)."""
+        return self._rt
+
     # The SDK's session.
     def load(self):
         """Writes the program into every PE."""
