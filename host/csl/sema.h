@@ -159,6 +159,8 @@ class Sema {
   void Store(const Place& p, RV v, const Node* at);
   void FreePlace(Place& p);
   Local NewRuntimeLocal(const TypeP& t, bool address_taken);
+  // Where a runtime local lives (its register or frame slot).
+  static Place LocalPlace(const Local& l);
   void Declare(const Node* at, const std::string& name, Local l);
 
  private:

@@ -55,25 +55,6 @@ bool IsIntLike(const TypeP& t) {
   }
 }
 
-bool IsScalarRuntime(const TypeP& t) {
-  switch (t->kind) {
-    case TypeKind::kBool:
-    case TypeKind::kInt:
-    case TypeKind::kFloat:
-    case TypeKind::kPtr:
-    case TypeKind::kEnum:
-    case TypeKind::kColor:
-    case TypeKind::kLocalTask:
-    case TypeKind::kDataTask:
-    case TypeKind::kControlTask:
-    case TypeKind::kInQueue:
-    case TypeKind::kOutQueue:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 RV Sema::Expr(const Node* e, const TypeP& want) {

@@ -20,26 +20,6 @@ const char* StoreInsn(const TypeP& t) {
   return n == 1 ? "sb" : n == 2 ? "sh" : "sw";
 }
 
-bool IsRegisterScalar(const TypeP& t) {
-  switch (t->kind) {
-    case TypeKind::kBool:
-    case TypeKind::kInt:
-    case TypeKind::kFloat:
-    case TypeKind::kPtr:
-    case TypeKind::kEnum:
-    case TypeKind::kColor:
-    case TypeKind::kLocalTask:
-    case TypeKind::kDataTask:
-    case TypeKind::kControlTask:
-    case TypeKind::kInQueue:
-    case TypeKind::kOutQueue:
-    case TypeKind::kDirection:
-      return SizeOf(t) <= 4 && SizeOf(t) > 0;
-    default:
-      return false;
-  }
-}
-
 std::string MemOperand(const Place& p) {
   if (p.base >= 0) return fmt::format("{}(r{})", p.off, p.base);
   if (p.sym.empty()) return std::to_string(p.off);
@@ -104,6 +84,21 @@ Local Sema::NewRuntimeLocal(const TypeP& t, bool address_taken) {
   return l;
 }
 
+Place Sema::LocalPlace(const Local& l) {
+  Place p;
+  p.type = l.type;
+  p.is_const = l.is_const;
+  if (l.reg >= 0) {
+    p.where = Place::W::kReg;
+    p.reg = l.reg;
+  } else {
+    p.where = Place::W::kMem;
+    p.sym = l.sym;
+    p.off = l.off;
+  }
+  return p;
+}
+
 Place Sema::GlobalPlace(ModuleInst* m, const std::string& name, const Node* at) {
   Place p;
   if (!m->native.empty()) {
@@ -135,20 +130,12 @@ Place Sema::PlaceOf(const Node* e) {
   switch (e->kind) {
     case NodeKind::kIdent: {
       if (Local* l = Lookup(e->text)) {
+        if (!l->comptime) return LocalPlace(*l);
         Place p;
         p.type = l->type;
         p.is_const = l->is_const;
-        if (l->comptime) {
-          p.where = Place::W::kComptime;
-          p.cvalue = &l->value;
-        } else if (l->reg >= 0) {
-          p.where = Place::W::kReg;
-          p.reg = l->reg;
-        } else {
-          p.where = Place::W::kMem;
-          p.sym = l->sym;
-          p.off = l->off;
-        }
+        p.where = Place::W::kComptime;
+        p.cvalue = &l->value;
         return p;
       }
       if (mod_->decls.count(e->text)) return GlobalPlace(mod_, e->text, e);

@@ -124,17 +124,8 @@ Flow Sema::VarDecl(const Node* s) {
   l.is_const = is_const;
   Declare(s, s->text, l);
   if (have) {
-    Local* mine = Lookup(s->text);
-    Place q;
-    q.type = t;
-    if (mine->reg >= 0) {
-      q.where = Place::W::kReg;
-      q.reg = mine->reg;
-    } else {
-      q.where = Place::W::kMem;
-      q.sym = mine->sym;
-      q.off = mine->off;
-    }
+    Place q = LocalPlace(*Lookup(s->text));
+    q.is_const = false;  // its initialization
     Store(q, v, init);
   }
   return Flow();
@@ -309,12 +300,7 @@ Flow Sema::For(const Node* s) {
     if (!stop.known) {  // keep the bound in a local: the body may call functions
       Local lb = NewRuntimeLocal(t, false);
       Declare(stop_n, " stop", lb);
-      Place q;
-      q.type = t;
-      q.where = lb.reg >= 0 ? Place::W::kReg : Place::W::kMem;
-      q.reg = lb.reg;
-      q.sym = lb.sym;
-      q.off = lb.off;
+      Place q = LocalPlace(lb);
       Store(q, stop, stop_n);
       stop_reg = lb.reg;
       if (stop_reg < 0) Fail(stop_n, "too many nested loops with runtime bounds");
@@ -328,12 +314,7 @@ Flow Sema::For(const Node* s) {
     Local li = NewRuntimeLocal(t, addr_taken_.count(cap) != 0);
     li.is_const = true;
     Declare(s, cap, li);
-    Place pi;
-    pi.type = t;
-    pi.where = li.reg >= 0 ? Place::W::kReg : Place::W::kMem;
-    pi.reg = li.reg;
-    pi.sym = li.sym;
-    pi.off = li.off;
+    Place pi = LocalPlace(li);
     RV start =
         start_n ? Coerce(Expr(start_n, t), t, start_n, "@range's start") : Known(Value::Int(0, t));
     Store(pi, start, s);
@@ -399,12 +380,7 @@ Flow Sema::For(const Node* s) {
           Local l = NewRuntimeLocal(elem, false);
           l.is_const = true;
           Declare(s, cap, l);
-          Place lp;
-          lp.type = elem;
-          lp.where = l.reg >= 0 ? Place::W::kReg : Place::W::kMem;
-          lp.reg = l.reg;
-          lp.sym = l.sym;
-          lp.off = l.off;
+          Place lp = LocalPlace(l);
           Store(lp, v, s);
         }
       }
@@ -526,12 +502,7 @@ void Sema::GenFunctionBody(const Node* decl) {
       v.type = t;
       v.reg = t0;
       v.temp = true;
-      Place q;
-      q.type = t;
-      q.where = mine->reg >= 0 ? Place::W::kReg : Place::W::kMem;
-      q.reg = mine->reg;
-      q.sym = mine->sym;
-      q.off = mine->off;
+      Place q = LocalPlace(*mine);
       Store(q, v, p);
       shift += static_cast<int>(SizeOf(t) * 8);
     }
@@ -617,12 +588,7 @@ RV Sema::CallFunction(const Node* call, const Value& fnv, const std::vector<cons
       Local l = inner.NewRuntimeLocal(t, false);
       l.is_const = true;
       inner.Declare(p, p->text, l);
-      Place q;
-      q.type = t;
-      q.where = l.reg >= 0 ? Place::W::kReg : Place::W::kMem;
-      q.reg = l.reg;
-      q.sym = l.sym;
-      q.off = l.off;
+      Place q = LocalPlace(l);
       Store(q, a, p);
     }
     const TypeP ret = inner.TypeOf(decl->kid(static_cast<size_t>(np)), "the return type");

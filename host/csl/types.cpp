@@ -255,7 +255,24 @@ std::string TypeName(const TypeP& t) {
   return "?";
 }
 
+namespace {
+// Colors, queues, task IDs and directions: 16-bit handles.
+bool IsHandle(TypeKind k) {
+  return k == TypeKind::kColor || k == TypeKind::kLocalTask || k == TypeKind::kDataTask ||
+         k == TypeKind::kControlTask || k == TypeKind::kInQueue || k == TypeKind::kOutQueue ||
+         k == TypeKind::kDirection;
+}
+}  // namespace
+
+bool IsRegisterScalar(const TypeP& t) {
+  const bool scalar = t->kind == TypeKind::kBool || t->kind == TypeKind::kInt ||
+                      t->kind == TypeKind::kFloat || t->kind == TypeKind::kPtr ||
+                      t->kind == TypeKind::kEnum || IsHandle(t->kind);
+  return scalar && SizeOf(t) > 0 && SizeOf(t) <= 4;
+}
+
 int64_t SizeOf(const TypeP& t) {
+  if (IsHandle(t->kind)) return 2;
   switch (t->kind) {
     case TypeKind::kBool:
       return 2;
@@ -277,14 +294,6 @@ int64_t SizeOf(const TypeP& t) {
     }
     case TypeKind::kEnum:
       return SizeOf(t->tag);
-    case TypeKind::kColor:
-    case TypeKind::kLocalTask:
-    case TypeKind::kDataTask:
-    case TypeKind::kControlTask:
-    case TypeKind::kInQueue:
-    case TypeKind::kOutQueue:
-    case TypeKind::kDirection:
-      return 2;
     case TypeKind::kDsd:
       return t->dsd == DsdKind::kMem4d ? 16 : 8;
     default:

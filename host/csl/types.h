@@ -98,6 +98,9 @@ TypeP Named(const std::string& name);
 
 bool SameType(const TypeP& a, const TypeP& b);
 std::string TypeName(const TypeP& t);
+// A value a general register holds: bool, integers and floats up to 32 bits, pointers, enums,
+// colors, queues, task IDs, directions.
+bool IsRegisterScalar(const TypeP& t);
 // Bytes in memory; 0 for comptime-only types and void.
 int64_t SizeOf(const TypeP& t);
 int64_t AlignOf(const TypeP& t);

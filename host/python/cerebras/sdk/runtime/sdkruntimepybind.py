@@ -159,26 +159,16 @@ class SdkRuntime:
         if streaming:
             self._stream_h2d(dest, src, px, py, w, h, elem_per_pe, order)
             return Task(f"memcpy_h2d stream {dest}") if nonblock else None
-        name = self._name(dest, "memcpy_h2d")
-        self._check_region("memcpy_h2d", px, py, w, h)
-        src = self._host_array("memcpy_h2d", src, w * h * elem_per_pe)
-        symbol = self._symbol(name, px, py)
+        name, symbol, dtype = self._copy_symbol("memcpy_h2d", dest, px, py, w, h, data_type)
+        words = self._host_array("memcpy_h2d", src, w * h * elem_per_pe).view(np.uint32)
         # The SDK moves 32-bit words: the bits of a 4-byte host array, or in 16-bit mode the low
         # half of each word.
-        dtype = self._dtype_of(symbol)
-        if data_type == MemcpyDataType.MEMCPY_16BIT:
-            if dtype.itemsize != 2:
-                raise SdkError(f"memcpy_h2d '{name}' with MEMCPY_16BIT: the symbol holds {dtype}, "
-                               "not a 16-bit type")
-            src = (src.view(np.uint32) & np.uint32(0xFFFF)).astype(np.uint16).view(dtype)
+        if dtype.itemsize == 2:
+            data = (words & np.uint32(0xFFFF)).astype(np.uint16).view(dtype)
         else:
-            if dtype.itemsize != 4:
-                raise SdkError(f"memcpy_h2d '{name}' with MEMCPY_32BIT: the symbol holds {dtype}; "
-                               "use MEMCPY_16BIT")
-            src = src.view(dtype)
-        self._rt.memcpy_h2d(symbol, src, self._ox + px, self._oy + py, w, h,
-                            elem_per_pe, streaming=False, order=_order(order),
-                            data_type=_dtype(data_type))
+            data = words.view(dtype)
+        self._rt.memcpy_h2d(symbol, data, self._ox + px, self._oy + py, w, h, elem_per_pe,
+                            streaming=False, order=_order(order), data_type=_dtype(data_type))
         return Task(f"memcpy_h2d {name}") if nonblock else None
 
     def memcpy_d2h(self, dest, src, px, py, w, h, elem_per_pe, streaming=False,
@@ -189,32 +179,27 @@ class SdkRuntime:
         if streaming:
             self._stream_d2h(dest, src, px, py, w, h, elem_per_pe, order)
             return Task(f"memcpy_d2h stream {src}") if nonblock else None
-        name = self._name(src, "memcpy_d2h")
-        self._check_region("memcpy_d2h", px, py, w, h)
-        if not isinstance(dest, np.ndarray):
-            raise TypeError(f"memcpy_d2h: dest must be a numpy array, not {type(dest).__name__}")
-        if dest.size != w * h * elem_per_pe:
-            raise ValueError(f"memcpy_d2h: dest has {dest.size} elements; the region needs "
-                             f"{w}*{h}*{elem_per_pe} = {w * h * elem_per_pe}")
-        if dest.dtype.itemsize != 4:
-            raise ValueError(f"memcpy_d2h: dest must have 4-byte elements (16-bit values come in "
-                             f"the low half of each), not {dest.dtype}")
-        symbol = self._symbol(name, px, py)
-        dtype = self._dtype_of(symbol)
-        if (dtype.itemsize == 2) != (data_type == MemcpyDataType.MEMCPY_16BIT):
-            raise SdkError(f"memcpy_d2h '{name}': the symbol holds {dtype}; use "
-                           f"{'MEMCPY_16BIT' if dtype.itemsize == 2 else 'MEMCPY_32BIT'}")
-        tmp = np.empty(dest.size, dtype=dtype)
-        self._rt.memcpy_d2h(tmp, symbol, self._ox + px, self._oy + py, w, h,
-                            elem_per_pe, streaming=False, order=_order(order),
-                            data_type=_dtype(data_type))
+        name, symbol, dtype = self._copy_symbol("memcpy_d2h", src, px, py, w, h, data_type)
+        words = self._dest_words("memcpy_d2h", dest, w * h * elem_per_pe)
+        tmp = np.empty(words.size, dtype=dtype)
+        self._rt.memcpy_d2h(tmp, symbol, self._ox + px, self._oy + py, w, h, elem_per_pe,
+                            streaming=False, order=_order(order), data_type=_dtype(data_type))
         # Into the caller's array, in place: the bits, or 16-bit values zero-extended.
-        words = dest.reshape(-1).view(np.uint32)
-        if dtype.itemsize == 2:
-            words[:] = tmp.view(np.uint16).astype(np.uint32)
-        else:
-            words[:] = tmp.view(np.uint32)
+        words[:] = tmp.view(np.uint16).astype(np.uint32) if dtype.itemsize == 2 else tmp.view(np.uint32)
         return Task(f"memcpy_d2h {name}") if nonblock else None
+
+    def _copy_symbol(self, call, ident, px, py, w, h, data_type):
+        """The exported name, its symbol on the region's PEs and its element type; the copy's
+        width must be the symbol's."""
+        name = self._name(ident, call)
+        self._check_region(call, px, py, w, h)
+        symbol = self._symbol(name, px, py)
+        dtype = np.dtype(self._rt.get_id(symbol)["dtype"])
+        _dtype(data_type)  # checks the type of data_type
+        if (dtype.itemsize == 2) != (data_type == MemcpyDataType.MEMCPY_16BIT):
+            raise SdkError(f"{call} '{name}': the symbol holds {dtype}; use "
+                           f"{'MEMCPY_16BIT' if dtype.itemsize == 2 else 'MEMCPY_32BIT'}")
+        return name, symbol, dtype
 
     # Launch.
     def launch(self, name, *args, nonblock=False):
@@ -282,10 +267,8 @@ class SdkRuntime:
         if w > 1:
             raise SdkError(f"{call}: Tessera takes streams from one PE per row (w = 1), not "
                            f"w = {w}; the row's PEs share the path to the east edge")
-        if not isinstance(dest, np.ndarray) or dest.dtype.itemsize != 4 or dest.size != h * l:
-            raise ValueError(f"{call}: dest must be a numpy array of {h * l} 4-byte elements")
+        out = self._dest_words(call, dest, h * l)
         self._collect()
-        out = dest.reshape(-1).view(np.uint32)
         for r in range(h):
             fy = self._oy + py + r
             buf = self._d2h.setdefault((fy, color), [])
@@ -350,9 +333,6 @@ class SdkRuntime:
                         return d["symbol"]
         raise SdkError(f"'{name}' is not exported as data by the program of PE({px},{py})")
 
-    def _dtype_of(self, symbol):
-        return np.dtype(self._rt.get_id(symbol)["dtype"])
-
     def _check_region(self, call, px, py, w, h):
         if w < 1 or h < 1 or px < 0 or py < 0 or px + w > self._w or py + h > self._h:
             raise SdkError(f"{call}: the region ({px}, {py}, {w}, {h}) is not inside the "
@@ -360,6 +340,7 @@ class SdkRuntime:
 
     @staticmethod
     def _host_array(call, a, n):
+        """The host array's n 4-byte elements, flat (16-bit values go in the low half of each)."""
         a = np.asarray(a)
         if a.size != n:
             raise ValueError(f"{call}: the host array has {a.size} elements; the region needs {n}")
@@ -367,6 +348,16 @@ class SdkRuntime:
             raise ValueError(f"{call}: the host array must have 4-byte elements (16-bit values "
                              f"go in the low half of each), not {a.dtype}")
         return np.ascontiguousarray(a.reshape(-1))
+
+    @classmethod
+    def _dest_words(cls, call, dest, n):
+        """The caller's numpy array as n 32-bit words to fill in place."""
+        if not isinstance(dest, np.ndarray):
+            raise TypeError(f"{call}: dest must be a numpy array, not {type(dest).__name__}")
+        cls._host_array(call, dest, n)
+        if not dest.flags.c_contiguous:
+            raise ValueError(f"{call}: dest must be contiguous (it is filled in place)")
+        return dest.reshape(-1).view(np.uint32)
 
     def _flush_log(self):
         recs = self._rt.debug_records
