@@ -84,6 +84,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     o.arch = arch;
+    // The SDK's commands also write `-o=out`: the short option with '='.
+    if (!o.out_dir.empty() && o.out_dir[0] == '=') o.out_dir.erase(0, 1);
     if (!dims.empty()) std::tie(o.fabric_w, o.fabric_h) = Pair("--fabric-dims", dims);
     if (!offsets.empty()) {
       std::tie(o.offset_x, o.offset_y) = Pair("--fabric-offsets", offsets);
