@@ -96,7 +96,13 @@ void IndexDecls(const Sources& src, ModuleInst& m) {
 
 ModuleInst* Compiler::Import(const std::string& path, Loc from, Value binding, Program* prog,
                              ModuleInst* importer) {
+  constexpr int kMaxImportDepth = 64;
+  const int depth = importer ? importer->depth + 1 : 0;
+  if (depth > kMaxImportDepth)
+    sources_.Fail(from,
+                  fmt::format("modules imported {} deep (does a module import itself?)", depth));
   auto m = std::make_unique<ModuleInst>();
+  m->depth = depth;
   m->binding = std::move(binding);
   m->import_loc = from;
   m->program = prog;

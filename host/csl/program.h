@@ -29,6 +29,7 @@ class ModuleInst {
   Value binding;               // the struct given at import (void if none)
   Loc import_loc;              // where it was imported (for messages)
   Program* program = nullptr;  // null for the layout's module
+  int depth = 0;               // imports between it and the top file
 
   std::map<std::string, const Node*> decls;  // top-level names
   std::map<std::string, Value> values;       // evaluated const and param values

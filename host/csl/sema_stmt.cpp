@@ -528,6 +528,18 @@ Value Sema::CallComptime(const Node* decl, ModuleInst* mod, const std::vector<Va
   const int np = static_cast<int>(decl->ival);
   if (static_cast<int>(args.size()) != np)
     Fail(at, fmt::format("'{}' takes {} arguments, found {}", decl->text, np, args.size()));
+  // Calls at compile time nest on the compiler's own stack: a bound keeps a runaway recursion
+  // an error, not a crash.
+  static int depth = 0;
+  constexpr int kMaxComptimeDepth = 500;
+  if (depth >= kMaxComptimeDepth)
+    Fail(at, fmt::format("compile-time calls nested deeper than {} (a recursion that does not "
+                         "end?)",
+                         kMaxComptimeDepth));
+  struct DepthGuard {
+    DepthGuard() { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard;
   Sema inner(c_, mod, nullptr);
   inner.comptime_steps_ = comptime_steps_;
   inner.PushScope();

@@ -167,6 +167,19 @@ TEST_F(CslCompile, RecursionIsRefused) {
             "                                                   ^");
 }
 
+TEST_F(CslCompile, RunawayCompileTimeWorkIsAnErrorNotACrashOrAHang) {
+  OnePe("fn down(n: i16) i16 { return down(n + 1); }\nconst x = down(0);\nfn f() void { _ = x; }");
+  EXPECT_NE(ErrorOf().find("compile-time calls nested deeper than 500"), std::string::npos);
+  OnePe(
+      "fn spin() i16 { var i: i16 = 0; while (true) { i = 1; } return i; }\n"
+      "const x = spin();\nfn f() void { _ = x; }");
+  EXPECT_NE(ErrorOf().find("compile-time loop ran more than"), std::string::npos);
+  Write("loop.csl", "const again = @import_module(\"loop.csl\");\n");
+  OnePe("const m = @import_module(\"loop.csl\");\nfn f() void {}");
+  EXPECT_NE(ErrorOf().find("modules imported 65 deep (does a module import itself?)"),
+            std::string::npos);
+}
+
 TEST_F(CslCompile, CommandLineParamsAndExports) {
   OnePe("fn f() void {}");
   Options o = Opt();
