@@ -740,9 +740,27 @@ Program Gen::Generate() {
   // A quarter of the programs start with main active at load (.task ..., active) rather than
   // launched by the host; chosen from a hash of the seed so the rest of the program is the same.
   const bool main_active = ((seed_ * 0x9E3779B97F4A7C15ull) >> 62) == 0;
+  // Another quarter have a local task blocked at load (.task ..., blocked) that main unblocks
+  // first thing: the same program, through the loader's TaskBlockSet write and an unblock.
+  const TaskPlan* blocked = nullptr;
+  if (((seed_ * 0xC2B2AE3D27D4EB4Full) >> 62) == 0) {
+    for (const TaskPlan& t : tasks_)
+      if (!blocked && t.order != 0 && t.kind == TaskKind::kLocal) blocked = &t;
+  }
+  if (blocked) {
+    std::string& main = tasks_[0].text;
+    const size_t at = main.find("main:");
+    if (at != std::string::npos) {
+      const size_t eol = main.find('\n', at);
+      main.insert(eol + 1, fmt::format("        unblock {}\n", blocked->name));
+    } else {
+      blocked = nullptr;
+    }
+  }
   for (const TaskPlan& t : tasks_)
-    s += fmt::format("        .task   {}, {}, {}{}\n", t.name, assembler::TaskKindName(t.kind), t.id,
-                     t.order == 0 && t.kind == TaskKind::kLocal && main_active ? ", active" : "");
+    s += fmt::format("        .task   {}, {}, {}{}{}\n", t.name, assembler::TaskKindName(t.kind),
+                     t.id, t.order == 0 && t.kind == TaskKind::kLocal && main_active ? ", active" : "",
+                     &t == blocked ? ", blocked" : "");
   for (const TaskPlan& t : tasks_) s += t.text;
   for (const std::string& sub : subs_) s += sub;
   s += DataSection();

@@ -78,6 +78,26 @@ TEST(Generator, SomeProgramsEndSettledWithAMicrothreadWaitingForData) {
   EXPECT_LE(settled, 35);
 }
 
+// A quarter of the programs start with main active at load, and a quarter have a local task
+// blocked at load that main unblocks first (.task ..., active / blocked: the image's initial
+// task state); they run to their expected end like the others.
+TEST(Generator, SomeProgramsStartWithTasksActiveOrBlockedAtLoad) {
+  int active = 0, blocked = 0;
+  for (uint64_t seed = 1; seed <= 120; ++seed) {
+    const Program p = Generate(seed, GenOptions{});
+    const bool a = p.source.find(", active\n") != std::string::npos;
+    const bool b = p.source.find(", blocked\n") != std::string::npos;
+    active += a;
+    blocked += b;
+    if (!a && !b) continue;
+    const ProgramRun r = RunProgram(p, Func(), nullptr, RunOptions{});
+    ASSERT_FALSE(r.failure) << "seed " << seed << ": " << r.failure->message;
+    EXPECT_NE(r.end, RunEnd::kTimeout) << "seed " << seed;
+  }
+  EXPECT_GE(active, 15);
+  EXPECT_GE(blocked, 10);
+}
+
 TEST(Generator, DeliberateFaultsEndAtFaultSiteWithTheirCause) {
   GenOptions o;
   o.fault_rate = 1.0;
