@@ -726,6 +726,17 @@ std::string Compiler::GlobalData(Program& p, const GlobalVar& g) {
   }
   std::string s = fmt::format("{}:\n", g.symbol);
   std::function<void(const Value&, const TypeP&)> emit = [&](const Value& x, const TypeP& t) {
+    if (t->kind == TypeKind::kStruct && x.k == Value::K::kAgg) {
+      int64_t at = 0;
+      for (size_t i = 0; i < t->field_types.size(); ++i) {
+        const int64_t off = FieldOffset(t, i);
+        if (off > at) s += fmt::format("        .space  {}\n", off - at);
+        emit(x.elems[i], t->field_types[i]);
+        at = off + SizeOf(t->field_types[i]);
+      }
+      if (SizeOf(t) > at) s += fmt::format("        .space  {}\n", SizeOf(t) - at);
+      return;
+    }
     if (t->kind == TypeKind::kArray) {
       if (x.k == Value::K::kAgg) {
         for (const Value& e : x.elems) emit(e, t->elem);

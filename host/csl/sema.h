@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -185,6 +186,8 @@ class Sema {
 
   Place GlobalPlace(ModuleInst* m, const std::string& name, const Node* at);
   Place IndexPlace(const Node* e);
+  Place ModuleMember(ModuleInst* m, const Node* e);
+  Place ComptimeField(Value& v, bool is_const, const Node* e);
   RV AddressOf(const Node* e);
   void ExportSymbol(const Node* e, const Node* arg, const Value& sym, const std::string& name);
 
@@ -208,6 +211,7 @@ class Sema {
   std::set<std::string> addr_taken_;  // locals of the function whose address is taken
   InlineFrame* inline_ = nullptr;     // set while expanding an inline function
   TypeP comptime_ret_;                // a comptime call's return type
+  std::deque<Value> temps_;           // comptime values that places point into
 };
 
 bool IsIntLikeType(const TypeP& t);

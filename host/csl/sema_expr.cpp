@@ -219,29 +219,10 @@ RV Sema::Ident(const Node* e, const TypeP& want) {
 }
 
 RV Sema::Field(const Node* e) {
-  const Node* base = e->kid(0);
-  RV b = Expr(base);
-  if (!b.known) {
-    Free(b);
-    Fail(e, fmt::format("'.{}' of a runtime value of type {}: fields of runtime structs are not "
-                        "supported",
-                        e->text, TypeName(b.type)));
-  }
-  const Value& v = b.v;
-  if (v.k == Value::K::kModule) {
-    Place p = PlaceOf(e);
-    return Load(p, e);
-  }
-  if (v.k == Value::K::kAgg) {
-    if (const Value* f = v.Field(e->text)) return Known(*f);
-    Fail(e, fmt::format("{} has no field '{}'", ValueText(v), e->text));
-  }
-  if (v.k == Value::K::kType && v.t->kind == TypeKind::kEnum) {
-    for (size_t i = 0; i < v.t->field_names.size(); ++i)
-      if (v.t->field_names[i] == e->text) return Known(Value::Int(v.t->item_values[i], v.t));
-    Fail(e, fmt::format("{} has no value '{}'", TypeName(v.t), e->text));
-  }
-  Fail(e, fmt::format("{} has no field '{}'", ValueText(v), e->text));
+  Place p = PlaceOf(e);
+  RV v = Load(p, e);
+  FreePlace(p);
+  return v;
 }
 
 RV Sema::Unary(const Node* e, const TypeP& want) {

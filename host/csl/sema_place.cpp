@@ -142,15 +142,36 @@ Place Sema::PlaceOf(const Node* e) {
       Fail(e, fmt::format("no variable, constant or function named '{}' here", e->text));
     }
     case NodeKind::kField: {
-      RV b = Expr(e->kid(0));
-      if (b.known && b.v.k == Value::K::kModule) {
-        ModuleInst* m = b.v.mod;
-        if (m->native.empty() && !m->decls.count(e->text))
-          Fail(e, fmt::format("module '{}' has no member '{}'", m->path, e->text));
-        return GlobalPlace(m, e->text, e);
+      const Node* base = e->kid(0);
+      const bool is_place = base->kind == NodeKind::kIdent || base->kind == NodeKind::kField ||
+                            base->kind == NodeKind::kIndex || base->kind == NodeKind::kDeref;
+      if (is_place) {
+        Place b = PlaceOf(base);
+        if (b.where == Place::W::kComptime && b.cvalue->k == Value::K::kModule)
+          return ModuleMember(b.cvalue->mod, e);
+        if (b.where == Place::W::kComptime) return ComptimeField(*b.cvalue, b.is_const, e);
+        if (b.type->kind != TypeKind::kStruct)
+          Fail(e, fmt::format("'.{}' of a value of type {}, which has no fields", e->text,
+                              TypeName(b.type)));
+        // A field of a struct in memory: its offset within the struct.
+        const TypeP& st = b.type;
+        for (size_t i = 0; i < st->field_names.size(); ++i) {
+          if (st->field_names[i] != e->text) continue;
+          Place f = b;
+          f.type = st->field_types[i];
+          f.off += FieldOffset(st, i);
+          return f;
+        }
+        Fail(e, fmt::format("{} has no field '{}'", TypeName(st), e->text));
+      }
+      RV b = Expr(base);
+      if (b.known && b.v.k == Value::K::kModule) return ModuleMember(b.v.mod, e);
+      if (b.known) {
+        temps_.push_back(b.v);
+        return ComptimeField(temps_.back(), true, e);
       }
       Free(b);
-      Fail(e, "only module members and comptime struct fields can be named with '.' here");
+      Fail(e, "'.' names a field of a struct variable, a module's member or a comptime value");
     }
     case NodeKind::kDeref: {
       RV ptr = Expr(e->kid(0));
@@ -175,6 +196,39 @@ Place Sema::PlaceOf(const Node* e) {
     default:
       Fail(e, "this expression does not name a variable, an element or a pointee");
   }
+}
+
+Place Sema::ModuleMember(ModuleInst* m, const Node* e) {
+  if (m->native.empty() && !m->decls.count(e->text))
+    Fail(e, fmt::format("module '{}' has no member '{}'", m->path, e->text));
+  return GlobalPlace(m, e->text, e);
+}
+
+// A field of a value known at compile time: a struct's field, or an enum type's value.
+Place Sema::ComptimeField(Value& v, bool is_const, const Node* e) {
+  Place p;
+  p.where = Place::W::kComptime;
+  p.is_const = is_const;
+  if (v.k == Value::K::kAgg) {
+    for (size_t i = 0; i < v.names.size(); ++i) {
+      if (v.names[i] != e->text) continue;
+      p.cvalue = &v.elems[i];
+      p.type = v.elems[i].type;
+      return p;
+    }
+  }
+  if (v.k == Value::K::kType && v.t->kind == TypeKind::kEnum) {
+    for (size_t i = 0; i < v.t->field_names.size(); ++i) {
+      if (v.t->field_names[i] != e->text) continue;
+      temps_.push_back(Value::Int(v.t->item_values[i], v.t));
+      p.cvalue = &temps_.back();
+      p.type = v.t;
+      p.is_const = true;
+      return p;
+    }
+    Fail(e, fmt::format("{} has no value '{}'", TypeName(v.t), e->text));
+  }
+  Fail(e, fmt::format("{} has no field '{}'", ValueText(v), e->text));
 }
 
 Place Sema::IndexPlace(const Node* e) {
@@ -383,7 +437,17 @@ void Sema::Store(const Place& p, RV v, const Node* at) {
       }
       return;
     }
-    Fail(at, fmt::format("cannot store a {} here", TypeName(p.type)));
+    if (v.known && v.v.k == Value::K::kAgg && p.type->kind == TypeKind::kStruct) {
+      for (size_t i = 0; i < p.type->field_names.size(); ++i) {
+        Place q = p;
+        q.type = p.type->field_types[i];
+        q.base_temp = false;
+        q.off = p.off + FieldOffset(p.type, i);
+        Store(q, Known(v.v.elems[i]), at);
+      }
+      return;
+    }
+    Fail(at, fmt::format("cannot store a {} here (copy it element by element)", TypeName(p.type)));
   }
   const int r = ToReg(v, at);
   Emit("{}      r{}, {}", StoreInsn(p.type), r, MemOperand(p));

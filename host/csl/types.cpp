@@ -317,6 +317,16 @@ int64_t AlignOf(const TypeP& t) {
   }
 }
 
+int64_t FieldOffset(const TypeP& t, size_t i) {
+  int64_t off = 0;
+  for (size_t k = 0; k <= i; ++k) {
+    const int64_t a = AlignOf(t->field_types[k]);
+    off = (off + a - 1) / a * a;
+    if (k < i) off += SizeOf(t->field_types[k]);
+  }
+  return off;
+}
+
 std::string DsdElemName(const TypeP& t) {
   if (t->kind == TypeKind::kFloat) return t->bits == 32 ? "f32" : "f16";
   if (t->kind == TypeKind::kInt && (t->bits == 16 || t->bits == 32))

@@ -104,6 +104,8 @@ bool IsRegisterScalar(const TypeP& t);
 // Bytes in memory; 0 for comptime-only types and void.
 int64_t SizeOf(const TypeP& t);
 int64_t AlignOf(const TypeP& t);
+// The byte offset of field i of a struct (each field aligned to its type).
+int64_t FieldOffset(const TypeP& t, size_t i);
 // The element type class of a DSD over `t` (the assembler's f32, f16, i32, u32, i16, u16), or "".
 std::string DsdElemName(const TypeP& t);
 

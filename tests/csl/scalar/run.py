@@ -39,10 +39,10 @@ want = {
     6: 65535 >> 4, 7: u32(65535 << 20), 8: u32(-32768), 9: 65535, 10: 1, 11: 0, 12: 55,
     13: 200000, 14: 42, 15: u32(-7 + 3 + 100000), 16: 58, 17: 60, 18: count, 19: 33, 20: 12,
     21: 7, 22: u32(~65535), 23: 70000 % 65536, 24: u32(-3), 25: 1,
-    26: int(np.array([-3.5], dtype=np.float32).view(np.uint32)[0]),
+    26: int(np.array([-3.5], dtype=np.float32).view(np.uint32)[0]), 27: u32(-6), 28: 19, 29: 4,
 }
 bad = [f"res[{k}] = {res[k]:#x}, expected {v:#x}" for k, v in want.items() if int(res[k]) != v]
-fwant = {0: -3.5, 1: 13.5, 2: 65535.0, 3: 4294967296.0, 4: -7.0, 5: 3.5}
+fwant = {0: -3.5, 1: 13.5, 2: 65535.0, 3: 4294967296.0, 4: -7.0, 5: 3.5, 6: 3.5}
 bad += [f"fres[{k}] = {fres[k]!r}, expected {v!r}" for k, v in fwant.items() if fres[k] != np.float32(v)]
 if bad:
     raise SystemExit("FAIL\n" + "\n".join(bad))
