@@ -439,8 +439,19 @@ void Sema::ExportSymbol(const Node* e, const Node* arg, const Value& sym, const 
   if (sym.k == Value::K::kFn) {
     if (!sym.node || sym.node->has(kFlagTask))
       Fail(arg, "only functions can be exported to the host");
-    if (sym.node->ival != 0)
-      Fail(arg, "Tessera's launch takes functions without parameters for now");
+    // Parameters: the host writes them into the function's frame before it launches it.
+    const int np = static_cast<int>(sym.node->ival);
+    if (np > 15) Fail(arg, "an exported function takes at most 15 parameters");
+    Sema types_of(c_, sym.mod, nullptr);
+    for (int i = 0; i < np; ++i) {
+      const Node* pn = sym.node->kid(static_cast<size_t>(i));
+      if (pn->has(kFlagComptime)) Fail(pn, "an exported function's parameters are runtime values");
+      const TypeP t = types_of.TypeOf(pn->kid(0), "a parameter type");
+      if (!IsRegisterScalar(t) || t->kind == TypeKind::kPtr)
+        Fail(pn, fmt::format("the host passes numbers and bools to launched functions, not {}",
+                             TypeName(t)));
+      x.params.push_back(t);
+    }
     x.is_fn = true;
     x.symbol = c_.FunctionSymbol(sym.mod, sym.node, e->loc);
     p->exports.push_back(x);

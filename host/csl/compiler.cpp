@@ -452,6 +452,10 @@ void Compiler::GenProgram(Program& p) {
       sources_.Fail(x.loc,
                     fmt::format("'{}' is {} here but {} in the layout's @export_name", x.name,
                                 x.is_fn ? "a function" : "data", TypeName(en->type)));
+    const TypeP sig = types::Fn(x.params, types::Void(), false);
+    if (x.is_fn && !SameType(en->type, sig))
+      sources_.Fail(x.loc, fmt::format("'{}' is {} here but {} in the layout's @export_name",
+                                       x.name, TypeName(sig), TypeName(en->type)));
     if (!x.is_fn) {
       const TypeP want = en->type->kind == TypeKind::kPtr ? en->type->elem : en->type;
       if (!SameType(want, x.elem))
@@ -584,6 +588,10 @@ void Compiler::GenProgram(Program& p) {
     out += fmt::format("        .align  4\n{0}:\n        .word   0\n        .export {0}, u32, 1\n",
                        p.unblock_counter);
   if (!p.launchable.empty()) out += "        .export __launch\n";
+  // The frames of launched functions with parameters: the host writes the arguments there.
+  for (const ExportedSymbol& x : p.exports)
+    if (x.is_fn && !x.params.empty())
+      out += fmt::format("        .export __frame_{}, u32, {}\n", x.symbol, x.params.size());
   if (p.uses_div || p.uses_print) out += "        .align  4\n__csl_div_lr:\n        .word   0\n";
   if (p.uses_print)
     out +=
@@ -892,7 +900,18 @@ void Compiler::WriteOutput() {
     int fi = 0;
     for (const ExportedSymbol& x : p.exports)
       if (x.is_fn) js += fmt::format("{}\"{}\"", fi++ ? ", " : "", x.name);
-    js += "],\n        \"data\": [";
+    // A launched function's parameters: their types and the frame the host writes them into.
+    js += "],\n        \"params\": {";
+    fi = 0;
+    for (const ExportedSymbol& x : p.exports) {
+      if (!x.is_fn || x.params.empty()) continue;
+      std::string ps;
+      for (const TypeP& t : x.params)
+        ps += fmt::format("{}\"{}\"", ps.empty() ? "" : ", ", TypeName(t));
+      js += fmt::format("{}\"{}\": {{\"frame\": \"__frame_{}\", \"types\": [{}]}}",
+                        fi++ ? ", " : "", x.name, x.symbol, ps);
+    }
+    js += "},\n        \"data\": [";
     int di = 0;
     for (const ExportedSymbol& x : p.exports) {
       if (x.is_fn) continue;

@@ -65,8 +65,9 @@ struct ExportedSymbol {
   std::string name;    // the host's name
   std::string symbol;  // the assembly symbol (an array, a scalar, or a function)
   bool is_fn = false;
-  TypeP elem;         // data: element type
-  int64_t count = 0;  // data: elements
+  std::vector<TypeP> params;  // a function's parameter types (the host writes them to its frame)
+  TypeP elem;                 // data: element type
+  int64_t count = 0;          // data: elements
   bool is_pointer = false;
   std::string pointer_var;  // an exported pointer variable (must not be assigned)
   bool mutable_ = false;

@@ -58,6 +58,7 @@ struct Local {
   int reg = -1;     // in a callee-saved register
   std::string sym;  // or in the function's frame
   int64_t off = 0;
+  bool alias = false;  // another name for a register an outer scope owns
 };
 
 // A function being generated.

@@ -58,7 +58,7 @@ void Sema::BindConst(const std::string& name, Value v) {
 void Sema::PopScopeFreeing() {
   if (fn_) {
     for (auto& [name, l] : scopes_.back())
-      if (l.reg >= 8 && l.reg <= 13) fn_->local_regs &= ~(1u << l.reg);
+      if (l.reg >= 8 && l.reg <= 13 && !l.alias) fn_->local_regs &= ~(1u << l.reg);
   }
   scopes_.pop_back();
 }

@@ -363,8 +363,6 @@ Flow Sema::For(const Node* s) {
   const int64_t n = arr.type->dims[0];
   const TypeP elem = arr.type->elem;
   if (unroll || arr.where == Place::W::kComptime) {
-    if (arr.where == Place::W::kComptime && fn_ && !s->has(kFlagInline) && false) {
-    }
     for (int64_t i = 0; i < n; ++i) {
       PushScope();
       Place q = arr;
@@ -395,7 +393,102 @@ Flow Sema::For(const Node* s) {
     FreePlace(arr);
     return Flow();
   }
-  Fail(it, "a for loop over an array at run time is not supported yet; use @range and index it");
+  // At run time: a hidden index walks the array; the capture is the element, loaded each time.
+  if (arr.where != Place::W::kMem) Fail(it, "a for loop runs over an array in memory here");
+  PushScope();
+  const TypeP it_t = types::Int(16, false);
+  Local li = NewRuntimeLocal(it_t, false);
+  Declare(it, " index", li);
+  Place pi = LocalPlace(li);
+  Store(pi, Known(Value::Int(0, it_t)), it);
+  // The array's address, kept in a local when it is computed (the body may call functions).
+  Place base = arr;
+  if (arr.base >= 0) {
+    Local lb = NewRuntimeLocal(types::Ptr(elem, true, false), false);
+    Declare(it, " base", lb);
+    RV addr;
+    addr.type = lb.type;
+    addr.reg = arr.base;
+    addr.temp = arr.base_temp;
+    Store(LocalPlace(lb), addr, it);
+    Place lbp = LocalPlace(lb);
+    RV reload = Load(lbp, it);
+    base.base = reload.reg;
+    base.base_temp = false;
+    if (lb.reg < 0) Fail(it, "too many nested loops over computed arrays");
+  }
+  const std::string ltop = NewLabel(), lcont = NewLabel(), lend = NewLabel();
+  EmitLabel(ltop);
+  {
+    RV cur = Load(pi, it);
+    const int rc = ToReg(cur, it);
+    RV lim = Known(Value::Int(n, it_t));
+    const int rl = ToReg(lim, it);
+    Emit("bgeu    r{}, r{}, {}", rc, rl, lend);
+    Free(lim);
+    Free(cur);
+  }
+  PushScope();
+  {
+    // The element at base + index * size.
+    RV cur = Load(pi, it);
+    const int rc = ToReg(cur, it);
+    const int a = cur.temp ? rc : Temp(it);
+    const int64_t es = SizeOf(elem);
+    if (es == 2)
+      Emit("shli    r{}, r{}, 1", a, rc);
+    else if (es == 4)
+      Emit("shli    r{}, r{}, 2", a, rc);
+    else if (es != 1)
+      Emit("muli    r{}, r{}, {}", a, rc, es);
+    else if (a != rc)
+      Emit("mov     r{}, r{}", a, rc);
+    if (base.base >= 0) Emit("add     r{}, r{}, r{}", a, a, base.base);
+    if (!base.sym.empty()) {
+      const int t = Temp(it);
+      Emit("la      r{}, {}", t, base.sym);
+      Emit("add     r{}, r{}, r{}", a, a, t);
+      FreeReg(t);
+    }
+    Place ep;
+    ep.where = Place::W::kMem;
+    ep.type = elem;
+    ep.base = a;
+    ep.base_temp = true;
+    ep.off = base.off;
+    RV v = Load(ep, it);
+    FreePlace(ep);
+    Local lc = NewRuntimeLocal(elem, false);
+    lc.is_const = true;
+    Declare(s, cap, lc);
+    Store(LocalPlace(lc), v, s);
+    if (!idx.empty()) {
+      Local lx = li;  // the hidden index itself, read-only, not freed with this scope
+      lx.is_const = true;
+      lx.alias = true;
+      Declare(s, idx, lx);
+    }
+  }
+  fn_->loops.push_back({s->text, lend, lcont});
+  Stmt(body);
+  fn_->loops.pop_back();
+  PopScopeFreeing();
+  EmitLabel(lcont);
+  {
+    RV cur = Load(pi, it);
+    const int rc = ToReg(cur, it);
+    const int d = cur.temp ? rc : Temp(it);
+    Emit("addi    r{}, r{}, 1", d, rc);
+    RV nv;
+    nv.type = it_t;
+    nv.reg = d;
+    nv.temp = true;
+    Store(pi, nv, it);
+  }
+  Emit("j       {}", ltop);
+  EmitLabel(lend);
+  PopScopeFreeing();
+  return Flow();
 }
 
 Flow Sema::Return(const Node* s) {

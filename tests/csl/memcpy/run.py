@@ -52,6 +52,18 @@ got = np.zeros(6, dtype=np.float32)
 r.memcpy_d2h(got, r.get_id("v"), 0, 0, 1, 2, 3, streaming=False, order=ROW, data_type=B32,
              nonblock=False)
 check("the column stream's words", got, s)
+r.launch("scale", -3, 0.5, True, nonblock=False)
+got = np.zeros(12, dtype=np.float32)
+r.memcpy_d2h(got, r.get_id("v"), 0, 0, 2, 2, 3, streaming=False, order=ROW, data_type=B32,
+             nonblock=False)
+check("scale(-3, 0.5, true) on every PE", got.reshape(4, 3)[:, 2], np.full(4, 1.5, np.float32))
+for bad_args, what in (((1, 2.0), "takes 3 argument"), ((70000, 1.0, False), "does not fit in i16")):
+    try:
+        r.launch("scale", *bad_args, nonblock=False)
+        bad.append(f"launch('scale', {bad_args}) was not refused")
+    except (ValueError, TypeError, RuntimeError) as e:
+        if what not in str(e):
+            bad.append(f"launch('scale', {bad_args}): {e}")
 r.stop()
 lines = [l.split(" ", 1)[1].rstrip("\n") for l in open("sim.log")]
 want_lines = []

@@ -203,14 +203,29 @@ class SdkRuntime:
 
     # Launch.
     def launch(self, name, *args, nonblock=False):
-        """Runs the exported function `name` on every PE whose program has it."""
+        """Runs the exported function `name` on every PE whose program has it, with `args` for
+        its parameters (numbers or bools, converted to the parameter types)."""
         self._wait_unblock("launch")
-        if args:
-            raise SdkError(f"launch({name!r}, ...): Tessera's launch takes no arguments yet")
         funcs = self._meta["functions"]
         if name not in funcs:
             raise SdkError(f"launch({name!r}): the program exports no function of that name "
                            f"(exported: {', '.join(funcs) or 'none'})")
+        # The arguments go into the function's frame on each PE (docs/csl.md, "Launch").
+        for p in self._meta["programs"]:
+            if name not in p["functions"]:
+                continue
+            spec = p.get("params", {}).get(name, {"frame": None, "types": []})
+            types = spec["types"]
+            if len(args) != len(types):
+                raise SdkError(f"launch({name!r}): it takes {len(types)} argument(s) "
+                               f"({', '.join(types) or 'none'}), got {len(args)}")
+            if not types:
+                continue
+            words = [_arg_word(name, i, t, a) for i, (t, a) in enumerate(zip(types, args))]
+            frame = self._rt.get_id(spec["frame"])["address"]
+            for (x, y) in p["pes"]:
+                for i, w in enumerate(words):
+                    self._rt.debug_write(self._ox + x, self._oy + y, frame + 4 * i, w)
         for p in self._meta["programs"]:
             if name in p["functions"]:
                 for pe in p["pes"]:
@@ -374,6 +389,29 @@ class SdkRuntime:
                     text = text[len(prefix):]
                 f.write(f"@{cycle} {text}\n")
         self._log_written = len(recs)
+
+
+def _arg_word(fn, i, t, a):
+    """Argument i of a launch as the 32-bit word its parameter of type t holds."""
+    where = f"launch({fn!r}) argument {i}"
+    if t == "bool":
+        if not isinstance(a, (bool, np.bool_)):
+            raise TypeError(f"{where}: expected a bool, not {a!r}")
+        return int(bool(a))
+    if t in ("f32", "f16"):
+        if not isinstance(a, (int, float, np.number)) or isinstance(a, bool):
+            raise TypeError(f"{where}: expected a number for {t}, not {a!r}")
+        ft = np.float32 if t == "f32" else np.float16
+        return int(np.array([a], dtype=ft).view(np.uint32 if t == "f32" else np.uint16)[0])
+    if t[0] in "iu" and t[1:].isdigit():
+        if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
+            raise TypeError(f"{where}: expected an integer for {t}, not {a!r}")
+        bits, signed = int(t[1:]), t[0] == "i"
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        if not lo <= int(a) <= hi:
+            raise ValueError(f"{where}: {a} does not fit in {t} ({lo}..{hi})")
+        return int(a) & 0xFFFFFFFF
+    raise TypeError(f"{where}: a parameter of type {t} cannot be passed by the host")
 
 
 def _mask(dirs):
