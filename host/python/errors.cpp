@@ -75,6 +75,7 @@ void RaiseIfFailed(const runtime::RunResult& r, const std::string& what) {
     case S::kFault:
       Raise(g_fault, message, &r);
     case S::kCycleLimit:
+    case S::kDeadlock:
       Raise(g_deadlock, message, &r);
     case S::kMismatch:
       Raise(g_mismatch, message, &r);

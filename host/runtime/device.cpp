@@ -16,6 +16,7 @@
 #include "rtl/tile_model.h"
 #include "runtime/diagnosis.h"
 #include "runtime/progress.h"
+#include "runtime/stall_probe.h"
 #include "util/enum_names.h"
 
 namespace tessera::runtime {
@@ -41,6 +42,7 @@ constexpr util::EnumName<RunResult::Status> kStatusNameTable[] = {
     {RunResult::Status::kFault, "fault"},
     {RunResult::Status::kMismatch, "mismatch"},
     {RunResult::Status::kInterrupted, "interrupted"},
+    {RunResult::Status::kDeadlock, "deadlock"},
 };
 
 const char* StatusName(RunResult::Status s) { return util::NameOf(kStatusNameTable, s); }
@@ -487,6 +489,8 @@ RunResult Device::Run(uint64_t max_cycles, bool until_settled) {
   // lockstep (cosim) compares after every cycle.
   uint64_t step = 64;
   std::vector<fabric::PeEvents> events;  // a stepped cycle's events
+  // Nothing moving for a whole window ends the run early, on every backend.
+  StallProbe stall(Reference(), [this] { return PendingStreams(); });
   while (r.status == RunResult::Status::kQuiescent) {
     if (Quiescent()) break;
     if (until_settled && Settled()) {
@@ -522,13 +526,21 @@ RunResult Device::Run(uint64_t max_cycles, bool until_settled) {
     }
     done += stepped;
     progress.Update(done);
+    if (r.status == RunResult::Status::kQuiescent && !Quiescent() &&
+        !(until_settled && Settled()) && stall.Stalled(done)) {
+      r.status = RunResult::Status::kDeadlock;
+      r.message = fmt::format(
+          "deadlock: nothing has moved for {} cycles (at cycle {}) and the run is not over:\n{}{}",
+          stall.Window(), Cycle(), DiagnoseDeadlock(Reference(), &*image_), PendingStreams());
+    }
     if (interrupt_ && r.status == RunResult::Status::kQuiescent && !Quiescent() && interrupt_()) {
       r.status = RunResult::Status::kInterrupted;
       r.message = fmt::format("interrupted after {} cycles, at cycle {}", done, Cycle());
     }
   }
   progress.Finish();
-  if (until_settled) machine_->ForEachFabric([](fabric::Fabric& f) { f.SetStopWhenQuiescent(true); });
+  if (until_settled)
+    machine_->ForEachFabric([](fabric::Fabric& f) { f.SetStopWhenQuiescent(true); });
   const machine::Machine::Agreement agree =
       m.TakeAgreement(r.status != RunResult::Status::kMismatch);
   if (!agree.difference.empty() && r.status != RunResult::Status::kMismatch) {

@@ -94,6 +94,8 @@ struct RunResult {
     kInterrupted,  // the interrupt check (Device::SetInterruptCheck) asked the run to stop
     kSettled,      // (a run until settled) not quiescent, but nothing can move until the host
                    // acts: microthreads wait for data, wavelets wait for a blocked task
+    kDeadlock,     // nothing moved for a whole window (StallProbe) and the run is not over:
+                   // `message` holds the deadlock diagnosis
   };
   Status status = Status::kQuiescent;
   uint64_t start_cycle = 0, end_cycle = 0;  // end: the first cycle not stepped

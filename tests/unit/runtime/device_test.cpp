@@ -247,6 +247,32 @@ TEST(Device, HostPortCopiesCostOneCyclePerWordPerTile) {
   }
 }
 
+// A run in which nothing moves ends early, on every backend, with the same diagnosis (StallProbe):
+// the receiver of tutorial 3 waits for data nobody sends.
+TEST(Device, ADeadlockEndsTheRunEarlyWithItsDiagnosis) {
+  const layout::Image img = LinkFile(kData + "/wait.tlayout");
+  for (Backend b : {Backend::kFunc, Backend::kRtl, Backend::kCosim}) {
+    SCOPED_TRACE(BackendName(b));
+    Rig rig(b, img);
+    rig.dev.Launch("main", Region{1, 0, 1, 1});
+    const RunResult r = rig.dev.Run(10'000'000);
+    EXPECT_EQ(r.status, RunResult::Status::kDeadlock);
+    EXPECT_LT(r.cycles(), 20'000u);
+    EXPECT_NE(r.message.find("deadlock: nothing has moved for 4096 cycles"), std::string::npos)
+        << r.message;
+    EXPECT_NE(r.message.find("microthread 0 (mov32 at pc 0x0008 (receiver.s:21), element 0)"),
+              std::string::npos)
+        << r.message;
+  }
+  // A long run that moves is not a deadlock: it ends at its limit.
+  const layout::Image spin = LinkFile(kData + "/spin.tlayout");
+  for (Backend b : {Backend::kFunc, Backend::kRtl}) {
+    Rig rig(b, spin);
+    rig.dev.Launch("main");
+    EXPECT_EQ(rig.dev.Run(60'000).status, RunResult::Status::kCycleLimit);
+  }
+}
+
 TEST(Device, ACycleLimitGivesADeadlockDiagnosis) {
   const layout::Image img = LinkFile(kData + "/wait.tlayout");
   for (Backend b : {Backend::kFunc, Backend::kRtl}) {
