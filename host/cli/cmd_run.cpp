@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -41,6 +42,14 @@
 
 namespace tessera::cli {
 namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+// SIGINT during a run: the run stops at its next check; a second one ends the process.
+void OnInterrupt(int) {
+  g_interrupted = 1;
+  std::signal(SIGINT, SIG_DFL);
+}
 
 struct RunArgs {
   std::string image;
@@ -392,7 +401,18 @@ int RunImage(const RunArgs& a) {
     return 2;
   }
   if (a.quiet) dev->SetDebugHandler([](const ce::DebugRecord&) {});
+  // Ctrl-C stops the run after whole cycles; everything asked for is still written (outputs,
+  // timeline, profile) and the exit status is 130. A second Ctrl-C ends the process at once.
+  g_interrupted = 0;
+  const auto previous = std::signal(SIGINT, OnInterrupt);
+  dev->SetInterruptCheck([] { return g_interrupted != 0; });
   const runtime::RunResult r = dev->Run(a.max_cycles);
+  dev->SetInterruptCheck(nullptr);
+  std::signal(SIGINT, previous);
+  const bool interrupted = r.status == runtime::RunResult::Status::kInterrupted;
+  if (interrupted)
+    fmt::print(stderr,
+               "tessera run: interrupted (Ctrl-C); writing the outputs and traces asked for\n");
   const char* backend = runtime::BackendName(dev->options().backend);
   const std::string copies = a.host_port && h2d.words
                                  ? fmt::format("; cycles {}..{} (host-port copies before: {})",
@@ -459,6 +479,7 @@ int RunImage(const RunArgs& a) {
     if (a.watch.profile) j.Add("profile", instruments->counters()->Json());
     fmt::print("{}\n", j.str());
   }
+  if (interrupted) return 130;  // as a shell reports a process ended by SIGINT
   return r.ok() ? 0 : 1;
 }
 
