@@ -15,6 +15,7 @@
 #include "layout/route_check.h"
 #include "python/arrays.h"
 #include "python/bindings.h"
+#include "python/errors.h"
 #include "python/layout_builder.h"
 
 namespace py = pybind11;
@@ -250,6 +251,7 @@ void BindBuild(py::module_& m) {
           "link",
           [](const LayoutBuilder& b, const py::object& output) {
             layout::Image img = b.Link();
+            WarnLinker(img, "<tessera.Layout>");
             if (!output.is_none()) layout::WriteImageFile(FsPath(output), img);
             return img;
           },
@@ -262,11 +264,13 @@ void BindBuild(py::module_& m) {
         layout::Image img;
         if (py::isinstance<LayoutBuilder>(layout_arg)) {
           img = layout_arg.cast<const LayoutBuilder&>().Link();
+          WarnLinker(img, "<tessera.Layout>");
         } else {
           const std::string p = FsPath(layout_arg);
           if (!std::filesystem::exists(p))
             throw std::invalid_argument(fmt::format("link {}: no such file", p));
           img = layout::Link(layout::ParseLayoutFile(p));
+          WarnLinker(img, p);
         }
         if (!output.is_none()) layout::WriteImageFile(FsPath(output), img);
         return img;

@@ -12,6 +12,7 @@
 #include "layout/image.h"
 #include "layout/layout.h"
 #include "python/bindings.h"
+#include "python/errors.h"
 #include "python/sdk_runtime.h"
 #include "runtime/device.h"
 
@@ -62,8 +63,11 @@ layout::Image ImageArg(const py::object& o) {
   const std::string path = py::str(py::module_::import("os").attr("fspath")(o));
   if (!std::filesystem::exists(path))
     throw std::invalid_argument(fmt::format("image {}: no such file", path));
-  if (path.size() > 8 && path.compare(path.size() - 8, 8, ".tlayout") == 0)
-    return layout::Link(layout::ParseLayoutFile(path));
+  if (path.size() > 8 && path.compare(path.size() - 8, 8, ".tlayout") == 0) {
+    layout::Image img = layout::Link(layout::ParseLayoutFile(path));
+    WarnLinker(img, path);
+    return img;
+  }
   return layout::ReadImageFile(path);
 }
 
@@ -73,8 +77,7 @@ std::unique_ptr<SdkRuntime> MakeRuntime(
     const py::object& wave, const py::object& wave_window, const py::object& wave_region,
     const py::object& link_trace, const py::object& lockstep, bool systemc,
     const py::object& trace_insn, const py::object& trace_region, const py::object& trace_window,
-    const py::object& timeline, const py::object& heatmap, bool profile, int threads,
-    bool settle) {
+    const py::object& timeline, const py::object& heatmap, bool profile, int threads, bool settle) {
   SdkOptions o;
   layout::Image img = ImageArg(image);
   o.device.backend = runtime::ParseBackend(backend);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "asm/diagnostics.h"
+#include "layout/route_check.h"
 
 namespace py = pybind11;
 
@@ -17,6 +18,7 @@ PyObject* g_assembly = nullptr;
 PyObject* g_fault = nullptr;
 PyObject* g_deadlock = nullptr;
 PyObject* g_mismatch = nullptr;
+PyObject* g_link_warning = nullptr;
 
 PyObject* NewClass(py::module_& m, const char* name, PyObject* bases, const char* doc) {
   const std::string full = fmt::format("tessera.{}", name);
@@ -49,8 +51,12 @@ void BindErrors(py::module_& m) {
                      "A PE faulted; the message says which, where and why; .result holds the "
                      "RunResult.");
   g_deadlock = NewClass(m, "DeadlockError", g_error,
-                        "The cycle limit passed before the fabric became quiescent; the message "
-                        "holds the deadlock diagnosis; .result holds the RunResult.");
+                        "Nothing moved for a whole window, or the cycle limit passed, before the "
+                        "fabric became quiescent; the message holds the deadlock diagnosis; "
+                        ".result holds the RunResult.");
+  g_link_warning = NewClass(m, "LinkWarning", PyExc_UserWarning,
+                            "What the linker notes but does not refuse: a bank conflict in "
+                            "straight-line code, a route that connects nowhere.");
   g_mismatch = NewClass(m, "MismatchError", g_error,
                         "Co-simulation: the backends differ; the message names the first "
                         "difference.");
@@ -87,5 +93,14 @@ void RaiseIfFailed(const runtime::RunResult& r, const std::string& what) {
 }
 
 void RaiseError(const std::string& message) { Raise(g_error, message, nullptr); }
+
+void WarnLinker(const layout::Image& image, const std::string& source) {
+  std::vector<std::string> lines;
+  for (const std::string& w : layout::UnconnectedRoutes(image))
+    lines.push_back(fmt::format("{}: warning: {}", source, w));
+  lines.insert(lines.end(), image.warnings.begin(), image.warnings.end());
+  for (const std::string& w : lines)
+    if (PyErr_WarnEx(g_link_warning, w.c_str(), 1) != 0) throw py::error_already_set();
+}
 
 }  // namespace tessera::python

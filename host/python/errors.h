@@ -5,6 +5,7 @@
 //     tessera.FaultError                  a PE faulted: the fault in words, `.result`
 //     tessera.DeadlockError               the cycle limit passed: the deadlock diagnosis, `.result`
 //     tessera.MismatchError               cosim: the backends differ: the first difference
+//   tessera.LinkWarning (UserWarning)     what the linker notes but does not refuse
 //
 // Bad arguments raise ValueError naming the argument; Ctrl-C during a run raises
 // KeyboardInterrupt after whole cycles.
@@ -14,6 +15,7 @@
 
 #include <string>
 
+#include "layout/image.h"
 #include "runtime/device.h"
 
 namespace tessera::python {
@@ -27,6 +29,11 @@ void BindErrors(pybind11::module_& m);
 // MismatchError; KeyboardInterrupt for an interrupted one), with `result` attached and `what`
 // ("launch 'main'") leading the message. Returns normally for a quiescent run.
 void RaiseIfFailed(const runtime::RunResult& result, const std::string& what);
+
+// The linker's warnings about `image` (assembly warnings such as bank conflicts, and routes that
+// connect nowhere) as Python warnings of class tessera.LinkWarning, as `tessera link` prints them
+// (`source` names the layout).
+void WarnLinker(const layout::Image& image, const std::string& source);
 
 // Raises tessera.Error with `message`.
 [[noreturn]] void RaiseError(const std::string& message);

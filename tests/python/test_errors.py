@@ -199,3 +199,19 @@ def test_ctrl_c_stops_a_run_cleanly():
     assert r.last_result.status == "interrupted" and r.last_result.cycles > 0
     assert r.debug_read(0, 0, 0xC008) & (1 << 8)  # CeStatus.Running: the task goes on later
     r.stop()
+
+
+def test_linker_warnings_are_python_warnings(tmp_path):
+    # What `tessera link` prints as warnings comes to Python as tessera.LinkWarning: here a route
+    # that sends east into a PE with no route of that color.
+    layout = tmp_path / "w.tlayout"
+    layout.write_text(
+        "fabric 2x1\n"
+        f"region at=0,0 program={TUTORIAL / '03_send' / 'sender.s'} param C=3\n"
+        "route color=3 at=0,0 rx=RAMP tx=E\n")
+    want = r"w.tlayout: warning: PE\(0,0\) sends color 3 east \(E\), but PE\(1,0\) has no route"
+    with pytest.warns(tessera.LinkWarning, match=want):
+        tessera.link(layout)
+    with pytest.warns(tessera.LinkWarning, match=want):
+        tessera.SdkRuntime(layout, quiet=True)
+    assert issubclass(tessera.LinkWarning, UserWarning)
