@@ -252,6 +252,10 @@ void BindRuntime(py::module_& m) {
            "Activates the exported task `name` (with one 16-bit argument, if given) and runs the "
            "fabric until it is quiescent again; returns a RunResult (or a Task with "
            "nonblock=True).")
+      .def("clear_faults", &R::ClearFaults,
+           "Clears the faults of every faulted PE (a host write to FaultStatus and RouterFault): "
+           "a faulted PE stays stopped until then, and its compute engine goes on at the "
+           "instruction that faulted. Returns the faults cleared, in words.")
       .def("run_until_quiescent", &R::RunUntilQuiescent, py::arg("max_cycles") = py::none(),
            "Runs the fabric until it is quiescent (for streams and data tasks).")
       .def("stream_in", &R::StreamIn, py::arg("x"), py::arg("y"), py::arg("side"), py::arg("color"),

@@ -28,6 +28,25 @@ PyObject* NewClass(py::module_& m, const char* name, PyObject* bases, const char
   return cls;
 }
 
+// The runtime names its options as the command line spells them; in Python they are keyword
+// arguments: "--fabric 4x4: ..." reads "fabric=4x4: ...", "raise --max-cycles" reads "raise
+// max_cycles".
+std::string PythonWords(std::string m) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"--max-cycles", "max_cycles"},   {"--fabric ", "fabric="},
+      {"(--fabric)", "(fabric=)"},      {"--tile ", "tile="},
+      {"--lockstep", "lockstep"},       {"--wave-window", "wave_window"},
+      {"--wave-region", "wave_region"}, {"--wave", "wave"},
+      {"--backend ", "backend="},       {"--threads", "threads"},
+      {"--host-port", "host_port"}};
+  for (const auto& [cli, py_word] : kWords) {
+    const std::string from = cli, to = py_word;
+    for (size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + to.size()))
+      m.replace(at, from.size(), to);
+  }
+  return m;
+}
+
 [[noreturn]] void Raise(PyObject* cls, const std::string& message,
                         const runtime::RunResult* result) {
   py::object exc =
@@ -67,13 +86,15 @@ void BindErrors(py::module_& m) {
       PyErr_SetString(g_assembly, e.what());
     } catch (const runtime::CosimMismatch& e) {
       PyErr_SetString(g_mismatch, e.what());
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, PythonWords(e.what()).c_str());
     }
   });
 }
 
 void RaiseIfFailed(const runtime::RunResult& r, const std::string& what) {
   using S = runtime::RunResult::Status;
-  const std::string message = fmt::format("{}: {}", what, r.message);
+  const std::string message = PythonWords(fmt::format("{}: {}", what, r.message));
   switch (r.status) {
     case S::kQuiescent:
     case S::kSettled:

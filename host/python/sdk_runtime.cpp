@@ -147,6 +147,7 @@ void SdkRuntime::Load() {
 void SdkRuntime::Run() {
   if (stopped_) RaiseError("run(): stop() was called: the session has ended");
   if (!loaded_) RaiseError("run(): call load() first (the SDK's order: load(), run(), commands)");
+  if (started_) RaiseError("run() was called already: the session has started");
   started_ = true;
 }
 
@@ -308,6 +309,12 @@ runtime::RunResult SdkRuntime::RunFabric(uint64_t max_cycles, const std::string&
   }
   RaiseIfFailed(r, what);
   return r;
+}
+
+std::vector<std::string> SdkRuntime::ClearFaults() {
+  CheckStarted("clear_faults");
+  Drain();
+  return dev_->ClearFaults();
 }
 
 runtime::RunResult SdkRuntime::RunUntilQuiescent(std::optional<uint64_t> max_cycles) {

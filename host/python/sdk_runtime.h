@@ -75,6 +75,10 @@ class SdkRuntime {
   pybind11::object Launch(const std::string& name, const pybind11::args& args, bool nonblock,
                           const pybind11::object& region);
 
+  // Clears every faulted PE's faults (runtime::Device::ClearFaults): the PE goes on at the
+  // instruction that faulted. Returns the faults cleared, in words.
+  std::vector<std::string> ClearFaults();
+
   // Runs the fabric until it is quiescent (what streams and data tasks need between commands).
   runtime::RunResult RunUntilQuiescent(std::optional<uint64_t> max_cycles);
   // Tessera's edge streams: wavelets into the edge port of PE(x, y) facing `side`, and what has

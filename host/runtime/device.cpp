@@ -332,9 +332,33 @@ MemcpyResult Device::MemcpyD2H(void* out, size_t count, const std::string& symbo
   return res;
 }
 
+std::vector<std::string> Device::ClearFaults() {
+  CheckLoaded();
+  std::vector<std::string> cleared;
+  for (const fabric::FaultRecord& f : Reference().Fabric().Faults()) {
+    cleared.push_back(DescribeFault(Reference(), &*image_, f));
+    WriteAll(f.pe, arch::FaultStatus::kAddr, 0, false);
+    WriteAll(f.pe, arch::RouterFault::kAddr, 0, false);
+    machine_->ForEachFabric([&f](fabric::Fabric& fab) { fab.ForgetFault(f.pe); });
+  }
+  return cleared;
+}
+
 void Device::Launch(const std::string& task, std::optional<Region> region,
                     std::optional<uint16_t> arg) {
   CheckLoaded();
+  // A faulted PE stays stopped until its faults are cleared: launching there would only report
+  // the old fault again.
+  for (const fabric::FaultRecord& f : Reference().Fabric().Faults()) {
+    const bool in = region ? (f.pe.x >= region->x && f.pe.x < region->x + region->w &&
+                              f.pe.y >= region->y && f.pe.y < region->y + region->h)
+                           : image_->Symbol(f.pe.x, f.pe.y, task) != nullptr;
+    if (in)
+      throw std::invalid_argument(fmt::format(
+          "launch '{}': PE({},{}) has faulted and stays stopped ({}); clear its faults first "
+          "(tessera.SdkRuntime.clear_faults())",
+          task, f.pe.x, f.pe.y, DescribeFault(Reference(), &*image_, f)));
+  }
   std::vector<fabric::Coord> pes;
   if (region) {
     const Region& r = *region;
@@ -457,7 +481,11 @@ void Device::Deliver(RunResult& r, const std::vector<fabric::PeEvents>* events) 
   r.tasks_started += tasks.size();
   r.debug_records += debug.size();
   for (const ce::DebugRecord& d : debug) on_debug_(d);
-  const std::vector<fabric::FaultRecord>& faults = m.Fabric().Faults();
+  // The faults of this run: an earlier run's stay listed (a faulted PE stays stopped) but were
+  // reported then.
+  std::vector<fabric::FaultRecord> faults;
+  for (const fabric::FaultRecord& f : m.Fabric().Faults())
+    if (f.cycle >= r.start_cycle) faults.push_back(f);
   if (!faults.empty() && r.status == RunResult::Status::kQuiescent) {
     r.status = RunResult::Status::kFault;
     r.faults = faults;

@@ -171,6 +171,12 @@ class Device {
   void WriteWord(fabric::Coord pe, uint32_t addr, uint32_t value);
   uint32_t ReadWord(fabric::Coord pe, uint32_t addr);
 
+  // Clears the faults of every faulted PE: a host write to FaultStatus (the compute engine's
+  // fault registers; the engine goes on at the instruction that faulted) and to RouterFault, on
+  // every machine, and the backends forget the fault so that a new one stops a run again.
+  // Returns the faults cleared, described as a run reports them.
+  std::vector<std::string> ClearFaults();
+
   // Activates the exported local task `task` (the symbol at its entry) on every PE of `region`
   // (default: every PE whose program exports it), with TaskArg = arg if given.
   void Launch(const std::string& task, std::optional<Region> region = std::nullopt,

@@ -114,6 +114,9 @@ class Fabric {
 
   // PEs whose fault flag is set, in PE order.
   virtual std::vector<FaultRecord> Faults() = 0;
+  // Forgets that PE `pe` faulted, so that a new fault there stops a run again (the host clears
+  // the fault registers themselves with writes: runtime::Device::ClearFaults).
+  virtual void ForgetFault(Coord pe) { (void)pe; }
 
   // With the log on, every wavelet crossing a link the backend observes (ObservesLink) is kept
   // until taken; order within a cycle is the backend's. Co-simulation compares the logs per link

@@ -40,6 +40,7 @@ class FuncFabric final : public fabric::Fabric {
   bool Settled() override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
+  void ForgetFault(fabric::Coord pe) override { fault_cycle_.at(Index(pe)) = fabric::kNever; }
 
   const RouterState& Router(fabric::Coord pe) const { return routers_[Index(pe)]; }
 

@@ -65,6 +65,7 @@ class RtlFabric : public fabric::Fabric {
   bool WaveletsInFlight() override;
   uint64_t Cycle() const override { return cycle_; }
   std::vector<fabric::FaultRecord> Faults() override;
+  void ForgetFault(fabric::Coord pe) override { fault_cycle_.at(Index(pe)) = fabric::kNever; }
   bool ObservesLink(fabric::Coord pe, int port, bool into) const override;
   int NumTiles() const { return static_cast<int>(tiles_.size()); }
   // The tile holding a PE (tiles row by row).
@@ -202,9 +203,9 @@ class RtlFabric : public fabric::Fabric {
   std::vector<uint64_t> fault_cycle_;       // per PE: cycle first seen, or kNever
   fabric::RampPort scratch_;
   std::vector<fabric::DebugRecord> debug_;
-  std::vector<std::string> char_lines_;  // per PE: DebugFmt Char bytes up to the next '\n'
-  std::vector<uint32_t> events_;         // per PE, the last cycle's event word
-  std::vector<uint64_t> retired_;        // per PE: retire events so far
+  std::vector<std::string> char_lines_;   // per PE: DebugFmt Char bytes up to the next '\n'
+  std::vector<uint32_t> events_;          // per PE, the last cycle's event word
+  std::vector<uint64_t> retired_;         // per PE: retire events so far
   std::vector<uint8_t> quiet_, settled_;  // per PE: CeStatus.Quiet, Settled
   bool quiet_stale_ = false;  // a back-door write since the last cycle: quiet_ may be old
   void RefreshQuiet();        // reads quiet_ and settled_ from CeStatus if stale

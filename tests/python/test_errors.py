@@ -151,7 +151,7 @@ def test_read_only_destination(runner):
     ({"backend": "verilog"}, "verilog"),
     ({"fabric": (3, 3)}, r"fabric 3x3: the image is linked for a 2x2 fabric"),
     ({"fabric": "2by2"}, "fabric '2by2': expected 'WxH' or \\(w, h\\)"),
-    ({"tile": (3, 1)}, "--tile 3x1: does not divide the 2x2 fabric"),
+    ({"tile": (3, 1)}, "tile=3x1: does not divide the 2x2 fabric"),
     ({"wave_window": (5, 2), "wave": "x.fst"}, r"wave_window \(5, 2\): expected 0 <= from < to"),
     ({"wave_region": (0, 0, 1, 1)}, "need wave='FILE.fst'"),
     ({"link_trace": "/nonexistent/dir/t.csv"}, "link_trace /nonexistent/dir/t.csv: cannot write"),
@@ -215,3 +215,25 @@ def test_linker_warnings_are_python_warnings(tmp_path):
     with pytest.warns(tessera.LinkWarning, match=want):
         tessera.SdkRuntime(layout, quiet=True)
     assert issubclass(tessera.LinkWarning, UserWarning)
+
+
+@pytest.mark.parametrize("backend", ["func", "cosim"])
+def test_a_fault_is_reported_once_and_can_be_cleared(backend):
+    r = tessera.SdkRuntime(RUNTIME_DATA / "fault.tlayout", backend, quiet=True)
+    r.load()
+    r.run()
+    with pytest.raises(tessera.Error, match=r"run\(\) was called already"):
+        r.run()
+    with pytest.raises(tessera.FaultError, match="misaligned 32-bit load at pc 0x0004"):
+        r.launch("main")
+    # The PE stays stopped: launching there says so instead of re-raising the old fault.
+    with pytest.raises(ValueError, match=r"PE\(0,0\) has faulted and stays stopped .*clear_faults"):
+        r.launch("main")
+    cleared = r.clear_faults()
+    assert len(cleared) == 1 and "at cycle 2" in cleared[0]
+    assert r.debug_read(0, 0, 0xC020) == 0  # FaultStatus
+    # The engine goes on at the instruction that faulted: here it faults again, a new fault.
+    with pytest.raises(tessera.FaultError) as e:
+        r.launch("main")
+    assert e.value.result.start_cycle == 3 and "at cycle 3" in str(e.value)
+    r.stop()
