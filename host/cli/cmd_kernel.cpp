@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -33,9 +35,26 @@ struct KernelCliArgs {
   std::string along = "row", op = "sum";
   uint64_t seed = 1, max_cycles = 50'000'000;
   int threads = 1;
-  bool no_run_ahead = false;
+  bool no_run_ahead = false, no_progress = false, clock_idle_tiles = false,
+       eval_input_region = false;
   InstrumentArgs watch;  // traces, timeline, heatmaps, profile
+  // The kernel-specific options as given on the command line (name -> option), for checking
+  // that the kernel takes them.
+  std::vector<std::pair<std::string, CLI::Option*>> specific;
 };
+
+// The options a kernel takes: the --names its description lists (KernelDef::options, what
+// --list prints), so the list and the check cannot drift.
+std::set<std::string> TakenOptions(const kernels::KernelDef& k) {
+  std::set<std::string> out;
+  const std::string s = k.options;
+  for (size_t at = s.find("--"); at != std::string::npos; at = s.find("--", at + 2)) {
+    size_t e = at + 2;
+    while (e < s.size() && (std::islower(static_cast<unsigned char>(s[e])) || s[e] == '-')) ++e;
+    out.insert(s.substr(at + 2, e - at - 2));
+  }
+  return out;
+}
 
 int RunKernel(const KernelCliArgs& a) {
   if (a.list) {
@@ -53,6 +72,28 @@ int RunKernel(const KernelCliArgs& a) {
       for (const kernels::KernelDef& k : kernels::Kernels()) names += std::string(" ") + k.name;
       throw std::invalid_argument(fmt::format("unknown kernel '{}' (kernels:{})", a.name, names));
     }
+    // Options the kernel does not take are refused (they would be ignored), and so are sizes,
+    // counts and fabrics that are not positive (0 is not "the default": leave the option out).
+    const std::set<std::string> taken = TakenOptions(*def);
+    for (const auto& [name, opt] : a.specific) {
+      if (opt->count() == 0) continue;
+      if (!taken.count(name)) {
+        std::string list;
+        for (const std::string& t : taken) list += " --" + t;
+        throw std::invalid_argument(
+            fmt::format("--{}: {} does not take it (it takes{}, --seed)", name, a.name, list));
+      }
+    }
+    const std::pair<const char*, int> sizes[] = {
+        {"m", a.m},   {"n", a.n},         {"k", a.k},       {"nx", a.nx},  {"ny", a.ny},
+        {"nz", a.nz}, {"iters", a.iters}, {"bins", a.bins}, {"nnz", a.nnz}};
+    for (const auto& [name, v] : sizes)
+      for (const auto& [n2, opt] : a.specific)
+        if (n2 == name && opt->count() && v < 1)
+          throw std::invalid_argument(fmt::format("--{} {}: give 1 or more", name, v));
+    for (const auto& [n2, opt] : a.specific)
+      if (n2 == "tol" && opt->count() && !(a.tol > 0))
+        throw std::invalid_argument(fmt::format("--tol {}: give a positive tolerance", a.tol));
     args.m = a.m;
     args.n = a.n;
     args.k = a.k;
@@ -70,10 +111,16 @@ int RunKernel(const KernelCliArgs& a) {
     args.max_cycles = a.max_cycles;
     args.threads = a.threads;
     args.run_ahead = !a.no_run_ahead;
+    args.progress = !a.no_progress;
+    args.clock_idle_tiles = a.clock_idle_tiles;
+    args.eval_input_region = a.eval_input_region;
     args.firmware_dir = a.firmware;
     args.backend = runtime::ParseBackend(a.backend);
     if (!a.fabric.empty()) {
       const auto [w, h] = ParsePair(a.fabric, "--fabric", 'x');
+      if (w < 1 || h < 1)
+        throw std::invalid_argument(
+            fmt::format("--fabric {}: each side needs 1 PE or more", a.fabric));
       args.fabric_w = w;
       args.fabric_h = h;
     }
@@ -155,20 +202,31 @@ void AddKernelCommand(CLI::App& app) {
       "kernel", "Run a kernel of the library on a backend and check it against a host reference");
   cmd->add_option("name", a->name, "The kernel (--list shows them)");
   cmd->add_flag("--list", a->list, "List the kernels, their options and limits");
-  cmd->add_option("--m", a->m, "Rows (gemv: of A)");
-  cmd->add_option("--n", a->n, "Columns (gemv: of A); values per PE (collectives)");
-  cmd->add_option("--k", a->k, "Inner size (gemm)");
-  cmd->add_option("--nx", a->nx, "3-D grid: points in x (= fabric width)");
-  cmd->add_option("--ny", a->ny, "3-D grid: points in y (= fabric height)");
-  cmd->add_option("--nz", a->nz, "3-D grid: points in z (in PE memory)");
-  cmd->add_option("--iters", a->iters, "Iterations (cg: the limit; power: the count)");
-  cmd->add_option("--bins", a->bins, "histogram: the number of bins (default 64)");
-  cmd->add_option("--tol", a->tol, "cg: relative residual to reach (default 1e-4)");
-  cmd->add_option("--nnz", a->nnz, "Sparse kernels: nonzeros of the matrix");
-  cmd->add_option("--fabric", a->fabric, "WxH PEs (default: the kernel's choice for the sizes)");
-  cmd->add_option("--dtype", a->dtype, "f32 or f16")->capture_default_str();
-  cmd->add_option("--along", a->along, "Collectives: row, col or grid")->capture_default_str();
-  cmd->add_option("--op", a->op, "Reduce, allreduce: sum or max")->capture_default_str();
+  auto specific = [&](const char* name, CLI::Option* o) {
+    a->specific.emplace_back(name, o);
+    return o;
+  };
+  specific("m", cmd->add_option("--m", a->m, "Rows (gemv: of A)"));
+  specific("n", cmd->add_option("--n", a->n, "Columns (gemv: of A); values per PE (collectives)"));
+  specific("k", cmd->add_option("--k", a->k, "Inner size (gemm)"));
+  specific("nx", cmd->add_option("--nx", a->nx, "3-D grid: points in x (= fabric width)"));
+  specific("ny", cmd->add_option("--ny", a->ny, "3-D grid: points in y (= fabric height)"));
+  specific("nz", cmd->add_option("--nz", a->nz, "3-D grid: points in z (in PE memory)"));
+  specific("iters",
+           cmd->add_option("--iters", a->iters, "Iterations (cg: the limit; power: the count)"));
+  specific("bins",
+           cmd->add_option("--bins", a->bins, "histogram: the number of bins (default 64)"));
+  specific("tol",
+           cmd->add_option("--tol", a->tol, "cg: relative residual to reach (default 1e-4)"));
+  specific("nnz", cmd->add_option("--nnz", a->nnz, "Sparse kernels: nonzeros of the matrix"));
+  specific("fabric", cmd->add_option("--fabric", a->fabric,
+                                     "WxH PEs (default: the kernel's choice for the sizes)"));
+  specific("dtype", cmd->add_option("--dtype", a->dtype, "f32 or f16")->capture_default_str());
+  specific(
+      "along",
+      cmd->add_option("--along", a->along, "Collectives: row, col or grid")->capture_default_str());
+  specific("op",
+           cmd->add_option("--op", a->op, "Reduce, allreduce: sum or max")->capture_default_str());
   cmd->add_option("--seed", a->seed, "Seed of the generated inputs")->capture_default_str();
   cmd->add_option("--backend", a->backend, "func, rtl or cosim (both, compared)")
       ->capture_default_str();
@@ -185,6 +243,13 @@ void AddKernelCommand(CLI::App& app) {
   cmd->add_flag("--no-run-ahead", a->no_run_ahead,
                 "func: step every compute engine every cycle it acts, also those that could run "
                 "ahead of the fabric or step DSD operations in bulk (results do not depend on it)");
+  cmd->add_flag("--no-progress", a->no_progress, "No progress line on the terminal");
+  cmd->add_flag("--clock-idle-tiles", a->clock_idle_tiles,
+                "RTL: evaluate every tile in every cycle, also the idle ones it skips by default "
+                "(results do not depend on it)");
+  cmd->add_flag("--eval-input-region", a->eval_input_region,
+                "RTL: evaluate each tile's input-combinational region every cycle (results do not "
+                "depend on it)");
   cmd->add_option("--firmware", a->firmware,
                   "The folder holding kernels/NAME (default: the source tree's firmware)");
   a->watch.AddTo(cmd);

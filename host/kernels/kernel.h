@@ -32,6 +32,8 @@ struct KernelArgs {
   uint64_t max_cycles = 50'000'000;
   int threads = 1;        // host threads of the functional model (runtime::DeviceOptions::threads)
   bool run_ahead = true;  // runtime::DeviceOptions::run_ahead
+  bool progress = false;  // runtime::DeviceOptions::progress (a progress line on a terminal)
+  bool clock_idle_tiles = false, eval_input_region = false;  // RTL switches, as tessera run's
   std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's
   // Called when the kernel's device has loaded its image and when it closes (traces, profile).
   std::function<void(runtime::Device&)> on_load, on_close;

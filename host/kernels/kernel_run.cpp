@@ -41,6 +41,9 @@ runtime::DeviceOptions DeviceFor(const KernelArgs& args, int w, int h) {
   o.tile = args.tile;
   o.threads = args.threads;
   o.run_ahead = args.run_ahead;
+  o.progress = args.progress;
+  o.clock_idle_tiles = args.clock_idle_tiles;
+  o.eval_input_region = args.eval_input_region;
   o.on_load = args.on_load;
   o.on_close = args.on_close;
   return o;
