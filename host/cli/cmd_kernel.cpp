@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "instrument_args.h"
 #include "kernels/kernel.h"
+#include "runtime/npy.h"
 #include "util/json.h"
 
 namespace tessera::cli {
@@ -37,7 +38,8 @@ struct KernelCliArgs {
   int threads = 1;
   bool no_run_ahead = false, no_progress = false, clock_idle_tiles = false,
        eval_input_region = false;
-  InstrumentArgs watch;  // traces, timeline, heatmaps, profile
+  InstrumentArgs watch;              // traces, timeline, heatmaps, profile
+  std::vector<std::string> in, out;  // NAME=FILE.npy: the user's data, the results
   // The kernel-specific options as given on the command line (name -> option), for checking
   // that the kernel takes them.
   std::vector<std::pair<std::string, CLI::Option*>> specific;
@@ -58,12 +60,19 @@ std::set<std::string> TakenOptions(const kernels::KernelDef& k) {
 
 int RunKernel(const KernelCliArgs& a) {
   if (a.list) {
-    for (const kernels::KernelDef& k : kernels::Kernels())
+    for (const kernels::KernelDef& k : kernels::Kernels()) {
       fmt::print("{:<18} {}\n{:<18} {}\n", k.name, k.summary, "", k.options);
+      for (const kernels::IoSpec& x : k.inputs)
+        fmt::print("{:<18} --in {}=FILE.npy  {} {}: {}\n", "", x.name, x.dtype, x.shape, x.what);
+      for (const kernels::IoSpec& x : k.outputs)
+        fmt::print("{:<18} --out {}=FILE.npy  {} {}: {}\n", "", x.name, x.dtype, x.shape, x.what);
+    }
     return 0;
   }
   const kernels::KernelDef* def = kernels::FindKernel(a.name);
   kernels::KernelArgs args;
+  kernels::HostArrays inputs, outputs;
+  std::vector<std::string> out_files;
   trace::InstrumentOptions io;
   try {
     if (a.name.empty()) throw std::invalid_argument("give a kernel name (tessera kernel --list)");
@@ -72,6 +81,28 @@ int RunKernel(const KernelCliArgs& a) {
       for (const kernels::KernelDef& k : kernels::Kernels()) names += std::string(" ") + k.name;
       throw std::invalid_argument(fmt::format("unknown kernel '{}' (kernels:{})", a.name, names));
     }
+    // The user's data: --in NAME=FILE.npy replaces a generated input, --out NAME=FILE.npy
+    // writes a result.
+    std::vector<std::string> out_names;
+    for (const std::string& spec : a.in) {
+      const size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        throw std::invalid_argument(fmt::format("--in {}: expected NAME=FILE.npy", spec));
+      const std::string name = spec.substr(0, eq);
+      if (inputs.count(name))
+        throw std::invalid_argument(fmt::format("--in {}: given twice", name));
+      inputs[name] = runtime::ReadNpy(spec.substr(eq + 1));
+    }
+    for (const std::string& spec : a.out) {
+      const size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        throw std::invalid_argument(fmt::format("--out {}: expected NAME=FILE.npy", spec));
+      out_names.push_back(spec.substr(0, eq));
+      out_files.push_back(spec.substr(eq + 1));
+    }
+    kernels::CheckIoNames(*def, &inputs, out_names);
+    if (!inputs.empty()) args.in = &inputs;
+    if (!out_names.empty()) args.out = &outputs;
     // Options the kernel does not take are refused (they would be ignored), and so are sizes,
     // counts and fabrics that are not positive (0 is not "the default": leave the option out).
     const std::set<std::string> taken = TakenOptions(*def);
@@ -163,6 +194,19 @@ int RunKernel(const KernelCliArgs& a) {
           ? fmt::format("; func and rtl agree ({} link wavelets compared)", r.link_wavelets)
           : "");
   if (!r.pass && !r.message.empty()) fmt::print(stderr, "{}\n", r.message);
+  // The results asked for: written whenever the kernel produced them (also after a failed check,
+  // so that the user can look at them).
+  for (size_t i = 0; i < a.out.size(); ++i) {
+    const std::string name = a.out[i].substr(0, a.out[i].find('='));
+    const auto it = outputs.find(name);
+    if (it == outputs.end()) {
+      fmt::print(stderr, "--out {}: not written: the run ended before its result existed\n", name);
+      continue;
+    }
+    const runtime::NpyArray& x = it->second;
+    runtime::WriteNpy(out_files[i], x.dtype, x.shape, x.data.data(), x.data.size());
+    fmt::print("--out {}: {} {} to {}\n", name, x.dtype, kernels::ShapeText(x.shape), out_files[i]);
+  }
   for (const std::string& line : instrument_lines) fmt::print("{}\n", line);
   if (a.watch.profile && instruments && instruments->counters()) {
     fmt::print("{}", instruments->counters()->Summary(backend_name));
@@ -228,6 +272,10 @@ void AddKernelCommand(CLI::App& app) {
   specific("op",
            cmd->add_option("--op", a->op, "Reduce, allreduce: sum or max")->capture_default_str());
   cmd->add_option("--seed", a->seed, "Seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--in", a->in,
+                  "NAME=FILE.npy: the kernel's input NAME from a file instead of generated "
+                  "(--list shows each kernel's inputs, their shapes and types)");
+  cmd->add_option("--out", a->out, "NAME=FILE.npy: write the kernel's result NAME");
   cmd->add_option("--backend", a->backend, "func, rtl or cosim (both, compared)")
       ->capture_default_str();
   cmd->add_option("--tile", a->tile,

@@ -81,13 +81,18 @@ std::string Layout(const GemvPlan& g) {
   return t;
 }
 
-KernelResult Run(const KernelArgs& args) {
+KernelResult Run(const KernelArgs& given) {
+  // The sizes from the user's A, if given.
+  KernelArgs args = given;
+  args.m = SizeFrom(given, given.m, "--m", "A", 0, 2);
+  args.n = SizeFrom(given, given.n, "--n", "A", 1, 2);
   const GemvPlan g = Plan(args);
   const int M = args.m, N = args.n, P = g.p, Q = g.q, MB = g.mb, NB = g.nb;
   std::mt19937_64 rng(args.seed);
   // The problem, as the device sees it (f16: the values rounded to f16).
-  std::vector<float> af = UniformF32(rng, size_t(M) * N), xf = UniformF32(rng, N),
-                     bf = UniformF32(rng, M);
+  std::vector<float> af = InputF32(args, "A", {size_t(M), size_t(N)}, rng),
+                     xf = InputF32(args, "x", {size_t(N)}, rng),
+                     bf = InputF32(args, "b", {size_t(M)}, rng);
   std::vector<double> av(af.size()), xv(N);
   std::vector<uint16_t> ah(af.size()), xh(N);
   for (size_t i = 0; i < af.size(); ++i) {
@@ -170,17 +175,25 @@ KernelResult Run(const KernelArgs& args) {
   // f32 accumulation of n products (exact in f16, rounded once in f32): well inside 1e-5 of the
   // magnitude for the sizes PE memory allows (docs/kernels.md).
   MeasureError(ref, got, scale, 1e-5, out);
+  std::vector<float> yv(static_cast<size_t>(M));
+  for (int i = 0; i < M; ++i) yv[size_t(i)] = static_cast<float>(got[size_t(i)]);
+  OutputF32(args, "y", {size_t(M)}, yv);
   return out;
 }
 
 }  // namespace
 
 KernelDef GemvKernel() {
-  return {"gemv", "y = A x + b, A split over a P x Q grid, partial sums reduced along rows",
+  return {"gemv",
+          "y = A x + b, A split over a P x Q grid, partial sums reduced along rows",
           "--m ROWS --n COLS (1..; padded to the grid), --fabric QxP (default: the smallest "
           "square up to 16x16 whose blocks fit), --dtype f32|f16 (f16: A and x in f16, f32 "
           "accumulation)",
-          &Run};
+          &Run,
+          {{"A", "(m, n)", "f32", "the matrix (f16 with --dtype f16: rounded on the host)"},
+           {"x", "(n,)", "f32", "the vector"},
+           {"b", "(m,)", "f32", "added to A x"}},
+          {{"y", "(m,)", "f32", "A x + b"}}};
 }
 
 }  // namespace tessera::kernels

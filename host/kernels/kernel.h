@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/kernel_io.h"
 #include "runtime/device.h"
 
 namespace tessera::kernels {
@@ -37,6 +38,10 @@ struct KernelArgs {
   std::string firmware_dir;  // where firmware/kernels lives; empty: the source tree's
   // Called when the kernel's device has loaded its image and when it closes (traces, profile).
   std::function<void(runtime::Device&)> on_load, on_close;
+  // The user's data (kernel_io.h): inputs that replace the generated ones, by the kernel's input
+  // names, and where the outputs go (null: nobody asked).
+  const HostArrays* in = nullptr;
+  HostArrays* out = nullptr;
 };
 
 struct KernelResult {
@@ -59,7 +64,14 @@ struct KernelDef {
   const char* options;  // the options it takes and their limits, for --list
   // Throws std::invalid_argument naming the option for sizes it cannot take (nothing runs).
   KernelResult (*run)(const KernelArgs& args);
+  // The data it takes and gives (kernel_io.h), in the order Python takes them; empty: it takes
+  // none of the user's (it generates its inputs from --seed).
+  std::vector<IoSpec> inputs = {}, outputs = {};
 };
+
+// Checks that every input and output the user named is one the kernel has; throws
+// std::invalid_argument listing the kernel's names.
+void CheckIoNames(const KernelDef& k, const HostArrays* in, const std::vector<std::string>& outs);
 
 const std::vector<KernelDef>& Kernels();
 const KernelDef* FindKernel(const std::string& name);

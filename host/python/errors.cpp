@@ -115,6 +115,14 @@ void RaiseIfFailed(const runtime::RunResult& r, const std::string& what) {
 
 void RaiseError(const std::string& message) { Raise(g_error, message, nullptr); }
 
+void RaiseKernelFailure(const std::string& status, const std::string& message) {
+  PyObject* cls = status == "fault"                                   ? g_fault
+                  : (status == "deadlock" || status == "cycle limit") ? g_deadlock
+                  : status == "mismatch"                              ? g_mismatch
+                                                                      : g_error;
+  Raise(cls, PythonWords(message), nullptr);
+}
+
 void WarnLinker(const layout::Image& image, const std::string& source) {
   std::vector<std::string> lines;
   for (const std::string& w : layout::UnconnectedRoutes(image))

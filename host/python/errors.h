@@ -35,6 +35,10 @@ void RaiseIfFailed(const runtime::RunResult& result, const std::string& what);
 // (`source` names the layout).
 void WarnLinker(const layout::Image& image, const std::string& source);
 
+// Raises what a kernel's failed run calls for: FaultError (status "fault"), DeadlockError
+// ("deadlock", "cycle limit"), MismatchError ("mismatch"), else tessera.Error.
+[[noreturn]] void RaiseKernelFailure(const std::string& status, const std::string& message);
+
 // Raises tessera.Error with `message`.
 [[noreturn]] void RaiseError(const std::string& message);
 

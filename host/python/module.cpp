@@ -20,4 +20,5 @@ PYBIND11_MODULE(tessera, m) {
   tessera::python::BindErrors(m);
   tessera::python::BindRuntime(m);
   tessera::python::BindBuild(m);
+  tessera::python::BindKernels(m);
 }
