@@ -87,11 +87,17 @@ route color=4 at=0..FW-1,0..FH-1 rx=S,RAMP tx=RAMP when=y==0
   return t;
 }
 
-KernelResult Run(const KernelArgs& args) {
+KernelResult Run(const KernelArgs& given) {
+  KernelArgs args = given;  // the sizes from the user's A and B, if given
+  args.m = SizeFrom(given, given.m, "--m", "A", 0, 2);
+  args.k = SizeFrom(given, given.k, "--k", "A", 1, 2);
+  args.k = SizeFrom(args, args.k, "--k", "B", 0, 2);
+  args.n = SizeFrom(given, given.n, "--n", "B", 1, 2);
   const GemmPlan g = Plan(args);
   const int M = args.m, N = args.n, K = args.k, P = g.p, MB = g.mb, NB = g.nb, KB = g.kb;
   std::mt19937_64 rng(args.seed);
-  const std::vector<float> af = UniformF32(rng, size_t(M) * K), bf = UniformF32(rng, size_t(K) * N);
+  const std::vector<float> af = InputF32(args, "A", {size_t(M), size_t(K)}, rng),
+                           bf = InputF32(args, "B", {size_t(K), size_t(N)}, rng);
   std::vector<double> av(af.size()), bv(bf.size());
   std::vector<uint16_t> ah(af.size()), bh(bf.size());
   for (size_t i = 0; i < af.size(); ++i) {
@@ -174,16 +180,22 @@ KernelResult Run(const KernelArgs& args) {
       got[at] = c[(size_t(y) * P + x) * MB * NB + size_t(i % MB) * NB + (j % NB)];
     }
   MeasureError(ref, got, scale, 1e-5, out);
+  std::vector<float> cv(got.begin(), got.end());
+  OutputF32(args, "C", {size_t(M), size_t(N)}, cv);
   return out;
 }
 
 }  // namespace
 
 KernelDef GemmKernel() {
-  return {"gemm", "C = A B by SUMMA on a P x P grid (row and column broadcasts from every root)",
+  return {"gemm",
+          "C = A B by SUMMA on a P x P grid (row and column broadcasts from every root)",
           "--m --n --k (any; padded to the grid), --fabric PxP (default: the smallest square up to "
           "16x16 whose blocks fit), --dtype f32|f16 (f16: A and B in f16, f32 accumulation)",
-          &Run};
+          &Run,
+          {{"A", "(m, k)", "f32", "the left matrix (f16 with --dtype f16: rounded on the host)"},
+           {"B", "(k, n)", "f32", "the right matrix"}},
+          {{"C", "(m, n)", "f32", "A B"}}};
 }
 
 }  // namespace tessera::kernels

@@ -16,7 +16,9 @@ namespace {
 constexpr float kR = 0.2f;  // u += R * laplacian; stable for R <= 1/4
 
 KernelResult Run(const KernelArgs& a) {
-  const int nx = a.nx > 0 ? a.nx : 64, ny = a.ny > 0 ? a.ny : 64;
+  // The grid's size from the user's initial u, if given (shape (ny, nx)).
+  const int nx = SizeFrom(a, a.nx > 0 ? a.nx : (HasInput(a, "u") ? 0 : 64), "--nx", "u", 1, 2);
+  const int ny = SizeFrom(a, a.ny > 0 ? a.ny : (HasInput(a, "u") ? 0 : 64), "--ny", "u", 0, 2);
   const int W = a.fabric_w > 0 ? a.fabric_w : 4, H = a.fabric_w > 0 ? a.fabric_h : 4;
   const int steps = a.iters > 0 ? a.iters : 100;
   if (a.dtype != "f32")
@@ -48,8 +50,9 @@ KernelResult Run(const KernelArgs& a) {
   auto y0 = [&](int y) { return y * (ny / H) + std::min(y, ny % H); };
 
   std::mt19937_64 rng(a.seed);
-  std::vector<float> u0 = UniformF32(rng, size_t(nx) * ny);  // row-major (ny, nx)
-  for (float& f : u0) f = 0.5f * (f + 1.0f);                 // in [0, 1)
+  std::vector<float> u0 = InputF32(a, "u", {size_t(ny), size_t(nx)}, rng);  // row-major (ny, nx)
+  if (!HasInput(a, "u"))
+    for (float& f : u0) f = 0.5f * (f + 1.0f);  // in [0, 1)
   const int pitch = bxm + 2, arr = pitch * (bym + 2);
   std::vector<float> host(size_t(W) * H * arr, 0.0f);  // per PE: its array, halo zero
   for (int py = 0; py < H; ++py)
@@ -103,6 +106,14 @@ KernelResult Run(const KernelArgs& a) {
   }
   out.pass = true;
   out.tolerance = 0;
+  std::vector<float> result(size_t(nx) * ny);
+  for (int py = 0; py < H; ++py)
+    for (int px = 0; px < W; ++px)
+      for (int j = 0; j < by(py); ++j)
+        for (int i = 0; i < bx(px); ++i)
+          result[size_t(y0(py) + j) * nx + x0(px) + i] =
+              got[(size_t(py) * W + px) * arr + size_t(j + 1) * pitch + (i + 1)];
+  OutputF32(a, "u", {size_t(ny), size_t(nx)}, result);
   for (int py = 0; py < H && out.pass; ++py)
     for (int px = 0; px < W && out.pass; ++px)
       for (int j = 0; j < by(py) && out.pass; ++j)
@@ -126,10 +137,13 @@ KernelResult Run(const KernelArgs& a) {
 }  // namespace
 
 KernelDef Heat2dKernel() {
-  return {"heat2d", "2-D heat equation, explicit, many steps with halo exchange",
+  return {"heat2d",
+          "2-D heat equation, explicit, many steps with halo exchange",
           "--nx --ny (grid, default 64x64), --fabric WxH (default 4x4; any block sizes), --iters "
           "steps (default 100)",
-          &Run};
+          &Run,
+          {{"u", "(ny, nx)", "f32", "the initial temperatures (default: random in [0, 1))"}},
+          {{"u", "(ny, nx)", "f32", "the temperatures after the steps"}}};
 }
 
 }  // namespace tessera::kernels

@@ -91,14 +91,32 @@ std::string Layout(const HistPlan& p) {
   return t;
 }
 
-KernelResult Run(const KernelArgs& args) {
+KernelResult Run(const KernelArgs& given) {
+  // The user's values, shape (h, w, n): the fabric and the values per PE from it.
+  KernelArgs args = given;
+  args.n = SizeFrom(given, given.n, "--n", "v", 2, 3);
+  if (HasInput(given, "v")) {
+    args.fabric_h = SizeFrom(given, given.fabric_h, "--fabric (height)", "v", 0, 3);
+    args.fabric_w = SizeFrom(given, given.fabric_w, "--fabric (width)", "v", 1, 3);
+  }
   const HistPlan p = Plan(args);
   const int W = p.w, H = p.h, N = p.n, B = p.bins, BP = p.bp;
   const size_t pes = size_t(W) * H;
-  // Values in [0, 1), 24 random bits each (exact in f32).
+  // Values in [0, 1), 24 random bits each (exact in f32), or the user's.
   std::mt19937_64 rng(args.seed);
   std::vector<float> v(pes * N);
-  for (float& f : v) f = static_cast<float>(static_cast<double>(rng() >> 40) / (1 << 24));
+  if (HasInput(args, "v")) {
+    v = InputF32(args, "v", {size_t(H), size_t(W), size_t(N)}, rng);
+    // The bins cover [0, 1): a value outside would be routed to a PE that has no such bin.
+    for (size_t i = 0; i < v.size(); ++i)
+      if (!(v[i] >= 0.0f && v[i] < 1.0f))
+        throw std::invalid_argument(fmt::format(
+            "input v: the value {} at ({}, {}, {}) is outside [0, 1), the range the {} bins "
+            "cover; scale the values into it",
+            v[i], i / (size_t(W) * N), (i / N) % W, i % N, p.bins));
+  } else {
+    for (float& f : v) f = static_cast<float>(static_cast<double>(rng() >> 40) / (1 << 24));
+  }
   const layout::Image img = LinkKernel(KernelDir(args, "histogram"), Layout(p));
   // The owner tables: bin b belongs to PE b / BP (row by row), counter b % BP. PE(x, y)'s word
   // for b: the color of the first hop (31: its own bin), the owner's column color, the
@@ -154,6 +172,9 @@ KernelResult Run(const KernelArgs& args) {
                                 b, (b / BP) % W, (b / BP) / W, got, want[b]);
     }
   }
+  std::vector<uint32_t> counts(static_cast<size_t>(B));
+  for (int b = 0; b < B; ++b) counts[size_t(b)] = hist[size_t(b / BP) * BP + b % BP];
+  OutputU32(args, "hist", {size_t(B)}, counts);
   // Counters past the last bin (when B does not divide) must stay 0: nothing else arrives.
   for (size_t k = B; k < pes * BP && out.pass; ++k) {
     if (hist[k] != 0) {
@@ -174,7 +195,9 @@ KernelDef HistogramKernel() {
           "row and then its column to the PE that owns its bin",
           "--n VALUES per PE (default 256, up to 32766), --bins B (default 64), --fabric WxH "
           "(default 4x4; width + height at most 24)",
-          &Run};
+          &Run,
+          {{"v", "(h, w, n)", "f32", "n values in [0, 1) per PE of an h x w fabric"}},
+          {{"hist", "(bins,)", "u32", "the count of each bin"}}};
 }
 
 }  // namespace tessera::kernels
