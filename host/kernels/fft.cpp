@@ -34,8 +34,12 @@ void Butterfly(float& xr, float& xi, float& yr, float& yi, float wr, float wi) {
 }
 
 KernelResult Run(const KernelArgs& a) {
-  const int n = a.n > 0 ? a.n : 1024;
-  const int Q = a.fabric_w > 0 ? a.fabric_w : 4, H = a.fabric_w > 0 ? a.fabric_h : 1;
+  // The user's rows of points (re and im, shape (rows, n)) give n and the rows (the fabric's
+  // height).
+  const int n = SizeFrom(a, a.n > 0 ? a.n : (HasInput(a, "re") ? 0 : 1024), "--n", "re", 1, 2);
+  int Q = a.fabric_w > 0 ? a.fabric_w : 4, H = a.fabric_w > 0 ? a.fabric_h : 1;
+  if (HasInput(a, "re"))
+    H = SizeFrom(a, a.fabric_w > 0 ? a.fabric_h : 0, "--fabric (height)", "re", 0, 2);
   const int logq = Log2(Q), logn = Log2(n);
   if (a.dtype != "f32")
     throw std::invalid_argument(fmt::format("--dtype: fft runs complex f32, not '{}'", a.dtype));
@@ -53,7 +57,10 @@ KernelResult Run(const KernelArgs& a) {
   }
   const int nb = n / Q, lognb = logn - logq;
   std::mt19937_64 rng(a.seed);
-  const std::vector<float> re = UniformF32(rng, size_t(n) * H), im = UniformF32(rng, size_t(n) * H);
+  if (HasInput(a, "re") != HasInput(a, "im"))
+    throw std::invalid_argument("inputs re and im: give both (the imaginary parts may be zeros)");
+  const std::vector<float> re = InputF32(a, "re", {size_t(H), size_t(n)}, rng),
+                           im = InputF32(a, "im", {size_t(H), size_t(n)}, rng);
   const double pi = std::acos(-1.0);
   auto twiddle = [&](int m, int len) {
     return std::complex<float>(std::polar(1.0, -2 * pi * m / len));
@@ -136,6 +143,18 @@ KernelResult Run(const KernelArgs& a) {
   dev.MemcpyD2H(gr.data(), gr.size(), "xr", all, nb);
   dev.MemcpyD2H(gi.data(), gi.size(), "xi", all, nb);
 
+  {  // The transforms in natural order: output k holds X[bitrev(k)].
+    std::vector<float> xr(gr.size()), xi(gi.size());
+    for (int y = 0; y < H; ++y)
+      for (int k = 0; k < n; ++k) {
+        int f = 0;
+        for (int b = 0; b < logn; ++b) f |= ((k >> b) & 1) << (logn - 1 - b);
+        xr[size_t(y) * n + f] = gr[size_t(y) * n + k];
+        xi[size_t(y) * n + f] = gi[size_t(y) * n + k];
+      }
+    OutputF32(a, "re", {size_t(H), size_t(n)}, xr);
+    OutputF32(a, "im", {size_t(H), size_t(n)}, xi);
+  }
   out.pass = true;
   double max_mag = 0;
   for (int y = 0; y < H; ++y) {
@@ -190,10 +209,15 @@ KernelResult Run(const KernelArgs& a) {
 
 KernelDef FftKernel() {
   return {
-      "fft", "1-D radix-2 FFT of complex f32 across a row of PEs (each row its own transform)",
+      "fft",
+      "1-D radix-2 FFT of complex f32 across a row of PEs (each row its own transform)",
       "--n points per row (a power of 2, 2..512 per PE; default 1024), --fabric QxH (Q = 1, 2, 4 "
       "or 8 PEs per row, H rows; default 4x1)",
-      &Run};
+      &Run,
+      {{"re", "(rows, n)", "f32", "real parts, a transform per row (rows = the fabric's height)"},
+       {"im", "(rows, n)", "f32", "imaginary parts"}},
+      {{"re", "(rows, n)", "f32", "real parts of each row's DFT, in natural order"},
+       {"im", "(rows, n)", "f32", "imaginary parts"}}};
 }
 
 }  // namespace tessera::kernels

@@ -103,6 +103,39 @@ std::vector<float> InputF32(const KernelArgs& a, const char* name, const std::ve
   return out;
 }
 
+std::vector<uint32_t> InputCells(const KernelArgs& a, const char* name,
+                                 const std::vector<size_t>& shape) {
+  CheckShape(a, name, shape);
+  const runtime::NpyArray& x = Input(a, name);
+  if (x.fortran_order)
+    throw std::invalid_argument(fmt::format("input {}: give it in C order", name));
+  size_t count = 1;
+  for (size_t d : shape) count *= d;
+  std::vector<uint32_t> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    double v = 0;
+    if (x.dtype == "|b1" || x.dtype == "|u1") {
+      v = x.data[i];
+    } else if (x.dtype == "<i4" || x.dtype == "<u4") {
+      int32_t w;
+      std::memcpy(&w, x.data.data() + 4 * i, 4);
+      v = w;
+    } else if (x.dtype == "<f4") {
+      float f;
+      std::memcpy(&f, x.data.data() + 4 * i, 4);
+      v = f;
+    } else {
+      throw std::invalid_argument(fmt::format(
+          "input {}: dtype {}, expected bool, uint8, int32, uint32 or float32", name, x.dtype));
+    }
+    if (v != 0 && v != 1)
+      throw std::invalid_argument(fmt::format(
+          "input {}: element {} is {}; the cells are 0 (dead) or 1 (alive)", name, i, v));
+    out[i] = static_cast<uint32_t>(v);
+  }
+  return out;
+}
+
 namespace {
 void Put(const KernelArgs& a, const char* name, const char* dtype, size_t elem,
          const std::vector<size_t>& shape, const void* data, size_t count) {

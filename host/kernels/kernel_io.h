@@ -37,6 +37,10 @@ int SizeFrom(const KernelArgs& a, int given, const char* opt, const char* input,
 // and infinities included), or `count` values from the kernel's generator when not given.
 std::vector<float> InputF32(const KernelArgs& a, const char* name, const std::vector<size_t>& shape,
                             std::mt19937_64& rng);
+// Input `name` of 0s and 1s (bool, uint8, int32, uint32 or float32), as 32-bit words; anything
+// else is refused with the first value that is not 0 or 1.
+std::vector<uint32_t> InputCells(const KernelArgs& a, const char* name,
+                                 const std::vector<size_t>& shape);
 bool HasInput(const KernelArgs& a, const char* name);
 const runtime::NpyArray& Input(const KernelArgs& a, const char* name);
 void CheckShape(const KernelArgs& a, const char* name, const std::vector<size_t>& shape);

@@ -82,13 +82,21 @@ std::string Layout(const LifePlan& p, int m, int n) {
          HaloParams() + "\n" + HaloRoutes();
 }
 
-KernelResult Run(const KernelArgs& args) {
+KernelResult Run(const KernelArgs& given) {
+  KernelArgs args = given;  // the board's size from the user's board, if given
+  args.m = SizeFrom(given, given.m, "--m", "board", 0, 2);
+  args.n = SizeFrom(given, given.n, "--n", "board", 1, 2);
   const LifePlan p = Plan(args);
   const int M = p.m, N = p.n, W = p.w, H = p.h, S = p.s;
-  // A random board, about a third of the cells alive.
+  // A random board, about a third of the cells alive, or the user's (0 dead, 1 alive).
   std::mt19937_64 rng(args.seed);
   std::vector<uint8_t> board(size_t(M) * N);
-  for (uint8_t& c : board) c = (rng() >> 40) % 3 == 0;
+  if (HasInput(args, "board")) {
+    const std::vector<uint32_t> cells = InputCells(args, "board", {size_t(M), size_t(N)});
+    for (size_t k = 0; k < cells.size(); ++k) board[k] = static_cast<uint8_t>(cells[k]);
+  } else {
+    for (uint8_t& c : board) c = (rng() >> 40) % 3 == 0;
+  }
   // Per PE (host shape (H, W, per)): the array with its halo, zero outside the block.
   const int per = S * (p.mbx + 2);
   const size_t pes = size_t(W) * H;
@@ -143,6 +151,9 @@ KernelResult Run(const KernelArgs& args) {
     board.swap(next);
   }
   dev.MemcpyD2H(arr.data(), arr.size(), "g", all, per);
+  std::vector<uint8_t> result(size_t(M) * N);
+  for (size_t k = 0; k < result.size(); ++k) result[k] = arr[where[k]] != 0.0f;
+  OutputU8(args, "board", {size_t(M), size_t(N)}, result);
   out.pass = true;
   out.tolerance = 0;
   for (int i = 0; i < M && out.pass; ++i)
@@ -165,13 +176,16 @@ KernelResult Run(const KernelArgs& args) {
 }  // namespace
 
 KernelDef LifeKernel() {
-  return {"life",
-          "Conway's Game of Life on an M x N board (not a torus), blocks per PE with halo and "
-          "corner exchange, checked cell for cell",
-          "--m ROWS --n COLS of the board (default 64x64; any, at least one per PE row and "
-          "column), --iters "
-          "generations (default 16), --fabric WxH (default 4x4)",
-          &Run};
+  return {
+      "life",
+      "Conway's Game of Life on an M x N board (not a torus), blocks per PE with halo and "
+      "corner exchange, checked cell for cell",
+      "--m ROWS --n COLS of the board (default 64x64; any, at least one per PE row and "
+      "column), --iters "
+      "generations (default 16), --fabric WxH (default 4x4)",
+      &Run,
+      {{"board", "(m, n)", "0/1", "the first generation (bool, uint8, int32 or float32; 1 alive)"}},
+      {{"board", "(m, n)", "u8", "the board after the generations"}}};
 }
 
 }  // namespace tessera::kernels

@@ -125,6 +125,10 @@ KernelResult Run(const KernelArgs& args) {
 
   std::vector<uint32_t> cnt(pes * NP);
   dev.MemcpyD2H(cnt.data(), cnt.size(), "cnt", all, NP);
+  std::vector<uint32_t> image(size_t(M) * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) image[size_t(i) * N + j] = cnt[slot(i, j)];
+  OutputU32(args, "count", {size_t(M), size_t(N)}, image);
   out.pass = true;
   out.tolerance = 0;
   for (int i = 0; i < M && out.pass; ++i)
@@ -154,7 +158,9 @@ KernelDef MandelbrotKernel() {
           "--m ROWS --n COLS of the image (default 64x64; any, padded to the fabric), --iters "
           "(default 64), "
           "--fabric WxH (default 4x4; at least one pixel row and column per PE)",
-          &Run};
+          &Run,
+          {},
+          {{"count", "(m, n)", "u32", "each pixel's escape count"}}};
 }
 
 }  // namespace tessera::kernels
