@@ -20,8 +20,13 @@ float Combine(bool max, float a, float b) { return max ? (a > b ? a : b) : a + b
 
 KernelResult Run(const KernelArgs& a, Kind kind) {
   const char* names[] = {"broadcast", "reduce", "allreduce"};
-  const int W = a.fabric_w > 0 ? a.fabric_w : 4, H = a.fabric_w > 0 ? a.fabric_h : 4;
-  const int n = a.n > 0 ? a.n : 64;
+  // The user's values, shape (h, w, n), give the fabric and the values per PE.
+  const bool given = HasInput(a, "v");
+  const int W = given ? SizeFrom(a, a.fabric_w > 0 ? a.fabric_w : 0, "--fabric (width)", "v", 1, 3)
+                      : (a.fabric_w > 0 ? a.fabric_w : 4);
+  const int H = given ? SizeFrom(a, a.fabric_w > 0 ? a.fabric_h : 0, "--fabric (height)", "v", 0, 3)
+                      : (a.fabric_w > 0 ? a.fabric_h : 4);
+  const int n = SizeFrom(a, a.n > 0 ? a.n : (given ? 0 : 64), "--n", "v", 2, 3);
   const int along = a.along == "row" ? 0 : a.along == "col" ? 1 : a.along == "grid" ? 2 : -1;
   if (along < 0)
     throw std::invalid_argument(fmt::format("--along: row, col or grid, not '{}'", a.along));
@@ -42,7 +47,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
   const bool max = a.op == "max";
 
   std::mt19937_64 rng(a.seed);
-  const std::vector<float> v = UniformF32(rng, size_t(W) * H * n);  // host shape (H, W, n)
+  const std::vector<float> v = InputF32(a, "v", {size_t(H), size_t(W), size_t(n)}, rng);
   auto at = [&](const std::vector<float>& t, int x, int y, int i) -> float {
     return t[(size_t(y) * W + x) * n + i];
   };
@@ -107,6 +112,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
   if (!ok) return out;
   std::vector<float> got(v.size());
   dev.MemcpyD2H(got.data(), got.size(), "v", all, n);
+  OutputF32(a, "v", {size_t(H), size_t(W), size_t(n)}, got);
   out.pass = true;
   out.tolerance = 0;
   for (size_t k = 0; k < got.size(); ++k) {
@@ -138,13 +144,17 @@ constexpr const char* kOptions =
 
 std::vector<KernelDef> CollectiveKernels() {
   static const std::string reduce_opts = std::string(kOptions) + ", --op sum|max";
+  const std::vector<IoSpec> in = {
+      {"v", "(h, w, n)", "f32", "n values on each PE of an h x w fabric"}};
+  const std::vector<IoSpec> out = {
+      {"v", "(h, w, n)", "f32", "every PE's values after the collective (docs/kernels.md)"}};
   return {
       {"broadcast", "the root's N values to every PE of its row, column or the grid", kOptions,
-       &Bcast},
+       &Bcast, in, out},
       {"reduce", "sum or max of every PE's N values, to the root, in the library's fixed order",
-       reduce_opts.c_str(), &Reduce},
+       reduce_opts.c_str(), &Reduce, in, out},
       {"allreduce", "reduce, then broadcast: every PE ends with the result", reduce_opts.c_str(),
-       &Allreduce},
+       &Allreduce, in, out},
   };
 }
 

@@ -136,6 +136,36 @@ std::vector<uint32_t> InputCells(const KernelArgs& a, const char* name,
   return out;
 }
 
+std::vector<uint32_t> InputIndices(const KernelArgs& a, const char* name, size_t count,
+                                   uint32_t bound) {
+  CheckShape(a, name, {count});
+  const runtime::NpyArray& x = Input(a, name);
+  std::vector<uint32_t> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    int64_t v = 0;
+    if (x.dtype == "<i4") {
+      int32_t w;
+      std::memcpy(&w, x.data.data() + 4 * i, 4);
+      v = w;
+    } else if (x.dtype == "<u4") {
+      uint32_t w;
+      std::memcpy(&w, x.data.data() + 4 * i, 4);
+      v = w;
+    } else if (x.dtype == "<i8" || x.dtype == "<u8") {
+      std::memcpy(&v, x.data.data() + 8 * i, 8);
+      if (x.dtype == "<u8" && v < 0) v = INT64_MAX;
+    } else {
+      throw std::invalid_argument(fmt::format(
+          "input {}: dtype {}, expected integers (int32, uint32, int64)", name, x.dtype));
+    }
+    if (v < 0 || v >= int64_t(bound))
+      throw std::invalid_argument(
+          fmt::format("input {}: element {} is {}, outside 0..{}", name, i, v, bound - 1));
+    out[i] = static_cast<uint32_t>(v);
+  }
+  return out;
+}
+
 namespace {
 void Put(const KernelArgs& a, const char* name, const char* dtype, size_t elem,
          const std::vector<size_t>& shape, const void* data, size_t count) {

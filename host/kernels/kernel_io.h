@@ -41,6 +41,9 @@ std::vector<float> InputF32(const KernelArgs& a, const char* name, const std::ve
 // else is refused with the first value that is not 0 or 1.
 std::vector<uint32_t> InputCells(const KernelArgs& a, const char* name,
                                  const std::vector<size_t>& shape);
+// Input `name` of `count` integer indices (int32, uint32, int64 or uint64), each below `bound`.
+std::vector<uint32_t> InputIndices(const KernelArgs& a, const char* name, size_t count,
+                                   uint32_t bound);
 bool HasInput(const KernelArgs& a, const char* name);
 const runtime::NpyArray& Input(const KernelArgs& a, const char* name);
 void CheckShape(const KernelArgs& a, const char* name, const std::vector<size_t>& shape);

@@ -14,7 +14,16 @@
 namespace tessera::kernels {
 namespace {
 
-KernelResult Run(const KernelArgs& a) {
+KernelResult Run(const KernelArgs& given) {
+  // The user's matrix as triplets (rows, cols, vals) and x: n from x, nnz from vals.
+  KernelArgs a = given;
+  a.n = SizeFrom(given, given.n, "--n", "x", 0, 1);
+  a.nnz = SizeFrom(given, given.nnz, "--nnz", "vals", 0, 1);
+  const bool user = HasInput(a, "rows") || HasInput(a, "cols") || HasInput(a, "vals");
+  if (user &&
+      !(HasInput(a, "rows") && HasInput(a, "cols") && HasInput(a, "vals") && HasInput(a, "x")))
+    throw std::invalid_argument(
+        "inputs rows, cols, vals and x: give all four (A's nonzeros and x)");
   const int n = a.n > 0 ? a.n : 1000;
   const int W = a.fabric_w > 0 ? a.fabric_w : 4, H = a.fabric_w > 0 ? a.fabric_h : 4;
   const int nnz = a.nnz > 0 ? a.nnz : n / 10 + 1;
@@ -33,9 +42,25 @@ KernelResult Run(const KernelArgs& a) {
   if (mb > 65535) throw std::invalid_argument("--n: a row block may have at most 65535 rows");
   // The nonzeros: distinct random positions, values in [-1, 1).
   std::mt19937_64 rng(a.seed);
-  std::set<std::pair<int, int>> pos;
-  while (int(pos.size()) < nnz) pos.insert({int(rng() % n), int(rng() % n)});
-  const std::vector<float> vals = UniformF32(rng, nnz), x = UniformF32(rng, n);
+  std::vector<std::pair<int, int>> pos;
+  if (user) {
+    const std::vector<uint32_t> ri = InputIndices(a, "rows", size_t(nnz), uint32_t(n)),
+                                ci = InputIndices(a, "cols", size_t(nnz), uint32_t(n));
+    std::set<std::pair<int, int>> seen;
+    for (size_t t = 0; t < ri.size(); ++t) {
+      if (!seen.insert({int(ri[t]), int(ci[t])}).second)
+        throw std::invalid_argument(fmt::format(
+            "inputs rows, cols: the entry ({}, {}) appears twice (at {}); give each nonzero once",
+            ri[t], ci[t], t));
+      pos.push_back({int(ri[t]), int(ci[t])});
+    }
+  } else {
+    std::set<std::pair<int, int>> set;
+    while (int(set.size()) < nnz) set.insert({int(rng() % n), int(rng() % n)});
+    pos.assign(set.begin(), set.end());
+  }
+  const std::vector<float> vals = InputF32(a, "vals", {size_t(nnz)}, rng),
+                           x = InputF32(a, "x", {size_t(n)}, rng);
   std::vector<std::vector<uint32_t>> per_pe(size_t(W) * H);
   size_t k = 0;
   for (const auto& [i, j] : pos) {
@@ -107,6 +132,7 @@ KernelResult Run(const KernelArgs& a) {
     scale[i] += std::fabs(t);
   }
   for (int i = 0; i < n; ++i) got[i] = y[i];
+  OutputF32(a, "y", {size_t(n)}, std::vector<float>(y.begin(), y.begin() + n));
   // f32 products and f32 sums (at most nnz terms per row): 1e-5 of the row's magnitude.
   MeasureError(ref, got, scale, 1e-5, out);
   return out;
@@ -117,7 +143,13 @@ KernelResult Run(const KernelArgs& a) {
 KernelDef SpmvHypersparseKernel() {
   return {"spmv-hypersparse",
           "y = A x for a hypersparse A: f32 partial sums per PE, added along each row westward",
-          "--n (size, default 1000), --nnz (default n/10 + 1), --fabric WxH (default 4x4)", &Run};
+          "--n (size, default 1000), --nnz (default n/10 + 1), --fabric WxH (default 4x4)",
+          &Run,
+          {{"rows", "(nnz,)", "int", "the nonzeros' rows, 0..n-1"},
+           {"cols", "(nnz,)", "int", "their columns, 0..n-1 (each (row, column) once)"},
+           {"vals", "(nnz,)", "f32", "their values"},
+           {"x", "(n,)", "f32", "the vector"}},
+          {{"y", "(n,)", "f32", "A x"}}};
 }
 
 }  // namespace tessera::kernels

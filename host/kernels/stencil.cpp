@@ -78,7 +78,13 @@ double Dot(const std::vector<double>& a, const std::vector<double>& b) {
   return s;
 }
 
-KernelResult Run(const KernelArgs& a, Kind kind) {
+KernelResult Run(const KernelArgs& given, Kind kind) {
+  // The grid from the user's p (stencil-spmv) or b (cg, power): shape (ny, nx, nz).
+  const char* in_name = kind == kSpmv ? "p" : "b";
+  KernelArgs a = given;
+  a.ny = SizeFrom(given, given.ny, "--ny", in_name, 0, 3);
+  a.nx = SizeFrom(given, given.nx, "--nx", in_name, 1, 3);
+  a.nz = SizeFrom(given, given.nz, "--nz", in_name, 2, 3);
   const Grid g = Plan(a);
   const int iters = a.iters > 0 ? a.iters : kind == kPower ? 50 : 1000;
   const double tol = a.tol > 0 ? a.tol : 1e-4;
@@ -86,7 +92,8 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
     throw std::invalid_argument(
         fmt::format("--tol {}: between 1e-7 (f32 cannot do better) and 1", tol));
   std::mt19937_64 rng(a.seed);
-  const std::vector<float> bf = UniformF32(rng, g.Size());
+  const std::vector<float> bf =
+      InputF32(a, in_name, {size_t(g.ny), size_t(g.nx), size_t(g.nz)}, rng);
   const layout::Image img =
       LinkKernel(KernelDir(a, "stencil"), Layout(g, kind, iters, static_cast<float>(tol * tol)));
   runtime::Device dev(DeviceFor(a, g.nx, g.ny));
@@ -133,6 +140,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
     // The device's order in f32: 6 p, less z-1, z+1, W, E, N, S: bit for bit.
     std::vector<float> q(pts);
     dev.MemcpyD2H(q.data(), q.size(), "q", all, g.nz);
+    OutputF32(a, "q", {size_t(g.ny), size_t(g.nx), size_t(g.nz)}, q);
     auto P = [&](int x, int y, int z) { return bf[g.At(x, y, z)]; };
     out.pass = true;
     for (int y = 0; y < g.ny && out.pass; ++y)
@@ -182,6 +190,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
     // The device's solution: its true residual, and its distance from the host's.
     std::vector<float> xf(pts);
     dev.MemcpyD2H(xf.data(), xf.size(), "x", all, g.nz);
+    OutputF32(a, "x", {size_t(g.ny), size_t(g.nx), size_t(g.nz)}, xf);
     std::vector<double> xd(xf.begin(), xf.end());
     const std::vector<double> ax = Apply(g, xd);
     double res2 = 0, err2 = 0, ref2 = 0;
@@ -226,6 +235,7 @@ KernelResult Run(const KernelArgs& a, Kind kind) {
   const double pi = std::acos(-1.0);
   const double lmax = 6 + 2 * std::cos(pi / (g.nx + 1)) + 2 * std::cos(pi / (g.ny + 1)) +
                       2 * std::cos(pi / (g.nz + 1));
+  OutputF32(a, "lambda", {1}, {result});
   out.tolerance = 1e-5;
   out.max_abs_err = std::fabs(result - lambda);
   out.max_rel_err = out.max_abs_err / std::fabs(lambda);
@@ -248,13 +258,24 @@ KernelResult Power(const KernelArgs& a) { return Run(a, kPower); }
 
 std::vector<KernelDef> StencilKernels() {
   return {
-      {"stencil-spmv", "q = A p for the 7-point Laplacian on nx x ny x nz (z in PE memory)",
-       "--nx --ny (the fabric) --nz (default 4x4x32; nz up to 2,300)", &Spmv},
-      {"cg", "conjugate gradient for A x = b on the stencil, dot products by grid allreduce",
+      {"stencil-spmv",
+       "q = A p for the 7-point Laplacian on nx x ny x nz (z in PE memory)",
+       "--nx --ny (the fabric) --nz (default 4x4x32; nz up to 2,300)",
+       &Spmv,
+       {{"p", "(ny, nx, nz)", "f32", "the grid function (ny x nx is the fabric)"}},
+       {{"q", "(ny, nx, nz)", "f32", "A p"}}},
+      {"cg",
+       "conjugate gradient for A x = b on the stencil, dot products by grid allreduce",
        "--nx --ny --nz, --tol (relative residual, default 1e-4), --iters (limit, default 1000)",
-       &Cg},
-      {"power", "power method for A's largest eigenvalue", "--nx --ny --nz, --iters (default 50)",
-       &Power},
+       &Cg,
+       {{"b", "(ny, nx, nz)", "f32", "the right-hand side"}},
+       {{"x", "(ny, nx, nz)", "f32", "the solution"}}},
+      {"power",
+       "power method for A's largest eigenvalue",
+       "--nx --ny --nz, --iters (default 50)",
+       &Power,
+       {{"b", "(ny, nx, nz)", "f32", "the starting vector"}},
+       {{"lambda", "(1,)", "f32", "the eigenvalue estimate"}}},
   };
 }
 

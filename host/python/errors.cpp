@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <regex>
 #include <stdexcept>
 
 #include "asm/diagnostics.h"
@@ -44,6 +45,9 @@ std::string PythonWords(std::string m) {
     for (size_t at = m.find(from); at != std::string::npos; at = m.find(from, at + to.size()))
       m.replace(at, from.size(), to);
   }
+  // Any other "--name value" (a kernel's sizes: "--nnz 500") reads "name=value".
+  static const std::regex kOption("--([a-z][a-z0-9]*(?:-[a-z0-9]+)*) (?=[0-9-])");
+  m = std::regex_replace(m, kOption, "$1=");
   return m;
 }
 
