@@ -150,6 +150,8 @@ int RunTrainDigits(const MlCliArgs& a) {
     args.seed = a.seed;
     args.data = a.data;
     args.plot = a.plot;
+    args.load_dir = a.load;
+    args.save_dir = a.save;
     r = ml::TrainDigits(args, progress);
   } catch (const std::invalid_argument& e) {
     if (tty) fmt::print(stderr, "\n");
@@ -185,6 +187,8 @@ int RunTrainDigits(const MlCliArgs& a) {
         .Add("loss", r.epoch_loss.empty() ? -1.0 : r.epoch_loss.back())
         .Add("steps", r.steps)
         .Add("cycles", r.cycles)
+        .Add("macs", r.macs)
+        .Add("fmac_utilization", r.fmac_utilization)
         .AddRaw("epoch_loss", losses + "]")
         .AddRaw("epoch_accuracy", accs + "]");
     fmt::print("{}\n", j.str());
@@ -245,6 +249,10 @@ void AddMlCommand(CLI::App& app) {
                  "Batches of the test set to evaluate (0: all of it)");
   td->add_option("--data", d->data, "The digits CSV (.csv or .csv.gz; default: sklearn's)");
   td->add_option("--plot", d->plot, "Write the loss curve to this .svg file");
+  td->add_option("--load", d->load,
+                 "Start from the weights in this folder (w<l>.npy (outputs, inputs), b<l>.npy)");
+  td->add_option("--save", d->save,
+                 "Write the trained weights to this folder (w<l>.npy, b<l>.npy)");
   td->add_option("--target", d->target, "Test accuracy to reach for exit status 0");
   td->callback([d] {
     const int rc = RunTrainDigits(*d);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "kernels/kernel_run.h"
+#include "ml/params_io.h"
 #include "ml/reference.h"
 #include "runtime/npy.h"
 
@@ -16,22 +17,6 @@ namespace tessera::ml {
 namespace {
 
 // Reads an f4 (or i4 for labels) array of exactly `count` elements.
-template <typename T>
-std::vector<T> LoadNpy(const std::string& path, const char* dtype, size_t count,
-                       const std::string& shape_text) {
-  const runtime::NpyArray a = runtime::ReadNpy(path);
-  if (a.dtype != dtype)
-    throw std::invalid_argument(
-        fmt::format("{}: the array is {}; give {} ({})", path, a.dtype, dtype, shape_text));
-  if (a.count() != count || a.fortran_order)
-    throw std::invalid_argument(
-        fmt::format("{}: {} elements{}; the model needs {} in C order ({})", path, a.count(),
-                    a.fortran_order ? " in Fortran order" : "", count, shape_text));
-  std::vector<T> v(count);
-  std::memcpy(v.data(), a.data.data(), count * sizeof(T));
-  return v;
-}
-
 void SaveF32(const std::string& path, const std::vector<double>& v, size_t rows, size_t cols) {
   std::vector<float> f(v.begin(), v.end());
   runtime::WriteNpy(path, "<f4", {rows, cols}, f.data(), f.size() * 4);
@@ -61,17 +46,10 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
   bool have_labels = false;
   if (!args.load_dir.empty()) {
     const std::string& d = args.load_dir;
-    for (int l = 0; l < L; ++l) {
-      params.w.push_back(LoadNpy<float>(fmt::format("{}/w{}.npy", d, l), "<f4",
-                                        size_t(spec.Out(l)) * spec.In(l),
-                                        fmt::format("{} x {}", spec.Out(l), spec.In(l))));
-      params.b.push_back(LoadNpy<float>(fmt::format("{}/b{}.npy", d, l), "<f4", spec.Out(l),
-                                        fmt::format("{}", spec.Out(l))));
-    }
-    x = LoadNpy<float>(d + "/x.npy", "<f4", size_t(B) * N0, fmt::format("{} x {}", B, N0));
+    params = LoadParams(spec, d);
+    x = LoadShaped<float>(d + "/x.npy", "<f4", {size_t(B), size_t(N0)});
     if (std::filesystem::exists(d + "/labels.npy")) {
-      const std::vector<int32_t> lab =
-          LoadNpy<int32_t>(d + "/labels.npy", "<i4", B, fmt::format("{}", B));
+      const std::vector<int32_t> lab = LoadShaped<int32_t>(d + "/labels.npy", "<i4", {size_t(B)});
       labels.assign(lab.begin(), lab.end());
       for (int b = 0; b < B; ++b)
         if (labels[b] < 0 || labels[b] >= C)
@@ -167,6 +145,10 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
     return res;
   }
 
+  // A training step's multiply-adds: the forward, the weight gradients, and the input gradients
+  // of every layer but the first.
+  uint64_t step_macs = 0;
+  for (int l = 0; l < L; ++l) step_macs += uint64_t(l == 0 ? 2 : 3) * B * spec.In(l) * spec.Out(l);
   for (int t = 0; t < args.train_steps; ++t) {
     if (t > 0 && args.load_dir.empty()) random_batch();
     const MlpParams before = fm.Params();
@@ -206,6 +188,8 @@ MlpCheckResult RunMlpCheck(const MlpCheckArgs& args) {
       }
     }
   }
+  res.fmac_utilization =
+      res.cycles ? double(step_macs) * args.train_steps / (double(res.cycles) * res.pes) : 0.0;
   return res;
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "ml/digits.h"
+#include "ml/params_io.h"
 #include "ml/svg_plot.h"
 
 namespace tessera::ml {
@@ -52,7 +53,15 @@ TrainResult TrainDigits(const TrainArgs& a,
         fmt::format("--batch {}: the training set has only {} samples", B, n_train));
 
   std::mt19937_64 rng(a.seed);
-  FabricMlp fm(spec, RandomParams(spec, rng), a.fabric);
+  const MlpParams init =
+      a.load_dir.empty() ? RandomParams(spec, rng) : LoadParams(spec, a.load_dir);
+  FabricMlp fm(spec, init, a.fabric);
+  uint64_t fwd_macs = 0, train_macs = 0;  // per batch
+  for (int l = 0; l < spec.NumLayers(); ++l) {
+    const uint64_t m = uint64_t(spec.batch) * spec.In(l) * spec.Out(l);
+    fwd_macs += m;
+    train_macs += (l == 0 ? 2 : 3) * m;
+  }
   TrainResult res;
   res.train_samples = n_train;
   res.test_samples = n_test;
@@ -70,6 +79,7 @@ TrainResult TrainDigits(const TrainArgs& a,
       for (int b = 0; b < n; ++b) std::copy_n(&d.x[size_t(test[at + b]) * F], F, &x[size_t(b) * F]);
       const StepStats st = fm.Forward(x);
       res.cycles += st.cycles;
+      res.macs += fwd_macs;
       if (!st.ok) {
         res.ok = false;
         res.message = fmt::format("the test forward stopped: {}: {}", st.status, st.message);
@@ -95,6 +105,7 @@ TrainResult TrainDigits(const TrainArgs& a,
       }
       const StepStats st = fm.Train(x, y, a.lr, a.momentum);
       res.cycles += st.cycles;
+      res.macs += train_macs;
       ++res.steps;
       if (!st.ok) {
         res.ok = false;
@@ -114,6 +125,9 @@ TrainResult TrainDigits(const TrainArgs& a,
     res.test_accuracy = acc;
     progress({e + 1, a.epochs, steps, steps, sum / steps, acc, res.cycles, true});
   }
+  res.fmac_utilization =
+      res.cycles ? double(res.macs) / (double(res.cycles) * double(res.pes)) : 0.0;
+  if (!a.save_dir.empty() && res.ok) SaveParams(spec, fm.Params(), a.save_dir);
   if (!a.plot.empty() && !res.step_loss.empty()) {
     PlotSeries steps_s{"loss per step", "#9bb7d4", {}, res.step_loss, false};
     for (size_t i = 0; i < res.step_loss.size(); ++i) steps_s.x.push_back(double(i + 1) / steps);

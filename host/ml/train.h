@@ -19,9 +19,11 @@ struct TrainArgs {
   int max_steps = 0;     // per epoch; 0: every full batch (short RTL runs use a few)
   int test_batches = 0;  // batches of the test set evaluated; 0: all of it
   float lr = 0.05f, momentum = 0.9f;
-  uint64_t seed = 1;  // initial weights and the order of the batches
-  std::string data;   // the CSV (gz); empty: python3-sklearn's
-  std::string plot;   // an .svg to write the loss curve to; empty: none
+  uint64_t seed = 1;     // initial weights and the order of the batches
+  std::string data;      // the CSV (gz); empty: python3-sklearn's
+  std::string plot;      // an .svg to write the loss curve to; empty: none
+  std::string load_dir;  // the initial weights (ml/params_io.h); empty: random (seed)
+  std::string save_dir;  // where the trained weights go; empty: nowhere
 };
 
 struct EpochReport {
@@ -38,6 +40,11 @@ struct TrainResult {
   double test_accuracy = 0;
   int train_samples = 0, test_samples = 0, steps = 0, pes = 0;
   uint64_t cycles = 0;  // simulated, training steps and test forwards
+  // Multiply-adds of the problem in those cycles (a training step: the forward, the weight
+  // gradients and the input gradients of every layer but the first; a test batch: the
+  // forward), and their share of the PEs' FMAC slots: macs / (cycles * pes).
+  uint64_t macs = 0;
+  double fmac_utilization = 0;
   bool ok = true;
   std::string message;  // why a run stopped (a fault, a deadlock, a cosim difference)
 };
