@@ -7,8 +7,10 @@
 // Each thread owns a contiguous run of parts and takes them in order; a thread done with its own
 // takes the next untaken part of the others. When the threads run alike, every thread steps the
 // same items each time (its caches stay warm); when one is slowed (a shared host core, a larger
-// part), the others take over its remaining parts instead of waiting for them. Workers spin
-// briefly between calls, then sleep.
+// part), the others take over its remaining parts instead of waiting for them. A worker joins a
+// call only while it is open, so one the host has not scheduled yet is never waited for: the
+// caller closes the call once every part is claimed and waits only for the workers that joined.
+// Workers wait for calls by a short busy wait that yields the core, then sleep.
 //
 // For(n, fn, merge) also calls merge(part) on the calling thread for every part, in part order,
 // each as soon as that part is done: the merging of the first parts overlaps the stepping of the
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -67,9 +70,24 @@ class WorkerPool {
     fn_ = &fn;
     n_ = n;
     parts_ = parts;
+    // On a busy host, waiting for a worker the scheduler has put aside costs more than its help:
+    // after waits that long, the calls run on the caller alone for a while (the same parts in
+    // the same order, so the same results), then try the workers again.
+    if (solo_left_ > 0) {
+      --solo_left_;
+      for (size_t p = 0; p < parts_; ++p) {
+        fn(n_ * p / parts_, n_ * (p + 1) / parts_, p);
+        if (merge) (*merge)(p);
+      }
+      return;
+    }
     for (int w = 0; w < threads_; ++w) next_[w].part.store(Home(w), std::memory_order_relaxed);
     for (size_t p = 0; p < parts_; ++p) done_[p].done.store(false, std::memory_order_relaxed);
-    pending_.store(threads_ - 1, std::memory_order_relaxed);
+    // Open the call: workers that wake while it is open join it (and are waited for); one that
+    // wakes after it closed never touches it. So a worker the host has not scheduled (a busy
+    // machine) costs nothing: the caller takes its parts over and does not wait for it.
+    gen_.fetch_add(1, std::memory_order_relaxed);
+    state_.store(kOpen, std::memory_order_release);
     Signal();
     size_t merged = 0;  // parts merged so far, in order
     auto merge_ready = [&] {
@@ -77,15 +95,36 @@ class WorkerPool {
         (*merge)(merged++);
     };
     Work(0, merge_ready);
-    for (int spins = 0; pending_.load(std::memory_order_acquire) != 0; ++spins) {
-      merge_ready();
-      if (spins > 100000) std::this_thread::yield();
+    // Every part is claimed: close, then wait for the workers that joined (each finishes the part
+    // it holds).
+    state_.fetch_and(~kOpen, std::memory_order_acq_rel);
+    if (state_.load(std::memory_order_acquire) != 0) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int spins = 0; state_.load(std::memory_order_acquire) != 0; ++spins) {
+        merge_ready();
+        if (spins > 64) std::this_thread::yield();
+      }
+      const auto waited = std::chrono::steady_clock::now() - t0;
+      // A wait of a scheduler's time slice means a worker was descheduled mid-part.
+      if (waited > std::chrono::microseconds(kSlowWaitUs)) {
+        if (++slow_waits_ >= kSlowWaitsToSolo) {
+          slow_waits_ = 0;
+          solo_left_ = kSoloCalls;
+        }
+      } else if (slow_waits_ > 0 && ++fast_calls_ >= kSoloCalls) {
+        slow_waits_ = 0;
+        fast_calls_ = 0;
+      }
     }
     merge_ready();
   }
 
  private:
-  static constexpr int kSpins = 200000;  // a worker's busy wait for the next For, then it sleeps
+  static constexpr int kSpins = 20000;  // a worker's busy wait for the next For, then it sleeps
+  static constexpr uint32_t kOpen = 1u << 31;  // state_: the call takes workers; low bits: joined
+  // Waiting longer than this for joined workers counts as slow; this many slow waits switch to
+  // the caller alone for kSoloCalls calls.
+  static constexpr int kSlowWaitUs = 500, kSlowWaitsToSolo = 3, kSoloCalls = 2000;
   struct alignas(64) Claim {             // one per thread, each on its own cache line
     std::atomic<size_t> part{0};         // the next untaken part of the thread's own run
   };
@@ -122,15 +161,33 @@ class WorkerPool {
     uint64_t seen = 0;
     for (;;) {
       uint64_t g;
+      // Wait for the next call: a short busy wait that yields the core to whoever else wants it
+      // (a loaded machine), then sleep.
       for (int spins = 0; (g = gen_.load(std::memory_order_acquire)) == seen; ++spins) {
-        if (spins < kSpins) continue;
+        if (stop_.load(std::memory_order_relaxed)) return;
+        if (spins < kSpins) {
+          if (spins > 64) std::this_thread::yield();
+          continue;
+        }
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return gen_.load(std::memory_order_acquire) != seen; });
+        cv_.wait(lock, [&] {
+          return gen_.load(std::memory_order_acquire) != seen || stop_.load(std::memory_order_relaxed);
+        });
       }
       seen = g;
       if (stop_.load(std::memory_order_relaxed)) return;
-      Work(w, [] {});
-      pending_.fetch_sub(1, std::memory_order_acq_rel);
+      // Join the call if it is still open (and still the one this thread woke for).
+      uint32_t st = state_.load(std::memory_order_acquire);
+      bool joined = false;
+      while ((st & kOpen) && gen_.load(std::memory_order_acquire) == g) {
+        if (state_.compare_exchange_weak(st, st + 1, std::memory_order_acq_rel)) {
+          joined = true;
+          break;
+        }
+      }
+      if (!joined) continue;
+      if (gen_.load(std::memory_order_acquire) == g) Work(w, [] {});
+      state_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }
 
@@ -144,7 +201,8 @@ class WorkerPool {
   std::atomic<bool> stop_{false};
   const PartFn* fn_ = nullptr;
   size_t n_ = 0, parts_ = 0;
-  std::atomic<int> pending_{0};
+  std::atomic<uint32_t> state_{0};  // kOpen while a call takes workers, plus the workers in it
+  int slow_waits_ = 0, fast_calls_ = 0, solo_left_ = 0;  // the caller's (For's) own state
 };
 
 }  // namespace tessera::util
