@@ -152,9 +152,13 @@ std::string RunCounters::Summary(const std::string& backend) const {
   // The PE where a class counted most.
   auto most = [&](int e) {
     size_t best = 0;
-    for (size_t i = 1; i < pes_.size(); ++i)
+    bool equal = true;
+    for (size_t i = 1; i < pes_.size(); ++i) {
+      equal &= pes_[i].perf[e] == pes_[0].perf[e];
       if (pes_[i].perf[e] > pes_[best].perf[e]) best = i;
-    return fmt::format("PE({},{})", int(best) % w_, int(best) / w_);
+    }
+    if (equal && pes_.size() > 1) return std::string("the same on every PE");
+    return fmt::format("most on PE({},{})", int(best) % w_, int(best) / w_);
   };
   std::string s = fmt::format("profile (counters v{}): {} cycles on {}x{} PEs ({})\n",
                               kCountersVersion, cycles_, w_, h_, backend);
@@ -163,9 +167,9 @@ std::string RunCounters::Summary(const std::string& backend) const {
       "{:.1f}%; {} instructions ({:.3f} per PE-cycle)\n",
       pct(t(P::kTaskCycles), pe_cycles), 100.0 - pct(t(P::kTaskCycles), pe_cycles),
       pct(t(P::kUtBusy), pe_cycles), insns, pe_cycles ? double(insns) / pe_cycles : 0.0);
-  s += fmt::format(
-      "  FMAC: busy {:.1f}% of PE-cycles (the utilization; most on {}); {} DSD elements\n",
-      pct(t(P::kFmacBusy), pe_cycles), most(static_cast<int>(P::kFmacBusy)), t(P::kDsdElems));
+  s += fmt::format("  FMAC: busy {:.1f}% of PE-cycles (the utilization; {}); {} DSD elements\n",
+                   pct(t(P::kFmacBusy), pe_cycles), most(static_cast<int>(P::kFmacBusy)),
+                   t(P::kDsdElems));
   // Microthread-cycles by wait state, then scalar stalls, largest first.
   auto classes = [&](int from, int to, uint64_t of, bool percent) {
     std::vector<int> order;
@@ -175,10 +179,10 @@ std::string RunCounters::Summary(const std::string& backend) const {
     std::string out;
     for (size_t k = 0; k < std::min<size_t>(4, order.size()); ++k) {
       const int e = order[k];
-      out += fmt::format(
-          "{}{} {}", out.empty() ? "" : "; ", Meaning(Event(e)),
-          percent ? fmt::format("{:.1f}%", pct(total[e], of)) : fmt::format("{} cycles", total[e]));
-      if (e != static_cast<int>(P::kUtReady)) out += fmt::format(" (most on {})", most(e));
+      out += fmt::format("{}{} {}", out.empty() ? "" : "; ", Meaning(Event(e)),
+                         percent ? fmt::format("{:.1f}%", pct(total[e], of))
+                                 : fmt::format("{} PE-cycles (summed over the PEs)", total[e]));
+      if (e != static_cast<int>(P::kUtReady)) out += fmt::format(" ({})", most(e));
     }
     return out;
   };
@@ -209,8 +213,8 @@ std::string RunCounters::Summary(const std::string& backend) const {
   s += "  scalar stalls: " + (stalls.empty() ? std::string("none") : stalls) + "\n";
   const int split = static_cast<int>(P::kSplitSteps);
   if (total[split])
-    s += fmt::format("  {}: {} cycles (most on {})\n", Meaning(P::kSplitSteps), total[split],
-                     most(split));
+    s += fmt::format("  {}: {} PE-cycles (summed over the PEs; {})\n", Meaning(P::kSplitSteps),
+                     total[split], most(split));
   // The slowest PEs: the most cycles with a task running.
   std::vector<int> order(pes_.size());
   std::iota(order.begin(), order.end(), 0);
@@ -390,10 +394,10 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
     return v;
   };
   write("instructions.svg",
-        HeatmapSvg(fmt::format("instructions issued per PE in {} cycles", cycles_), w_, h_,
-                   grid([](const PeCounters& p) { return p.instructions; })));
-  write("busy.svg", HeatmapSvg(fmt::format("cycles a task ran, per PE, of {}", cycles_), w_, h_,
-                               grid([](const PeCounters& p) {
+        HeatmapSvg(fmt::format("instructions issued per PE in {} cycles", cycles_), "instructions",
+                   w_, h_, grid([](const PeCounters& p) { return p.instructions; })));
+  write("busy.svg", HeatmapSvg(fmt::format("cycles a task ran, per PE, of {}", cycles_), "cycles",
+                               w_, h_, grid([](const PeCounters& p) {
                                  return p.perf[static_cast<int>(arch::PerfEvent::kTaskCycles)];
                                })));
   for (int e = static_cast<int>(arch::PerfEvent::kStallUt); e < kPerfEvents; ++e) {
@@ -410,23 +414,30 @@ std::vector<std::string> RunCounters::WriteHeatmaps(const std::string& dir) cons
         HeatmapSvg(
             fmt::format("{}: {} ({}), {} per PE", arch::ToString(Event(e)), Meaning(Event(e)), what,
                         e == static_cast<int>(arch::PerfEvent::kDsdElems) ? "elements" : "cycles"),
-            w_, h_, v));
+            e == static_cast<int>(arch::PerfEvent::kDsdElems) ? "elements" : "cycles", w_, h_, v));
   }
-  write("ce_sent.svg", HeatmapSvg("wavelets each compute engine sent", w_, h_,
+  write("ce_sent.svg", HeatmapSvg("wavelets each compute engine sent", "wavelets", w_, h_,
                                   grid([](const PeCounters& p) { return p.ce_sent; })));
-  write("ce_received.svg", HeatmapSvg("wavelets each compute engine received", w_, h_,
+  write("ce_received.svg", HeatmapSvg("wavelets each compute engine received", "wavelets", w_, h_,
                                       grid([](const PeCounters& p) { return p.ce_received; })));
-  std::vector<std::array<uint64_t, 4>> out(pes_.size());
-  for (size_t i = 0; i < pes_.size(); ++i) out[i] = pes_[i].out;
-  write("link_load.svg", LinkLoadSvg("wavelets out of each router, per direction", w_, h_, out));
+  std::vector<std::array<uint64_t, 5>> out(pes_.size());
+  for (size_t i = 0; i < pes_.size(); ++i) {
+    for (int d = 0; d < 4; ++d) out[i][d] = pes_[i].out[d];
+    out[i][4] = pes_[i].ce_received;  // what the router gave the ramp
+  }
+  write("link_load.svg",
+        LinkLoadSvg(fmt::format("link load: wavelets out of each router, per direction, in {} "
+                                "cycles",
+                                cycles_),
+                    "wavelets", w_, h_, out));
   for (size_t i = 0; i < pes_.size(); ++i)
-    for (int d = 0; d < 4; ++d) out[i][d] = pes_[i].blocked[d];
+    for (int d = 0; d < 5; ++d) out[i][d] = pes_[i].blocked[d];
   write("back_pressure.svg",
-        LinkLoadSvg("back pressure: cycles a wavelet waited for a credit, per router output", w_,
-                    h_, out));
+        LinkLoadSvg("back pressure: cycles a wavelet waited for a credit, per router output",
+                    "cycles waiting", w_, h_, out));
   write("fmac_utilization.svg",
-        HeatmapSvg(fmt::format("FMAC utilization: busy cycles per PE, of {}", cycles_), w_, h_,
-                   grid([](const PeCounters& p) {
+        HeatmapSvg(fmt::format("FMAC utilization: busy cycles per PE, of {}", cycles_), "cycles",
+                   w_, h_, grid([](const PeCounters& p) {
                      return p.perf[static_cast<int>(arch::PerfEvent::kFmacBusy)];
                    })));
   return files;

@@ -288,7 +288,7 @@ uint64_t Timeline::Close() {
   }
   for (const Event& e : events_) out += ",\n" + e.json;
   out +=
-      "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"tessera\","
+      "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"tessera\","
       "\"time_unit\":\"1 us = 1 cycle\"}}\n";
   bool ok = false;
   if (util::EndsWith(path_, ".gz")) {
