@@ -112,6 +112,22 @@ case $mode in
       kernel "fft_8x2_$b" fft "$b" --n 512 --fabric 8x2
     done
     kernel_table
+    echo "regress: the kernel library over many seeds and shapes (property tests, func)"
+    sweep() { run "seeds_$1" bash tests/integration/kernels/seed_sweep.sh "$tessera" 40 "$@"; }
+    sweep gemv "--m 33 --n 65 --fabric 3x2" "--m 100 --n 37 --fabric 4x3 --dtype f16"
+    sweep gemm "--m 17 --n 9 --k 13 --fabric 2x2" "--m 30 --n 31 --k 29 --fabric 3x3 --dtype f16"
+    sweep allreduce "--n 17 --fabric 5x3 --along grid" "--n 9 --fabric 3x4 --along col --op max"
+    sweep reduce "--n 17 --fabric 5x3 --along row --op max"
+    sweep broadcast "--n 17 --fabric 5x3 --along grid"
+    sweep cg "--nx 3 --ny 3 --nz 12" "--nx 4 --ny 2 --nz 9"
+    sweep stencil-spmv "--nx 5 --ny 3 --nz 11"
+    sweep power "--nx 3 --ny 3 --nz 10 --iters 12"
+    sweep histogram "--n 60 --bins 37 --fabric 3x5" "--n 33 --bins 100 --fabric 4x4"
+    sweep mandelbrot "--m 21 --n 19 --iters 30 --fabric 3x3"
+    sweep life "--m 23 --n 17 --iters 6 --fabric 4x3"
+    sweep heat2d "--nx 21 --ny 13 --iters 10 --fabric 4x3"
+    sweep fft "--n 128 --fabric 8x2" "--n 64 --fabric 2x3"
+    sweep spmv-hypersparse "--n 4000 --nnz 8000 --fabric 8x8" "--n 777 --nnz 3000 --fabric 3x5"
     echo "regress: ML layers (tessera ml): forward and training steps on func, rtl and cosim"
     for b in func rtl cosim; do
       run "ml_mlp_fwd_f32_resident_$b" "$tessera" ml mlp --layers 64,32,10 --backend "$b"
