@@ -76,6 +76,8 @@ std::string Axes(int left, int top, int size, const Blocks& bl) {
 }
 
 std::string Legend(int x, int y, double max, const std::string& unit) {
+  if (max < 1e-200)  // nothing counted anywhere: no scale to show
+    return fmt::format("<text x=\"{}\" y=\"{}\">0 {} on every PE</text>\n", x, y + 10, unit);
   std::string s;
   for (int i = 0; i < 100; ++i)
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"2\" height=\"10\" fill=\"{}\"/>\n", x + 2 * i,
