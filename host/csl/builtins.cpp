@@ -122,10 +122,11 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     const Value* routes = cfg.Field("routes");
     if (!routes) Fail(a[base + 1], "the configuration needs .routes = .{ .rx = ..., .tx = ... }");
     for (const std::string& f : cfg.names)
-      if (f != "routes")
-        Fail(a[base + 1], fmt::format("the configuration's field '{}' is not supported yet (only "
-                                      ".routes; switches, filters and teardown come with part 2)",
-                                      f));
+      if (f != "routes" && f != "switches")
+        Fail(a[base + 1],
+             fmt::format("the configuration's field '{}' is not supported yet (.routes "
+                         "and .switches are; filters and teardown come later)",
+                         f));
     RouteConfig rc;
     rc.color = static_cast<int>(col.i);
     rc.loc = e->loc;
@@ -150,6 +151,35 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
         Fail(a[base + 1], fmt::format("route field '{}' is not supported yet (color swap comes "
                                       "with part 2)",
                                       f));
+    if (const Value* sw = cfg.Field("switches")) {
+      // The switch: positions 1..3 each replace one side by one direction; the position at load;
+      // ring mode (docs/router.md, "Switches": every control wavelet advances the position).
+      for (const std::string& f : sw->names) {
+        if (f == "pos1" || f == "pos2" || f == "pos3") {
+          const Value* p = sw->Field(f);
+          const Value* rxd = p->Field("rx");
+          const Value* txd = p->Field("tx");
+          if (!!rxd == !!txd || p->names.size() != 1)
+            Fail(a[base + 1], fmt::format(".switches.{} takes one of .rx = DIR or .tx = DIR", f));
+          const Value* d = rxd ? rxd : txd;
+          if (d->k != Value::K::kInt || d->type->kind != TypeKind::kDirection)
+            Fail(a[base + 1], fmt::format(".switches.{}: expected a direction", f));
+          rc.pos[f[3] - '1'] = fmt::format("{}:{}", rxd ? "rx" : "tx", kDirNames[d->i]);
+        } else if (f == "current_switch_pos") {
+          const Value* v = sw->Field(f);
+          if (v->k != Value::K::kInt || v->i < 0 || v->i > 3)
+            Fail(a[base + 1], ".switches.current_switch_pos is 0..3");
+          rc.start = static_cast<int>(v->i);
+        } else if (f == "ring_mode") {
+          rc.ring = sw->Field(f)->i != 0;
+        } else {
+          Fail(a[base + 1], fmt::format(".switches.{} is not supported (Tessera's switches have "
+                                        "pos1..pos3, current_switch_pos and ring_mode; every "
+                                        "control wavelet advances them)",
+                                        f));
+        }
+      }
+    }
     if (local) {
       for (const RouteConfig& r : mod_->program->routes)
         if (r.color == rc.color) Fail(e, fmt::format("color {} is configured twice", rc.color));
@@ -269,11 +299,18 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
         ranged(0, in ? "input queue" : "output queue", 0, (in ? kNumInQueues : kNumOutQueues) - 1);
     return Known(Value::Int(q, types::Simple(in ? TypeKind::kInQueue : TypeKind::kOutQueue)));
   }
-  if (n == "get_local_task_id" || n == "get_control_task_id") {
+  if (n == "get_local_task_id") {
     need(1, 1);
     const int64_t id = ranged(0, "task ID", 0, kNumTaskIds - 1);
-    return Known(Value::Int(id, types::Simple(n == "get_local_task_id" ? TypeKind::kLocalTask
-                                                                       : TypeKind::kControlTask)));
+    return Known(Value::Int(id, types::Simple(TypeKind::kLocalTask)));
+  }
+  if (n == "get_control_task_id") {
+    // The SDK's control task IDs run to 63; Tessera's task table has 31 entries, so IDs above
+    // 30 are given free IDs, the same in every program (docs/csl.md).
+    need(1, 1);
+    const int64_t id = ranged(0, "control task ID", 0, 63);
+    return Known(Value::Int(c_.ControlTaskId(static_cast<int>(id), e->loc),
+                            types::Simple(TypeKind::kControlTask)));
   }
   if (n == "get_data_task_id") {
     need(1, 1);

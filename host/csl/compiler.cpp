@@ -293,6 +293,19 @@ void Compiler::StreamColors(std::vector<int>& h2d, std::vector<int>& d2h) {
   }
 }
 
+int Compiler::ControlTaskId(int id, Loc at) {
+  if (id <= 29) return id;
+  const auto it = control_ids_.find(id);
+  if (it != control_ids_.end()) return it->second;
+  const int mapped = 29 - static_cast<int>(control_ids_.size());
+  if (mapped < 24)
+    sources_.Fail(at, fmt::format("control task ID {}: Tessera maps control task IDs above 29 onto "
+                                  "24..29, and six are taken",
+                                  id));
+  control_ids_[id] = mapped;
+  return mapped;
+}
+
 int Compiler::FunctionIndex(const std::string& name, Loc at) {
   int idx = 0;
   for (const auto& e : layout_.exports) {
@@ -850,8 +863,14 @@ void Compiler::WriteOutput() {
                                 "PE code)",
                                 cc.route.color, cc.x, cc.y));
     if (cc.route.rx.empty() || cc.route.tx.empty()) continue;  // an empty route: nothing to write
-    tl += fmt::format("route color={} at={},{} rx={} tx={}\n", cc.route.color, opt_.offset_x + cc.x,
-                      opt_.offset_y + cc.y, join(cc.route.rx), join(cc.route.tx));
+    std::string sw;
+    for (int k = 0; k < 3; ++k)
+      if (!cc.route.pos[k].empty()) sw += fmt::format(" pos{}={}", k + 1, cc.route.pos[k]);
+    if (cc.route.ring) sw += " ring";
+    if (cc.route.start) sw += fmt::format(" start={}", cc.route.start);
+    tl +=
+        fmt::format("route color={} at={},{} rx={} tx={}{}\n", cc.route.color, opt_.offset_x + cc.x,
+                    opt_.offset_y + cc.y, join(cc.route.rx), join(cc.route.tx), sw);
   }
   const std::string tl_path = (out / "out.tlayout").string();
   {

@@ -82,6 +82,9 @@ class Compiler {
   // A `.dsd` constant in the program's data (one per distinct descriptor).
   std::string DsdConstant(Program* p, const DsdValue& d, Loc at);
   std::string DsdDirective(const std::string& name, const DsdValue& d);
+  // Tessera's task ID for the SDK's control task ID `id` (0..63): itself up to 29, else one of the
+  // free IDs 29, 28, ... in order of first use, the same in every program.
+  int ControlTaskId(int id, Loc at);
   // The launch index of an exported function: its place among the layout's exported functions.
   int FunctionIndex(const std::string& name, Loc at);
 
@@ -111,6 +114,7 @@ class Compiler {
   std::map<std::string, std::string> dsd_consts_;  // directive text -> symbol (per program)
   int next_module_ = 0;
   int dsd_count_ = 0;
+  std::map<int, int> control_ids_;  // SDK control task ID above 29 -> Tessera's
 };
 
 }  // namespace tessera::csl

@@ -358,7 +358,12 @@ class DsdGen {
       if (!scalar_slot)
         s_.Fail(ops[i],
                 fmt::format("@{} needs a DSD here, found {}", call_->text, TypeName(v[i].type)));
-      const TypeP st = ScalarType(info.cls);
+      // An untyped integer moved by @mov32/@mov16 keeps its bits (u32/u16); other untyped
+      // numbers take the operation's element type.
+      const bool raw = info.cls == Cls::kX32 || info.cls == Cls::kX16;
+      const TypeP st = raw && v[i].type->kind == TypeKind::kCInt ? DefaultElem(info.cls)
+                       : info.cls == Cls::kX16                   ? types::Float(16)
+                                                                 : ScalarType(info.cls);
       RV sc = v[i];
       if (sc.type->kind == TypeKind::kCInt || sc.type->kind == TypeKind::kCFloat ||
           sc.type->IsNumeric())

@@ -6,6 +6,7 @@ namespace tessera::csl {
 namespace {
 
 constexpr uint32_t kDebugChar = 0xC054;  // DebugPort[5]: character records (docs/isa.md 2.6)
+constexpr int64_t kSwitchAdv = 1;        // <control>'s opcode: advance the switch
 
 const char* const kStreamNames[] = {"MEMCPYH2D_1", "MEMCPYH2D_2", "MEMCPYH2D_3", "MEMCPYH2D_4",
                                     "MEMCPYD2H_1", "MEMCPYD2H_2", "MEMCPYD2H_3", "MEMCPYD2H_4"};
@@ -36,7 +37,7 @@ void CheckArgs(Sema& s, const Node* call, const std::string& name,
 
 bool IsLibrary(const std::string& path) {
   return path == "<memcpy/get_params>" || path == "<memcpy/memcpy>" || path == "<layout>" ||
-         path == "<simprint>";
+         path == "<simprint>" || path == "<control>";
 }
 
 Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at) {
@@ -53,6 +54,18 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
                              "(.{} = ...)",
                              name, name));
     }
+  } else if (lib == "<control>") {
+    // Control wavelets (docs/csl.md, "Control wavelets"): Tessera's routers advance a color's
+    // switch on every control wavelet, and its payload is task << 16 | data (task 31: none).
+    if (name == "encode_single_payload") return NativeFn(m, name);
+    if (name == "opcode") {
+      Value v;
+      v.k = Value::K::kAgg;
+      v.type = types::CStruct();
+      v.names = {"SWITCH_ADV"};
+      v.elems = {Value::CInt(kSwitchAdv)};
+      return v;
+    }
   } else if (lib == "<layout>") {
     if (name == "get_x_coord" || name == "get_y_coord") return NativeFn(m, name);
   } else if (lib == "<simprint>") {
@@ -65,7 +78,8 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
                          lib == "<memcpy/memcpy>"
                              ? "unblock_cmd_stream, get_streaming_fabout_dsd, MEMCPYH2D_1..4, "
                                "MEMCPYD2H_1..4"
-                         : lib == "<layout>" ? "get_x_coord, get_y_coord"
+                         : lib == "<layout>"  ? "get_x_coord, get_y_coord"
+                         : lib == "<control>" ? "opcode.SWITCH_ADV, encode_single_payload"
                          : lib == "<simprint>"
                              ? "print_string, print_u16_decimal, print_u32_decimal, "
                                "print_i16_decimal, print_i32_decimal, print_u16_hex, print_u32_hex"
@@ -118,6 +132,45 @@ RV LibCall(Sema& s, ModuleInst* m, const std::string& name, const Node* call,
     v.dsd = d;
     v.type = types::Dsd(DsdKind::kFabout);
     return s.Known(v);
+  }
+  if (name == "encode_single_payload") {
+    CheckArgs(s, call, name, args, 4);
+    const Value op = s.Const(args[0], "the opcode");
+    if (op.k != Value::K::kInt || op.i != kSwitchAdv)
+      s.Fail(args[0],
+             "Tessera's control wavelets all advance the switch: the opcode is "
+             "ctrl.opcode.SWITCH_ADV");
+    const Value filter = s.Const(args[1], "the CE filter flag");
+    if (filter.k != Value::K::kBool) s.Fail(args[1], "the second argument is a bool");
+    const Value entry = s.Const(args[2], "the entry point");
+    // A set CE filter keeps the wavelet from the receiving compute engine: task 31 (none).
+    int task = 31;
+    if (filter.i != 0) {
+      if (entry.k != Value::K::kVoid)
+        s.Fail(args[2],
+               "a control wavelet filtered from the CE (second argument true) runs no "
+               "task: pass {} as the entry point");
+    } else if (entry.k == Value::K::kInt && (entry.type->kind == TypeKind::kControlTask ||
+                                             entry.type->kind == TypeKind::kLocalTask))
+      task = static_cast<int>(entry.i);
+    else if (entry.k != Value::K::kVoid)
+      s.Fail(args[2], fmt::format("the entry point is a control task ID or {{}}, found {}",
+                                  ValueText(entry)));
+    RV data = s.Coerce(s.Expr(args[3], types::Int(16, false)), types::Int(16, false), args[3],
+                       "the payload's data");
+    if (data.known)
+      return s.Known(
+          Value::Int((int64_t(task) << 16) | (data.v.i & 0xFFFF), types::Int(32, false)));
+    const int r = s.ToReg(data, args[3]);
+    const int t = s.Temp(call);
+    s.Emit("li      r{}, 0x{:x}", t, uint32_t(task) << 16);
+    s.Emit("or      r{}, r{}, r{}", t, t, r);
+    s.Free(data);
+    RV out;
+    out.type = types::Int(32, false);
+    out.reg = t;
+    out.temp = true;
+    return out;
   }
   if (name == "get_x_coord" || name == "get_y_coord") {
     CheckArgs(s, call, name, args, 0);

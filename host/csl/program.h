@@ -57,6 +57,9 @@ struct TaskBinding {
 struct RouteConfig {
   int color = 0;
   std::vector<std::string> rx, tx;  // W E S N RAMP
+  std::string pos[3];               // switch positions 1..3: "tx:W", "rx:N" ("" keeps the base)
+  bool ring = false;                // after position 3 comes position 0
+  int start = 0;                    // the position at load
   Loc loc;
 };
 

@@ -814,6 +814,8 @@ RV Sema::SwitchExpr(const Node* e, const TypeP& want) {
 
 RV Sema::BlockExpr(const Node* e, const TypeP& want) {
   (void)want;
+  // `{}` is the void value (as in Zig), used for a payload argument that is not there.
+  if (e->text.empty() && e->kids.empty()) return Known(Value::Void());
   if (e->text.empty()) Fail(e, "a block used as a value needs a label: blk: { ... break :blk v; }");
   FnState* saved = fn_;
   const Flow f = Block(e);
@@ -841,7 +843,7 @@ Value Sema::CoerceValue(const Value& v, const TypeP& to, const Node* at, const c
 RV Sema::Coerce(RV v, const TypeP& to, const Node* at, const char* context) {
   if (!to || SameType(v.type, to)) return v;
   const TypeP& from = v.type;
-  auto mismatch = [&]() {
+  auto mismatch = [&]() -> RV {
     Fail(at, fmt::format("{} must be {}, found {}{}", context, TypeName(to), TypeName(from),
                          (to->IsNumeric() && from->IsNumeric()) ? " (convert with @as)" : ""));
   };
@@ -905,7 +907,7 @@ RV Sema::Coerce(RV v, const TypeP& to, const Node* at, const char* context) {
         (to->kind == TypeKind::kColor || to->kind == TypeKind::kLocalTask ||
          to->kind == TypeKind::kDataTask))
       return Known(x);
-    mismatch();
+    return mismatch();
   }
   // Runtime: widening of integers (registers hold 8- and 16-bit values extended), and array
   // pointers to many-item pointers.
@@ -915,7 +917,7 @@ RV Sema::Coerce(RV v, const TypeP& to, const Node* at, const char* context) {
       v.type = to;
       return v;
     }
-    mismatch();
+    return mismatch();
   }
   if (to->kind == TypeKind::kPtr && from->kind == TypeKind::kPtr) {
     const bool arr_to_many = to->many && !from->many && from->elem->kind == TypeKind::kArray &&
@@ -925,7 +927,7 @@ RV Sema::Coerce(RV v, const TypeP& to, const Node* at, const char* context) {
       return v;
     }
   }
-  mismatch();
+  return mismatch();
 }
 
 RV Sema::Convert(RV v, const TypeP& to, const Node* at) {

@@ -214,7 +214,7 @@ class Evaluator : public expr::IntEvaluator {
 bool IsKeyword(const std::string& name) {
   static const char* const kKeywords[] = {"param", "when", "at", "size", "program",
                                           "color", "rx",   "tx", "pos1", "pos2",
-                                          "pos3",  "ring", "in", "step"};
+                                          "pos3",  "ring", "in", "step", "start"};
   for (const char* k : kKeywords) {
     if (name == k) return true;
   }

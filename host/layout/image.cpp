@@ -419,7 +419,9 @@ class Reader {
         Fail(1, "routes must be in ascending color order, each color once");
       }
       r.color_cfg = ColorCfgValue(Dirs(3), Dirs(5));
-      r.switch_cfg = static_cast<uint32_t>(Num(7, 0, 0x1FFF, "switch value"));
+      r.switch_cfg = static_cast<uint32_t>(
+          Num(7, 0, (1u << (arch::SwitchCfg::kPosLsb + arch::SwitchCfg::kPosWidth)) - 1,
+              "switch value"));
       pe.routes.push_back(r);
     }
     image_.pes.push_back(std::move(pe));

@@ -563,8 +563,8 @@ class FileParser {
       }
       if (key.empty() || !c->Accept("=")) {
         c->set_pos(key_at);
-        throw LineError(key_at, fmt::format("expected color=, at=, rx=, tx=, pos1=..pos3=, ring "
-                                            "or when={}",
+        throw LineError(key_at, fmt::format("expected color=, at=, rx=, tx=, pos1=..pos3=, ring, "
+                                            "start= or when={}",
                                             c->Found()));
       }
       if (key == "color") {
@@ -607,12 +607,15 @@ class FileParser {
           throw LineError(dir_at, fmt::format("unknown direction{} (W, E, S, N, RAMP or none)",
                                               dir.empty() ? c->Found() : " '" + dir + "'"));
         }
+      } else if (key == "start") {
+        r.start = static_cast<int>(Int(c, scope, 0, 3, "start (the switch's position at load)"));
       } else if (key == "when") {
         r.when = c->ParseExpr();
       } else {
-        throw LineError(key_at, fmt::format("unknown route setting '{}' (there are color=, at=, "
-                                            "rx=, tx=, pos1=, pos2=, pos3=, ring and when=)",
-                                            key));
+        throw LineError(key_at,
+                        fmt::format("unknown route setting '{}' (there are color=, at=, "
+                                    "rx=, tx=, pos1=, pos2=, pos3=, ring, start= and when=)",
+                                    key));
       }
     }
     if (!color || !at || !rx || !tx) {

@@ -45,6 +45,7 @@ struct Route {
   uint32_t rx = 0, tx = 0;  // direction masks, bit arch::Dir
   SwitchPos pos[3];         // positions 1..3
   bool ring = false;
+  int start = 0;  // the switch's position at load (start=N)
   std::optional<Expr> when;
   Scope scope;
   assembler::Location loc;

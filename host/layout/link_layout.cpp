@@ -52,6 +52,7 @@ uint32_t SwitchValue(const Route& r) {
   v = arch::SwitchCfg::WithPos3Dir(v, r.pos[2].code);
   v = arch::SwitchCfg::WithPos3Out(v, out(r.pos[2]));
   v = arch::SwitchCfg::WithRing(v, r.ring);
+  v = arch::SwitchCfg::WithPos(v, static_cast<uint32_t>(r.start));
   return v;
 }
 

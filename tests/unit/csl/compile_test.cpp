@@ -217,5 +217,50 @@ TEST_F(CslCompile, TheFabricMustHoldTheProgramAndMemcpy) {
             "least 8,3");
 }
 
+TEST_F(CslCompile, ControlWaveletsAndSwitches) {
+  // The payload: task << 16 | data; {} is no task (31); IDs above 29 map onto 29, 28, ...
+  OnePe(
+      "const ctrl = @import_module(\"<control>\");\nvar w: [3]u32;\n"
+      "fn f() void {\n"
+      "  w[0] = ctrl.encode_single_payload(ctrl.opcode.SWITCH_ADV, false, "
+      "@get_control_task_id(40), 7);\n"
+      "  w[1] = ctrl.encode_single_payload(ctrl.opcode.SWITCH_ADV, true, {}, 5);\n"
+      "  w[2] = @as(u32, @get_control_task_id(41)) + @as(u32, @get_control_task_id(12));\n}");
+  ASSERT_EQ(ErrorOf(), "");
+  const std::string s = Read("out/pe_0.s");
+  EXPECT_NE(s.find("0x1d0007"), std::string::npos) << s;          // task 29, data 7
+  EXPECT_NE(s.find("0x1f0005"), std::string::npos) << s;          // no task, data 5
+  EXPECT_NE(s.find("li      r1, 0x28"), std::string::npos) << s;  // 28 + 12
+  // A filtered wavelet runs no task, so it names none.
+  OnePe(
+      "const ctrl = @import_module(\"<control>\");\nvar w: u32 = 0;\n"
+      "fn f() void { w = ctrl.encode_single_payload(ctrl.opcode.SWITCH_ADV, true, "
+      "@get_control_task_id(3), 0); }");
+  EXPECT_NE(ErrorOf().find("pe.csl:3:76: error: a control wavelet filtered from the CE (second "
+                           "argument true) runs no task: pass {} as the entry point"),
+            std::string::npos)
+      << ErrorOf();
+  OnePe("fn f() void { _ = @get_control_task_id(64); }");
+  EXPECT_NE(ErrorOf().find("control task ID 64 is out of range (0..63)"), std::string::npos)
+      << ErrorOf();
+  // Switch positions name one side each.
+  Write("layout.csl",
+        "layout {\n  @set_rectangle(1, 1);\n  @set_tile_code(0, 0, \"pe.csl\", .{});\n"
+        "  @set_color_config(0, 0, @get_color(2), .{ .routes = .{ .rx = .{RAMP}, .tx = .{EAST} },\n"
+        "    .switches = .{ .pos1 = .{ .tx = WEST, .rx = EAST } } });\n"
+        "  @export_name(\"f\", fn()void);\n}\n");
+  Write("pe.csl", "fn f() void {}\ncomptime { @export_symbol(f); }\n");
+  EXPECT_NE(ErrorOf().find(".switches.pos1 takes one of .rx = DIR or .tx = DIR"), std::string::npos)
+      << ErrorOf();
+  Write("layout.csl",
+        "layout {\n  @set_rectangle(1, 1);\n  @set_tile_code(0, 0, \"pe.csl\", .{});\n"
+        "  @set_color_config(0, 0, @get_color(2), .{ .routes = .{ .rx = .{RAMP}, .tx = .{EAST} },\n"
+        "    .switches = .{ .pos1 = .{ .tx = WEST }, .current_switch_pos = 1, .ring_mode = true } "
+        "});\n  @export_name(\"f\", fn()void);\n}\n");
+  ASSERT_EQ(ErrorOf(), "");
+  EXPECT_NE(Read("out/out.tlayout").find("rx=RAMP tx=E pos1=tx:W ring start=1"), std::string::npos)
+      << Read("out/out.tlayout");
+}
+
 }  // namespace
 }  // namespace tessera::csl
