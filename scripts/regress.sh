@@ -141,13 +141,13 @@ case $mode in
     echo "regress: CSL programs (tests/csl) through cslc and cs_python on func, rtl and cosim"
     csl_args() {  # the cslc options of a tests/csl program
       case $1 in
-        scalar|dsd) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=8,3" ;;
+        scalar|dsd|libs) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=8,3" ;;
         tasks) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
         memcpy) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=9,4 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
         switches) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3" ;;
       esac
     }
-    for t in scalar dsd tasks memcpy switches; do
+    for t in scalar dsd tasks memcpy switches libs; do
       for b in func rtl cosim; do
         # shellcheck disable=SC2046
         run "csl_${t}_$b" bash tests/csl/run_csl.sh "$PWD/build/bin" "$PWD/tests/csl/$t" \
@@ -161,8 +161,9 @@ case $mode in
       for t in gemv-01-complete-program gemv-02-memory-dsds gemv-03-memcpy gemv-04-params \
                gemv-05-multiple-pes gemv-06-routes-1 gemv-07-routes-2 gemv-08-routes-3 \
                gemv-09-streaming pipeline-01-basic topic-01-arrays-and-pointers \
-               topic-03-streaming-wavelet-data topic-04-sparse-tensors topic-06-switches \
-               topic-07-switches-entrypt topic-13-simprint; do
+               topic-02-libraries topic-03-streaming-wavelet-data topic-04-sparse-tensors \
+               topic-05-sentinels topic-06-switches topic-07-switches-entrypt \
+               topic-10-map-builtin topic-12-debug-library topic-13-simprint; do
         for b in func rtl cosim; do
           run "sdk_${t}_$b" bash scripts/sdk_tutorial.sh "$TESSERA_SDK_EXAMPLES/tutorials/$t" \
             "$PWD/$logs/sdk_${t}_$b" "$b"

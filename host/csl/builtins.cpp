@@ -5,6 +5,7 @@
 #include "csl/compiler.h"
 #include "csl/dsd_ops.h"
 #include "csl/libs.h"
+#include "csl/map.h"
 #include "csl/sema.h"
 
 namespace tessera::csl {
@@ -312,6 +313,53 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     return Known(Value::Int(c_.ControlTaskId(static_cast<int>(id), e->loc),
                             types::Simple(TypeKind::kControlTask)));
   }
+  if (n == "map") return MapBuiltin(*this, e, a);
+  if (n == "sqrt") {
+    // Zig's @sqrt on f32 and f16 (correctly rounded: fsqrt.s, fsqrt.h); the <math> library's
+    // square roots are written with it.
+    need(1, 1);
+    RV v = Expr(a[0], want);
+    if (v.type->kind == TypeKind::kCFloat || v.type->kind == TypeKind::kCInt)
+      v = Coerce(v, want && want->kind == TypeKind::kFloat ? want : types::Float(32), a[0],
+                 "@sqrt's operand");
+    if (v.type->kind != TypeKind::kFloat)
+      Fail(a[0], fmt::format("@sqrt takes f32 or f16, found {}", TypeName(v.type)));
+    const TypeP t = v.type;
+    NeedRuntime(e, "@sqrt");
+    const int r = ToReg(v, a[0]);
+    const int d = v.temp ? r : Temp(e);
+    Emit("fsqrt.{}  r{}, r{}", t->bits == 32 ? 's' : 'h', d, r);
+    if (d != r) Free(v);
+    RV out;
+    out.type = t;
+    out.reg = d;
+    out.temp = true;
+    return out;
+  }
+  if (n == "get_config" || n == "set_config") {
+    // A 32-bit register of Tessera's address map (docs/isa.md, "Registers"), for the libraries
+    // written in CSL (host/csl/lib) and programs that know that map.
+    const bool set = n == "set_config";
+    need(set ? 2 : 1, set ? 2 : 1);
+    NeedRuntime(e, "@" + n);
+    const int64_t addr = ranged(0, "register address", 0xC000, 0xFFFC);
+    if (addr % 4) Fail(a[0], fmt::format("register address 0x{:X} is not a multiple of 4", addr));
+    if (set) {
+      RV v = Coerce(Expr(a[1], types::Int(32, false)), types::Int(32, false), a[1],
+                    "the register's value");
+      const int r = ToReg(v, a[1]);
+      Emit("sw      r{}, 0x{:x}", r, addr);
+      Free(v);
+      return Known(Value::Void());
+    }
+    const int t = Temp(e);
+    Emit("lw      r{}, 0x{:x}", t, addr);
+    RV out;
+    out.type = types::Int(32, false);
+    out.reg = t;
+    out.temp = true;
+    return out;
+  }
   if (n == "get_data_task_id") {
     need(1, 1);
     const Value v = Const(a[0], "the data task's color");
@@ -439,6 +487,29 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     const Value s = Const(a[0], "the string");
     if (s.k != Value::K::kString) Fail(a[0], "@strlen takes a comptime string");
     return Known(Value::CInt(static_cast<int64_t>(s.s.size())));
+  }
+  if (n == "tessera_debug_string") {
+    // <debug>'s trace_string: the string's number in out.json's "debug_strings".
+    need(1, 1);
+    const Value str = Const(a[0], "the string");
+    if (str.k != Value::K::kString) Fail(a[0], "@tessera_debug_string takes a comptime string");
+    return Known(Value::CInt(c_.DebugStringId(str.s)));
+  }
+  if (n == "tessera_debug_buffer") {
+    // <debug>'s buffer, named in out.json so that stop() saves it for debug_util.read_trace.
+    need(2, 2);
+    top_comptime();
+    const Value key = Const(a[0], "the trace's key");
+    if (key.k != Value::K::kString) Fail(a[0], "the key is a comptime string");
+    Place buf = PlaceOf(a[1]);
+    if (buf.where != Place::W::kMem || !buf.global || buf.type->kind != TypeKind::kArray)
+      Fail(a[1], "@tessera_debug_buffer takes a global array");
+    buf.global->address_taken = true;
+    for (const DebugBuffer& d : mod_->program->debug_buffers)
+      if (d.key == key.s)
+        Fail(a[0], fmt::format("two <debug> modules of this program have the key \"{}\"", key.s));
+    mod_->program->debug_buffers.push_back({key.s, buf.global->symbol, buf.type->dims[0]});
+    return Known(Value::Void());
   }
   if (n == "range")
     Fail(e, "@range is used as a for loop's range: for (@range(i16, N)) |i| { ... }");

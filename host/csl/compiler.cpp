@@ -16,6 +16,7 @@
 #include "csl/sema.h"
 #include "layout/image.h"
 #include "layout/layout.h"
+#include "util/json.h"
 
 namespace tessera::csl {
 namespace fs = std::filesystem;
@@ -106,17 +107,22 @@ ModuleInst* Compiler::Import(const std::string& path, Loc from, Value binding, P
   m->binding = std::move(binding);
   m->import_loc = from;
   m->program = prog;
-  if (IsLibrary(path) || (path.size() > 2 && path.front() == '<')) {
+  // A library is native (libs.cpp) or a CSL file of host/csl/lib (<time> is lib/time.csl).
+  std::string lib_file;
+  if (!IsLibrary(path) && path.size() > 2 && path.front() == '<' && path.back() == '>') {
+    const fs::path f = fs::path(LibraryDir()) / (path.substr(1, path.size() - 2) + ".csl");
+    if (fs::exists(f)) lib_file = f.string();
+  }
+  if (lib_file.empty() && (IsLibrary(path) || (path.size() > 2 && path.front() == '<'))) {
     if (!IsLibrary(path))
-      sources_.Fail(from, fmt::format("unknown library {} (Tessera's cslc has <memcpy/get_params>, "
-                                      "<memcpy/memcpy>, <layout> and <simprint>)",
-                                      path));
+      sources_.Fail(
+          from, fmt::format("unknown library {} (Tessera's cslc has {})", path, LibraryNames()));
     m->native = path;
     m->path = path;
     if (path == "<memcpy/memcpy>" && prog) prog->uses_memcpy = true;
   } else {
-    std::string full = path;
-    if (importer && importer->file >= 0 && !fs::path(path).is_absolute())
+    std::string full = lib_file.empty() ? path : lib_file;
+    if (lib_file.empty() && importer && importer->file >= 0 && !fs::path(path).is_absolute())
       full = (fs::path(Dirname(sources_.file(importer->file).path)) / path)
                  .lexically_normal()
                  .string();
@@ -233,6 +239,30 @@ GlobalVar* Compiler::Global(ModuleInst* m, const std::string& name, Loc at) {
     sources_.Fail(d->loc, fmt::format("variable '{}' has type {}, which exists only at compile "
                                       "time; give it a type such as i16",
                                       name, TypeName(gv.type)));
+  m->program->global_order.push_back(sym);
+  return &gv;
+}
+
+int Compiler::DebugStringId(const std::string& s) {
+  for (size_t i = 0; i < debug_strings_.size(); ++i)
+    if (debug_strings_[i] == s) return static_cast<int>(i);
+  debug_strings_.push_back(s);
+  return static_cast<int>(debug_strings_.size() - 1);
+}
+
+GlobalVar* Compiler::ConstArrayGlobal(ModuleInst* m, const std::string& name, const Value& v) {
+  const auto it = m->decls.find(name);
+  if (it == m->decls.end() || it->second->kind != NodeKind::kVarDecl || it->second->has(kFlagVar))
+    return nullptr;
+  const std::string sym = AsmName(m->prefix + name);
+  auto g = m->program->globals.find(sym);
+  if (g != m->program->globals.end()) return &g->second;
+  GlobalVar& gv = m->program->globals[sym];
+  gv.symbol = sym;
+  gv.decl = it->second;
+  gv.mod = m;
+  gv.type = v.type;
+  gv.init = v;
   m->program->global_order.push_back(sym);
   return &gv;
 }
@@ -614,6 +644,8 @@ void Compiler::GenProgram(Program& p) {
     if (x.is_fn) continue;
     out += fmt::format("        .export {}, {}, {}\n", x.symbol, DsdElemName(x.elem), x.count);
   }
+  for (const DebugBuffer& d : p.debug_buffers)  // read by SdkRuntime.stop() (debug_util)
+    out += fmt::format("        .export {}, u32, {}\n", d.symbol, d.words);
   if (!bss.empty() || !frames.empty()) out += "\n        .bss\n" + bss + frames;
   p.text = out;
   CheckFits(p);
@@ -938,9 +970,18 @@ void Compiler::WriteOutput() {
           fmt::format("{}{{\"name\": \"{}\", \"symbol\": \"{}\", \"type\": \"{}\", \"count\": {}}}",
                       di++ ? ", " : "", x.name, x.symbol, DsdElemName(x.elem), x.count);
     }
+    js += "],\n        \"debug\": [";
+    for (size_t k = 0; k < p.debug_buffers.size(); ++k) {
+      const DebugBuffer& d = p.debug_buffers[k];
+      js += fmt::format("{}{{\"key\": {}, \"symbol\": \"{}\", \"words\": {}}}", k ? ", " : "",
+                        util::JsonObject::Quote(d.key), d.symbol, d.words);
+    }
     js += "]\n      }";
   }
-  js += "\n    ],\n    \"functions\": {";
+  js += "\n    ],\n    \"debug_strings\": [";
+  for (size_t k = 0; k < debug_strings_.size(); ++k)
+    js += (k ? ", " : "") + util::JsonObject::Quote(debug_strings_[k]);
+  js += "],\n    \"functions\": {";
   int fidx = 0;
   for (const auto& e : layout_.exports) {
     if (e.type->kind != TypeKind::kFn) continue;

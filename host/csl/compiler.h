@@ -85,6 +85,13 @@ class Compiler {
   // Tessera's task ID for the SDK's control task ID `id` (0..63): itself up to 29, else one of the
   // free IDs 29, 28, ... in order of first use, the same in every program.
   int ControlTaskId(int id, Loc at);
+  // The memory copy of the module's const array `name` (value v), for a DSD that reads it; null
+  // when `name` is not a const of the module.
+  GlobalVar* ConstArrayGlobal(ModuleInst* m, const std::string& name, const Value& v);
+  // The number of a <debug> trace string (its place in out.json's "debug_strings").
+  int DebugStringId(const std::string& s);
+  // Keeps a tree the compiler wrote (the loop of an @map) alive as long as the compilation.
+  void KeepTree(NodePtr tree) { kept_trees_.push_back(std::move(tree)); }
   // The launch index of an exported function: its place among the layout's exported functions.
   int FunctionIndex(const std::string& name, Loc at);
 
@@ -115,6 +122,8 @@ class Compiler {
   int next_module_ = 0;
   int dsd_count_ = 0;
   std::map<int, int> control_ids_;  // SDK control task ID above 29 -> Tessera's
+  std::vector<NodePtr> kept_trees_;
+  std::vector<std::string> debug_strings_;
 };
 
 }  // namespace tessera::csl

@@ -214,6 +214,18 @@ class DsdGen {
     FnState* saved = s_.fn();
     s_.SetFn(nullptr);
     Place arr = s_.PlaceOf(acc->kid(0));
+    // A const array a DSD reads is placed in memory, initialised with its value.
+    if (arr.where == Place::W::kComptime && arr.type && arr.type->kind == TypeKind::kArray &&
+        acc->kid(0)->kind == NodeKind::kIdent && s_.module()->program) {
+      if (GlobalVar* g =
+              s_.compiler().ConstArrayGlobal(s_.module(), acc->kid(0)->text, *arr.cvalue)) {
+        arr = Place();
+        arr.where = Place::W::kMem;
+        arr.sym = g->symbol;
+        arr.type = g->type;
+        arr.global = g;
+      }
+    }
     if (arr.where != Place::W::kMem || arr.base >= 0 || arr.sym.empty() ||
         arr.type->kind != TypeKind::kArray)
       s_.Fail(acc, "a tensor access must index a global array");

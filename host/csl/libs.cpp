@@ -1,5 +1,9 @@
 #include "csl/libs.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
 #include "csl/compiler.h"
 
 namespace tessera::csl {
@@ -35,6 +39,24 @@ void CheckArgs(Sema& s, const Node* call, const std::string& name,
 
 }  // namespace
 
+std::string LibraryDir() {
+  if (const char* d = std::getenv("TESSERA_CSL_LIB")) return d;
+  return TESSERA_CSL_LIB_DIR;
+}
+
+std::string LibraryNames() {
+  std::vector<std::string> names = {"<memcpy/get_params>", "<memcpy/memcpy>", "<layout>",
+                                    "<simprint>", "<control>"};
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(LibraryDir(), ec))
+    if (e.path().extension() == ".csl") names.push_back("<" + e.path().stem().string() + ">");
+  std::sort(names.begin() + 5, names.end());
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
 bool IsLibrary(const std::string& path) {
   return path == "<memcpy/get_params>" || path == "<memcpy/memcpy>" || path == "<layout>" ||
          path == "<simprint>" || path == "<control>";
@@ -49,7 +71,8 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
     if (name == "unblock_cmd_stream" || name == "get_streaming_fabout_dsd")
       return NativeFn(m, name);
     if (IsStreamName(name)) {
-      if (const Value* f = m->binding.Field(name)) return *f;
+      const Value* f = m->binding.Field(name);
+      if (f && f->k != Value::K::kVoid) return *f;
       s.Fail(at, fmt::format("memcpy stream {} was not given to <memcpy/get_params> in the layout "
                              "(.{} = ...)",
                              name, name));
@@ -57,7 +80,8 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
   } else if (lib == "<control>") {
     // Control wavelets (docs/csl.md, "Control wavelets"): Tessera's routers advance a color's
     // switch on every control wavelet, and its payload is task << 16 | data (task 31: none).
-    if (name == "encode_single_payload") return NativeFn(m, name);
+    if (name == "encode_single_payload" || name == "encode_control_task_payload")
+      return NativeFn(m, name);
     if (name == "opcode") {
       Value v;
       v.k = Value::K::kAgg;
@@ -74,16 +98,18 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
         name == "print_i32_decimal")
       return NativeFn(m, name);
   }
-  s.Fail(at, fmt::format("library {} has no member '{}' (Tessera implements: {})", lib, name,
-                         lib == "<memcpy/memcpy>"
-                             ? "unblock_cmd_stream, get_streaming_fabout_dsd, MEMCPYH2D_1..4, "
-                               "MEMCPYD2H_1..4"
-                         : lib == "<layout>"  ? "get_x_coord, get_y_coord"
-                         : lib == "<control>" ? "opcode.SWITCH_ADV, encode_single_payload"
-                         : lib == "<simprint>"
-                             ? "print_string, print_u16_decimal, print_u32_decimal, "
-                               "print_i16_decimal, print_i32_decimal, print_u16_hex, print_u32_hex"
-                             : "get_params"));
+  s.Fail(at,
+         fmt::format("library {} has no member '{}' (Tessera implements: {})", lib, name,
+                     lib == "<memcpy/memcpy>"
+                         ? "unblock_cmd_stream, get_streaming_fabout_dsd, MEMCPYH2D_1..4, "
+                           "MEMCPYD2H_1..4"
+                     : lib == "<layout>" ? "get_x_coord, get_y_coord"
+                     : lib == "<control>"
+                         ? "opcode.SWITCH_ADV, encode_single_payload, encode_control_task_payload"
+                     : lib == "<simprint>"
+                         ? "print_string, print_u16_decimal, print_u32_decimal, "
+                           "print_i16_decimal, print_i32_decimal, print_u16_hex, print_u32_hex"
+                         : "get_params"));
 }
 
 RV LibCall(Sema& s, ModuleInst* m, const std::string& name, const Node* call,
@@ -99,6 +125,13 @@ RV LibCall(Sema& s, ModuleInst* m, const std::string& name, const Node* call,
     v.type = types::CStruct();
     v.names.push_back("column");
     v.elems.push_back(Value::CInt(x.i));
+    // Streams the layout did not give are there as {} (void), as in the SDK, so a module can
+    // test them with @type_of(...) != void.
+    for (const char* n : kStreamNames)
+      if (!v.Field(n)) {
+        v.names.push_back(n);
+        v.elems.push_back(Value::Void());
+      }
     return s.Known(v);
   }
   if (name == "unblock_cmd_stream") {
@@ -132,6 +165,16 @@ RV LibCall(Sema& s, ModuleInst* m, const std::string& name, const Node* call,
     v.dsd = d;
     v.type = types::Dsd(DsdKind::kFabout);
     return s.Known(v);
+  }
+  if (name == "encode_control_task_payload") {
+    // The payload that activates a control task at the receiving CE, with data 0.
+    CheckArgs(s, call, name, args, 1);
+    const Value entry = s.Const(args[0], "the control task ID");
+    if (entry.k != Value::K::kInt ||
+        (entry.type->kind != TypeKind::kControlTask && entry.type->kind != TypeKind::kLocalTask))
+      s.Fail(args[0], fmt::format("encode_control_task_payload takes a control task ID, found {}",
+                                  ValueText(entry)));
+    return s.Known(Value::Int(entry.i << 16, types::Int(32, false)));
   }
   if (name == "encode_single_payload") {
     CheckArgs(s, call, name, args, 4);

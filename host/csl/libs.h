@@ -11,7 +11,11 @@
 
 namespace tessera::csl {
 
-bool IsLibrary(const std::string& path);  // "<memcpy/memcpy>", ...
+bool IsLibrary(const std::string& path);  // "<memcpy/memcpy>", ...: the native libraries
+// The folder of the libraries written in CSL (host/csl/lib; TESSERA_CSL_LIB overrides it), and
+// every library's name for messages.
+std::string LibraryDir();
+std::string LibraryNames();
 // The member `name` of library module m (a value, or a function to call through LibCall).
 Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at);
 RV LibCall(Sema& s, ModuleInst* m, const std::string& name, const Node* call,

@@ -47,6 +47,13 @@ struct GlobalVar {
   bool address_taken = false;
 };
 
+// A <debug> module's trace buffer: word 0 counts the words used, records follow.
+struct DebugBuffer {
+  std::string key;
+  std::string symbol;
+  int64_t words = 0;  // the whole array, word 0 included
+};
+
 struct TaskBinding {
   std::string symbol;
   std::string kind;  // "data", "local", "control"
@@ -89,6 +96,7 @@ struct Program {
   std::set<int> active_at_start, blocked_at_start;
   std::map<int, int> in_queue_color, out_queue_color;  // queue -> color
   std::vector<RouteConfig> routes;
+  std::vector<DebugBuffer> debug_buffers;
   std::vector<ExportedSymbol> exports;
   std::vector<std::string> launchable;        // exported functions' symbols, in export order
   std::vector<std::string> launchable_names;  // and their host names

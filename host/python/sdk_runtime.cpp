@@ -187,9 +187,14 @@ py::dict SdkRuntime::GetId(const std::string& name) const {
   d["dtype"] = s && s->type ? py::object(DtypeOf(*s->type)) : py::object(py::none());
   d["count"] = s ? s->count : 0;
   d["address"] = s ? s->address : 0;
-  py::list where;
-  for (const fabric::Coord& c : pes) where.append(py::make_tuple(c.x, c.y));
+  py::list where, addresses;
+  for (const fabric::Coord& c : pes) {
+    where.append(py::make_tuple(c.x, c.y));
+    const assembler::SymbolInfo* at = image_.Symbol(c.x, c.y, name);
+    addresses.append(at ? at->address : 0);
+  }
   d["pes"] = where;
+  d["addresses"] = addresses;  // per PE: programs may place the symbol differently
   return d;
 }
 

@@ -262,5 +262,52 @@ TEST_F(CslCompile, ControlWaveletsAndSwitches) {
       << Read("out/out.tlayout");
 }
 
+TEST_F(CslCompile, MapChecksItsArguments) {
+  const std::string head =
+      "var a: [4]f32;\nvar b: [3]f32;\n"
+      "const da = @get_dsd(mem1d_dsd, .{ .tensor_access = |i|{4} -> a[i] });\n"
+      "const db = @get_dsd(mem1d_dsd, .{ .tensor_access = |i|{3} -> b[i] });\n"
+      "fn twice(v: f32) f32 { return 2.0 * v; }\n";
+  OnePe(head + "fn f() void { @map(twice, da, db); }");
+  EXPECT_NE(ErrorOf().find("pe.csl:6:31: error: @map's DSDs must have one length: this one has 3, "
+                           "the one at column 27 has 4"),
+            std::string::npos)
+      << ErrorOf();
+  OnePe(head + "fn f() void { @map(twice, da, 1.0, da); }");
+  EXPECT_NE(ErrorOf().find("'twice' takes 1 arguments and @map passes it 2"), std::string::npos)
+      << ErrorOf();
+  OnePe(head + "fn f() void { @map(twice, da, 1.0); }");
+  EXPECT_NE(ErrorOf().find("@map's last argument is where the results go: a DSD or a pointer, "
+                           "found comptime_float"),
+            std::string::npos)
+      << ErrorOf();
+  OnePe(head + "fn f() void { @map(3, da, da); }");
+  EXPECT_NE(ErrorOf().find("@map's first argument must be a function"), std::string::npos)
+      << ErrorOf();
+  OnePe(head + "fn f() void { @map(twice, da, da); }");
+  EXPECT_EQ(ErrorOf(), "");
+}
+
+TEST_F(CslCompile, LibrariesWrittenInCsl) {
+  OnePe(
+      "const r = @import_module(\"<random>\");\nvar v: u32 = 0;\n"
+      "fn f() void { v = r.random_u32(); }");
+  EXPECT_EQ(ErrorOf(), "");
+  OnePe("const m = @import_module(\"<nosuch>\");\nfn f() void {}");
+  EXPECT_NE(ErrorOf().find("unknown library <nosuch> (Tessera's cslc has <memcpy/get_params>, "
+                           "<memcpy/memcpy>, <layout>, <simprint>, <control>, <debug>, <math>, "
+                           "<random> and <time>)"),
+            std::string::npos)
+      << ErrorOf();
+  // Two traces with one key could not be told apart by read_trace.
+  OnePe(
+      "const a = @import_module(\"<debug>\", .{ .key = \"k\" });\n"
+      "const b = @import_module(\"<debug>\", .{ .key = \"k\" });\n"
+      "fn f() void { a.trace_u32(1); b.trace_u32(2); }");
+  EXPECT_NE(ErrorOf().find("two <debug> modules of this program have the key \"k\""),
+            std::string::npos)
+      << ErrorOf();
+}
+
 }  // namespace
 }  // namespace tessera::csl

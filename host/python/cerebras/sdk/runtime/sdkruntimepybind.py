@@ -140,8 +140,31 @@ class SdkRuntime:
     def stop(self):
         """Ends the session (and writes the profile, timeline and traces asked for)."""
         self._wait_unblock("stop")
+        self._save_traces()
         self._rt.stop()
         self._flush_log()
+
+    def _save_traces(self):
+        """Saves every PE's <debug> buffers to debug_traces.json in the output folder, where
+        cerebras.sdk.debug.debug_util reads them (host/csl/lib/debug.csl has the format)."""
+        progs = [p for p in self._meta["programs"] if p.get("debug")]
+        if not progs or not self._loaded:
+            return
+        saved = {"strings": self._meta.get("debug_strings", []), "traces": []}
+        for p in progs:
+            for d in p["debug"]:
+                info = self._rt.get_id(d["symbol"])
+                address = dict(zip((tuple(pe) for pe in info["pes"]), info["addresses"]))
+                for kx, ky in p["pes"]:
+                    x, y = self._ox + kx, self._oy + ky
+                    base = address[(x, y)]
+                    head = self._rt.debug_read(x, y, base)
+                    n = min(head & 0x7FFFFFFF, d["words"] - 1)
+                    words = [self._rt.debug_read(x, y, base + 4 * (1 + i)) for i in range(n)]
+                    saved["traces"].append({"x": x, "y": y, "key": d["key"],
+                                            "dropped": bool(head >> 31), "words": words})
+        with open(os.path.join(self._bindir, "debug_traces.json"), "w") as f:
+            json.dump(saved, f)
 
     def get_id(self, name):
         """The ID of an exported symbol or function, for memcpy and launch."""
