@@ -9,6 +9,8 @@
 #include "csl/sema.h"
 
 namespace tessera::csl {
+
+constexpr int kAssertTrap = 1;  // the Trap fault's code for a failed @assert
 namespace {
 
 constexpr int kNumColors = 24;    // routable colors
@@ -312,6 +314,25 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     const int64_t id = ranged(0, "control task ID", 0, 63);
     return Known(Value::Int(c_.ControlTaskId(static_cast<int>(id), e->loc),
                             types::Simple(TypeKind::kControlTask)));
+  }
+  if (n == "assert") {
+    // A run-time check: when the condition is false the PE stops with the Trap fault, whose
+    // report names this line (docs/isa.md, "Faults"). A condition known at compile time is
+    // checked then.
+    need(1, 1);
+    if (!fn_) {
+      const Value c = Const(a[0], "@assert's condition");
+      if (c.k != Value::K::kBool) Fail(a[0], "@assert takes a bool");
+      if (!c.i) Fail(a[0], "@assert failed at compile time");
+      return Known(Value::Void());
+    }
+    const std::string ok = NewLabel(), fail = NewLabel();
+    BranchIfFalse(a[0], fail);
+    Emit("j       {}", ok);
+    EmitLabel(fail);
+    Emit("trap    {}", kAssertTrap);
+    EmitLabel(ok);
+    return Known(Value::Void());
   }
   if (n == "map") return MapBuiltin(*this, e, a);
   if (n == "sqrt") {

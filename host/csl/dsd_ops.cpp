@@ -226,6 +226,17 @@ class DsdGen {
         arr.global = g;
       }
     }
+    // A known pointer to an array (a param `X: *[N]T` given `&A`) indexes that array.
+    if (arr.where == Place::W::kComptime && arr.cvalue->k == Value::K::kPtr && arr.type &&
+        arr.type->kind == TypeKind::kPtr && !arr.type->many && arr.type->elem &&
+        arr.type->elem->kind == TypeKind::kArray) {
+      const Value ptr = *arr.cvalue;
+      arr = Place();
+      arr.where = Place::W::kMem;
+      arr.sym = ptr.s;
+      arr.off = ptr.i;
+      arr.type = ptr.type->elem;
+    }
     if (arr.where != Place::W::kMem || arr.base >= 0 || arr.sym.empty() ||
         arr.type->kind != TypeKind::kArray)
       s_.Fail(acc, "a tensor access must index a global array");

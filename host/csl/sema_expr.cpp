@@ -444,7 +444,7 @@ RV Sema::Arith(const std::string& op, RV a, RV b, const Node* e, const TypeP& wa
   if (small_b && (op == "+" || op == "-")) {
     Emit("addi    r{}, r{}, {}", d, ra, op == "+" ? b.v.i : -b.v.i);
   } else if (small_b && b.v.i >= 0 && (op == "&" || op == "|")) {
-    Emit("{}i    r{}, r{}, {}", op == "&" ? "and" : "or ", d, ra, b.v.i);
+    Emit("{:<8}r{}, r{}, {}", op == "&" ? "andi" : "ori", d, ra, b.v.i);
   } else if (b.known && (op == "<<" || op == ">>")) {
     const int64_t n = b.v.i;
     if (n >= t->bits) {

@@ -456,6 +456,18 @@ void Sema::Store(const Place& p, RV v, const Node* at) {
 
 RV Sema::AddressOf(const Node* e) {
   Place p = PlaceOf(e);
+  // A const array of the module has an address: its copy in memory.
+  if (p.where == Place::W::kComptime && e->kind == NodeKind::kIdent && !Lookup(e->text) && p.type &&
+      p.type->kind == TypeKind::kArray && mod_->program)
+    if (GlobalVar* g = c_.ConstArrayGlobal(mod_, e->text, *p.cvalue)) {
+      g->address_taken = true;
+      p = Place();
+      p.where = Place::W::kMem;
+      p.sym = g->symbol;
+      p.type = g->type;
+      p.global = g;
+      p.is_const = true;
+    }
   if (p.where == Place::W::kComptime) {
     Fail(e, "cannot take the address of a constant; make it a var");
   }

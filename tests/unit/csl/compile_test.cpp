@@ -309,5 +309,14 @@ TEST_F(CslCompile, LibrariesWrittenInCsl) {
       << ErrorOf();
 }
 
+TEST_F(CslCompile, SmallConstantOperandsUseTheImmediateForms) {
+  // `x |= 1` and `x &= 6` assemble as ori and andi (a misspelt mnemonic once broke them).
+  OnePe("var x: u32 = 8;\nfn f() void { x |= 0x1; x &= 6; }");
+  ASSERT_EQ(ErrorOf(), "");
+  const std::string s = Read("out/pe_0.s");
+  EXPECT_NE(s.find("ori     r"), std::string::npos) << s;
+  EXPECT_NE(s.find("andi    r"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace tessera::csl
