@@ -145,9 +145,10 @@ case $mode in
         tasks) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
         memcpy) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=9,4 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
         switches) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3" ;;
+        filters) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=11,3" ;;
       esac
     }
-    for t in scalar dsd tasks memcpy switches libs; do
+    for t in scalar dsd tasks memcpy switches libs filters; do
       for b in func rtl cosim; do
         # shellcheck disable=SC2046
         run "csl_${t}_$b" bash tests/csl/run_csl.sh "$PWD/build/bin" "$PWD/tests/csl/$t" \
@@ -162,7 +163,7 @@ case $mode in
                gemv-05-multiple-pes gemv-06-routes-1 gemv-07-routes-2 gemv-08-routes-3 \
                gemv-09-streaming pipeline-01-basic topic-01-arrays-and-pointers \
                topic-02-libraries topic-03-streaming-wavelet-data topic-04-sparse-tensors \
-               topic-05-sentinels topic-06-switches topic-07-switches-entrypt \
+               topic-05-sentinels topic-06-switches topic-07-switches-entrypt topic-08-filters \
                topic-10-map-builtin topic-12-debug-library topic-13-simprint; do
         for b in func rtl cosim; do
           run "sdk_${t}_$b" bash scripts/sdk_tutorial.sh "$TESSERA_SDK_EXAMPLES/tutorials/$t" \

@@ -7,6 +7,7 @@
 #include "csl/libs.h"
 #include "csl/map.h"
 #include "csl/sema.h"
+#include "fp/scalar_ops.h"
 
 namespace tessera::csl {
 
@@ -125,10 +126,10 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     const Value* routes = cfg.Field("routes");
     if (!routes) Fail(a[base + 1], "the configuration needs .routes = .{ .rx = ..., .tx = ... }");
     for (const std::string& f : cfg.names)
-      if (f != "routes" && f != "switches")
+      if (f != "routes" && f != "switches" && f != "filter")
         Fail(a[base + 1],
              fmt::format("the configuration's field '{}' is not supported yet (.routes "
-                         "and .switches are; filters and teardown come later)",
+                         ", .switches and .filter are; teardown comes later)",
                          f));
     RouteConfig rc;
     rc.color = static_cast<int>(col.i);
@@ -182,6 +183,29 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
                                         f));
         }
       }
+    }
+    if (const Value* fl = cfg.Field("filter")) {
+      // A range filter (docs/router.md, "Filters"): data wavelets reach the CE only with an
+      // index (bits 31:16) in min_idx..max_idx; other targets still get them.
+      const Value* kind = fl->Field("kind");
+      const Value* range = kind ? kind->Field("range") : nullptr;
+      if (!range || range->k != Value::K::kBool || !range->i || kind->names.size() != 1)
+        Fail(a[base + 1],
+             ".filter: Tessera's routers have range filters only: .kind = .{ .range "
+             "= true }, .min_idx = ..., .max_idx = ...");
+      for (const std::string& f : fl->names)
+        if (f != "kind" && f != "min_idx" && f != "max_idx")
+          Fail(a[base + 1], fmt::format(".filter.{} is not supported (a range filter has .kind, "
+                                        ".min_idx and .max_idx)",
+                                        f));
+      const Value* lo = fl->Field("min_idx");
+      const Value* hi = fl->Field("max_idx");
+      if (!lo || !hi || lo->k != Value::K::kInt || hi->k != Value::K::kInt || lo->i < 0 ||
+          hi->i < 0 || lo->i > 0xFFFF || hi->i > 0xFFFF)
+        Fail(a[base + 1], ".filter needs .min_idx and .max_idx, each 0..65535");
+      rc.filter_min = static_cast<int>(lo->i);
+      rc.filter_max = static_cast<int>(hi->i);
+      rc.filter = true;
     }
     if (local) {
       for (const RouteConfig& r : mod_->program->routes)
@@ -435,6 +459,22 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
       }
       if (x.k == Value::K::kInt && t->kind == TypeKind::kFloat && t->bits == 32) {
         const uint32_t b = static_cast<uint32_t>(x.i);
+        float f;
+        std::memcpy(&f, &b, 4);
+        return Known(Value::Float(f, t));
+      }
+      if (x.k == Value::K::kFloat && t->kind == TypeKind::kInt && t->bits == 16) {
+        // An f16's bits (the value rounded to f16 first, as f16 constants are).
+        const float f = static_cast<float>(x.f);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        uint8_t flags = 0;
+        const uint32_t h = fp::F32ToF16(b, flags) & 0xFFFF;
+        return Known(Value::Int(t->is_signed ? int64_t(int16_t(h)) : int64_t(h), t));
+      }
+      if (x.k == Value::K::kInt && t->kind == TypeKind::kFloat && t->bits == 16) {
+        uint8_t flags = 0;
+        const uint32_t b = fp::F16ToF32(static_cast<uint16_t>(x.i), flags);
         float f;
         std::memcpy(&f, &b, 4);
         return Known(Value::Float(f, t));

@@ -900,6 +900,8 @@ void Compiler::WriteOutput() {
       if (!cc.route.pos[k].empty()) sw += fmt::format(" pos{}={}", k + 1, cc.route.pos[k]);
     if (cc.route.ring) sw += " ring";
     if (cc.route.start) sw += fmt::format(" start={}", cc.route.start);
+    if (cc.route.filter)
+      sw += fmt::format(" filter={}..{}", cc.route.filter_min, cc.route.filter_max);
     tl +=
         fmt::format("route color={} at={},{} rx={} tx={}{}\n", cc.route.color, opt_.offset_x + cc.x,
                     opt_.offset_y + cc.y, join(cc.route.rx), join(cc.route.tx), sw);

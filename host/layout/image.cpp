@@ -409,9 +409,10 @@ class Reader {
       }
       if (tok_[0].text != "route")
         Fail(0, fmt::format("unknown pe record '{}' (route, endpe)", tok_[0].text));
-      Want(8);
-      if (tok_[2].text != "rx" || tok_[4].text != "tx" || tok_[6].text != "switch") {
-        Fail(0, "expected 'route COLOR rx DIRS tx DIRS switch VALUE'");
+      if (tok_.size() != 11) Want(8);
+      if (tok_[2].text != "rx" || tok_[4].text != "tx" || tok_[6].text != "switch" ||
+          (tok_.size() == 11 && tok_[8].text != "filter")) {
+        Fail(0, "expected 'route COLOR rx DIRS tx DIRS switch VALUE [filter MIN MAX]'");
       }
       RouteCfg r;
       r.color = static_cast<int>(Num(1, 0, arch::kNumColors - 1, "color"));
@@ -419,9 +420,17 @@ class Reader {
         Fail(1, "routes must be in ascending color order, each color once");
       }
       r.color_cfg = ColorCfgValue(Dirs(3), Dirs(5));
+      using SC = arch::SwitchCfg;
       r.switch_cfg = static_cast<uint32_t>(
-          Num(7, 0, (1u << (arch::SwitchCfg::kPosLsb + arch::SwitchCfg::kPosWidth)) - 1,
-              "switch value"));
+          Num(7, 0, (1u << (SC::kFilterLsb + SC::kFilterWidth)) - 1, "switch value"));
+      if (tok_.size() == 11) {
+        if (!SC::Filter(r.switch_cfg)) Fail(8, "a filter needs the switch value's Filter bit (15)");
+        const auto lo = static_cast<uint32_t>(Num(9, 0, 0xFFFF, "filter minimum"));
+        const auto hi = static_cast<uint32_t>(Num(10, 0, 0xFFFF, "filter maximum"));
+        r.filter_range = arch::FilterRange::WithMax(arch::FilterRange::WithMin(0, lo), hi);
+      } else if (SC::Filter(r.switch_cfg)) {
+        Fail(7, "the switch value's Filter bit (15) needs 'filter MIN MAX' after it");
+      }
       pe.routes.push_back(r);
     }
     image_.pes.push_back(std::move(pe));
@@ -485,6 +494,8 @@ void Image::ForEachWrite(const WriteFn& fn) const {
       for (const RouteCfg& r : pe.routes) {
         fn(x, y, arch::ColorCfg::Addr(r.color), r.color_cfg);
         fn(x, y, arch::SwitchCfg::Addr(r.color), r.switch_cfg);
+        if (arch::SwitchCfg::Filter(r.switch_cfg))
+          fn(x, y, arch::FilterRange::Addr(r.color), r.filter_range);
       }
       // Tasks active or blocked from the start (a program's `.task ..., active, blocked`), last.
       if (p && p->BlockedAtLoad()) fn(x, y, arch::TaskBlockSet::kAddr, p->BlockedAtLoad());
@@ -504,9 +515,13 @@ std::string WriteImage(const Image& image) {
     if (pe.program >= 0) out += fmt::format(" program {}", pe.program);
     out += '\n';
     for (const RouteCfg& r : pe.routes) {
-      out += fmt::format("  route {} rx {} tx {} switch 0x{:04x}\n", r.color,
+      out += fmt::format("  route {} rx {} tx {} switch 0x{:04x}", r.color,
                          DirMaskName(arch::ColorCfg::Rx(r.color_cfg)),
                          DirMaskName(arch::ColorCfg::Tx(r.color_cfg)), r.switch_cfg);
+      if (arch::SwitchCfg::Filter(r.switch_cfg))
+        out += fmt::format(" filter {} {}", arch::FilterRange::Min(r.filter_range),
+                           arch::FilterRange::Max(r.filter_range));
+      out += '\n';
     }
     out += "endpe\n";
   }

@@ -31,10 +31,12 @@ namespace tessera::layout {
 // One routed color of one PE: the values of its ColorCfg and SwitchCfg registers.
 struct RouteCfg {
   int color = 0;
-  uint32_t color_cfg = 0;   // arch::ColorCfg: Tx 4:0, Rx 9:5 (direction masks)
-  uint32_t switch_cfg = 0;  // arch::SwitchCfg: bits 12:0 (Pos stays 0)
+  uint32_t color_cfg = 0;     // arch::ColorCfg: Tx 4:0, Rx 9:5 (direction masks)
+  uint32_t switch_cfg = 0;    // arch::SwitchCfg: positions, Ring, Pos at load, Filter
+  uint32_t filter_range = 0;  // arch::FilterRange: Min 15:0, Max 31:16 (with Filter set)
   bool operator==(const RouteCfg& o) const {
-    return color == o.color && color_cfg == o.color_cfg && switch_cfg == o.switch_cfg;
+    return color == o.color && color_cfg == o.color_cfg && switch_cfg == o.switch_cfg &&
+           filter_range == o.filter_range;
   }
 };
 

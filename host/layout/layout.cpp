@@ -564,7 +564,7 @@ class FileParser {
       if (key.empty() || !c->Accept("=")) {
         c->set_pos(key_at);
         throw LineError(key_at, fmt::format("expected color=, at=, rx=, tx=, pos1=..pos3=, ring, "
-                                            "start= or when={}",
+                                            "start=, filter= or when={}",
                                             c->Found()));
       }
       if (key == "color") {
@@ -609,12 +609,19 @@ class FileParser {
         }
       } else if (key == "start") {
         r.start = static_cast<int>(Int(c, scope, 0, 3, "start (the switch's position at load)"));
+      } else if (key == "filter") {
+        // filter=MIN..MAX: data wavelets go to the RAMP only with an index in MIN..MAX.
+        const int lo = static_cast<int>(Int(c, scope, 0, 0xFFFF, "the filter's lowest index"));
+        c->Expect("..", "between the filter's lowest and highest index (filter=3..5)");
+        const int hi = static_cast<int>(Int(c, scope, 0, 0xFFFF, "the filter's highest index"));
+        r.filter = std::make_pair(lo, hi);
       } else if (key == "when") {
         r.when = c->ParseExpr();
       } else {
         throw LineError(key_at,
                         fmt::format("unknown route setting '{}' (there are color=, at=, "
-                                    "rx=, tx=, pos1=, pos2=, pos3=, ring, start= and when=)",
+                                    "rx=, tx=, pos1=, pos2=, pos3=, ring, start=, filter= and "
+                                    "when=)",
                                     key));
       }
     }

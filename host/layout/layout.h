@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "asm/diagnostics.h"
@@ -45,7 +46,8 @@ struct Route {
   uint32_t rx = 0, tx = 0;  // direction masks, bit arch::Dir
   SwitchPos pos[3];         // positions 1..3
   bool ring = false;
-  int start = 0;  // the switch's position at load (start=N)
+  int start = 0;                              // the switch's position at load (start=N)
+  std::optional<std::pair<int, int>> filter;  // filter=MIN..MAX: the RAMP's range of indices
   std::optional<Expr> when;
   Scope scope;
   assembler::Location loc;

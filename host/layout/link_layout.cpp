@@ -53,6 +53,7 @@ uint32_t SwitchValue(const Route& r) {
   v = arch::SwitchCfg::WithPos3Out(v, out(r.pos[2]));
   v = arch::SwitchCfg::WithRing(v, r.ring);
   v = arch::SwitchCfg::WithPos(v, static_cast<uint32_t>(r.start));
+  v = arch::SwitchCfg::WithFilter(v, r.filter ? 1 : 0);
   return v;
 }
 
@@ -202,6 +203,10 @@ class Linker {
     cfg.color = r.color;
     cfg.color_cfg = ColorCfgValue(r.rx, r.tx);
     cfg.switch_cfg = SwitchValue(r);
+    if (r.filter)
+      cfg.filter_range = arch::FilterRange::WithMax(
+          arch::FilterRange::WithMin(0, static_cast<uint32_t>(r.filter->first)),
+          static_cast<uint32_t>(r.filter->second));
     for (int y = r.y0; y <= r.y1; ++y) {
       for (int x = r.x0; x <= r.x1; ++x) {
         try {

@@ -1533,6 +1533,32 @@ struct SwitchCfg {
   static constexpr uint32_t WithPos(uint32_t r, uint32_t v) {
     return (r & ~(0x3u << 13)) | ((v & 0x3u) << 13);
   }
+  // 1: the RAMP copy of a data wavelet needs its index in FilterRange
+  static constexpr unsigned kFilterLsb = 15, kFilterWidth = 1;
+  static constexpr uint32_t Filter(uint32_t r) { return (r >> 15) & 0x1u; }
+  static constexpr uint32_t WithFilter(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 15)) | ((v & 0x1u) << 15);
+  }
+};
+
+// per-color range filter bounds
+struct FilterRange {
+  static constexpr uint16_t kAddr = 0xC600;
+  static constexpr uint32_t kCount = 24;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // lowest index delivered to the RAMP
+  static constexpr unsigned kMinLsb = 0, kMinWidth = 16;
+  static constexpr uint32_t Min(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithMin(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+  // highest index delivered to the RAMP
+  static constexpr unsigned kMaxLsb = 16, kMaxWidth = 16;
+  static constexpr uint32_t Max(uint32_t r) { return (r >> 16) & 0xFFFFu; }
+  static constexpr uint32_t WithMax(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 16)) | ((v & 0xFFFFu) << 16);
+  }
 };
 
 // first router fault since last cleared (a write clears)
@@ -2084,6 +2110,7 @@ enum class RegId : uint8_t {
   kPeCoord,
   kColorCfg,
   kSwitchCfg,
+  kFilterRange,
   kRouterFault,
   kRouterInCount,
   kFabricDim,
@@ -2112,7 +2139,7 @@ enum class RegId : uint8_t {
   kCePc,
   kDsr,
 };
-inline constexpr unsigned kNumRegIds = 30;
+inline constexpr unsigned kNumRegIds = 31;
 
 // What a CE access may do with a register.
 enum class RegAccess : uint8_t {
@@ -2138,6 +2165,7 @@ inline constexpr RegInfo kRegisters[kNumRegIds] = {
     {RegId::kPeCoord, "PeCoord", 0xC000, 1, 4, RegAccess::kRO, false, true, false},
     {RegId::kColorCfg, "ColorCfg", 0xC100, 24, 4, RegAccess::kRW, true, true, false},
     {RegId::kSwitchCfg, "SwitchCfg", 0xC180, 24, 4, RegAccess::kRW, true, true, false},
+    {RegId::kFilterRange, "FilterRange", 0xC600, 24, 4, RegAccess::kRW, true, true, false},
     {RegId::kRouterFault, "RouterFault", 0xC200, 1, 4, RegAccess::kRW, true, true, false},
     {RegId::kRouterInCount, "RouterInCount", 0xC220, 15, 4, RegAccess::kHost, true, true, false},
     {RegId::kFabricDim, "FabricDim", 0xC004, 1, 4, RegAccess::kRO, false, true, false},

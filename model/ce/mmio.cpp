@@ -107,6 +107,8 @@ void Ce::SetTaskCfg(int t, uint32_t value) {
 uint32_t Ce::ReadReg(uint16_t addr) {
   const RegRef r = FindReg(addr);
   if (!r.valid()) return 0;
+  // The router's registers (tessera.def marks them) live in the router.
+  if (arch::Info(r.id).router) return router_ ? router_->Read(addr) : 0;
   const int i = r.index;
   switch (r.id) {
     case RegId::kPeCoord:
@@ -133,11 +135,6 @@ uint32_t Ce::ReadReg(uint16_t addr) {
       return st_.debug[i];
     case RegId::kCeColor:
       return CeColorWord(i);
-    case RegId::kColorCfg:
-    case RegId::kSwitchCfg:
-    case RegId::kRouterFault:
-    case RegId::kRouterInCount:
-      return router_ ? router_->Read(addr) : 0;
     case RegId::kUtStatus:
       return UtStatusWord(i);
     case RegId::kUtInfo:
@@ -164,6 +161,12 @@ uint32_t Ce::ReadReg(uint16_t addr) {
       return st_.pc;
     case RegId::kDsr:
       return static_cast<uint32_t>(st_.dsr[i / 2] >> (32 * (i % 2)));
+    case RegId::kColorCfg:  // the router's registers: read above
+    case RegId::kSwitchCfg:
+    case RegId::kFilterRange:
+    case RegId::kRouterFault:
+    case RegId::kRouterInCount:
+      break;
   }
   return 0;
 }
@@ -171,6 +174,10 @@ uint32_t Ce::ReadReg(uint16_t addr) {
 void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
   const RegRef r = FindReg(addr);
   if (!r.valid()) return;
+  if (arch::Info(r.id).router) {
+    if (router_ && r.access != RegAccess::kHost) router_->Write(addr, value);
+    return;
+  }
   const int i = r.index;
   constexpr uint32_t kTasks31 = 0x7FFFFFFFu;
   switch (r.id) {
@@ -181,8 +188,13 @@ void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
     case RegId::kCeColor:
     case RegId::kUtStatus:
     case RegId::kUtInfo:
+      return;               // fixed, or derived from other state
+    case RegId::kColorCfg:  // the router's registers: written above
+    case RegId::kSwitchCfg:
+    case RegId::kFilterRange:
+    case RegId::kRouterFault:
     case RegId::kRouterInCount:
-      return;  // fixed, or derived from other state
+      return;
     case RegId::kFabricDim:
       st_.fabric_dim = value;
       return;
@@ -219,11 +231,6 @@ void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
           debug_.push_back({cyc_.c, st_.x, st_.y, static_cast<uint8_t>(i), value, {}});
         }
       }
-      return;
-    case RegId::kColorCfg:
-    case RegId::kSwitchCfg:
-    case RegId::kRouterFault:
-      if (router_) router_->Write(addr, value);
       return;
     case RegId::kTaskCfg:
       if (i != kNoTask) SetTaskCfg(i, value);

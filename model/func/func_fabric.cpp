@@ -113,8 +113,11 @@ void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
     s.UpdateRoute(c);
   } else if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0) {
     int c = (addr - SC::kAddr) / 4;
-    s.switch_cfg[c] = value & ((1u << (SC::kPosLsb + SC::kPosWidth)) - 1);
+    s.switch_cfg[c] = value & ((1u << (SC::kFilterLsb + SC::kFilterWidth)) - 1);
     s.UpdateRoute(c);
+  } else if (addr >= arch::FilterRange::kAddr && addr < arch::FilterRange::Addr(kColors) &&
+             addr % 4 == 0) {
+    s.filter_range[(addr - arch::FilterRange::kAddr) / 4] = value;
   } else if (addr == arch::RouterFault::kAddr) {
     s.fault_reg = 0;  // writing acknowledges (clears) the fault record
   }
@@ -130,6 +133,8 @@ uint32_t FuncFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
     return s.color_cfg[(addr - CC::kAddr) / 4];
   if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0)
     return s.switch_cfg[(addr - SC::kAddr) / 4];
+  if (addr >= arch::FilterRange::kAddr && addr < arch::FilterRange::Addr(kColors) && addr % 4 == 0)
+    return s.filter_range[(addr - arch::FilterRange::kAddr) / 4];
   if (addr == arch::RouterFault::kAddr) return s.fault_reg;
   using IC = arch::RouterInCount;
   if (addr >= IC::kAddr && addr < IC::Addr(IC::kCount) && addr % 4 == 0) {
@@ -721,6 +726,10 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       const uint8_t tx = s.route[c].tx;
       for (int o = 0; o < kDirs; ++o) {
         if (!(tx >> o & 1)) continue;
+        // A filtered RAMP copy is not made (it takes no credit); the other targets are served.
+        if (o == kRampDir &&
+            !FilterPasses(s.switch_cfg[c], s.filter_range[c], ctrl, static_cast<uint32_t>(payload)))
+          continue;
         if (--s.credit[o][c] == 0) s.credit_ok[o] &= ~(1u << c);
         if (link_log_on_ && o != kRampDir) LogLink(t, At(r), o, false, word);
         if (o == kRampDir) {

@@ -57,6 +57,17 @@ inline Route AnyPosition(uint32_t color_cfg, uint32_t switch_cfg) {
 
 // SwitchCfg after a control wavelet of its color has been forwarded: the position advances; from
 // 3 it wraps to 0 in ring mode and stays at 3 otherwise.
+// The range filter (docs/router.md, "Filters"): whether the RAMP copy of a wavelet is delivered.
+// Control wavelets pass; a data wavelet passes when the color has no filter or its index (bits
+// 31:16) lies in FilterRange's Min..Max.
+inline bool FilterPasses(uint32_t switch_cfg, uint32_t filter_range, bool ctrl, uint32_t data) {
+  using S = arch::SwitchCfg;
+  using F = arch::FilterRange;
+  if (ctrl || !S::Filter(switch_cfg)) return true;
+  const uint32_t index = data >> 16;
+  return index >= F::Min(filter_range) && index <= F::Max(filter_range);
+}
+
 inline uint32_t AdvanceSwitch(uint32_t switch_cfg) {
   using S = arch::SwitchCfg;
   uint32_t pos = S::Pos(switch_cfg);

@@ -159,6 +159,7 @@ module tessera_ce (
   // The scalar stage (item 3)
   logic [31:0]                ea, mm_rdata;
   logic [4:0]                 mm_reg, mm_idx;
+  logic                       mm_router;
   logic                       fp_pend, sc_fault, sc_fmac, dsd_issue, dbg, cyc_latch;
   tessera_pkg::ce_fault_t  sc_fault_rec;
   logic [1:0]                 sc_ports;
@@ -199,6 +200,7 @@ module tessera_ce (
     .ea_o           (ea),
     .mm_reg_o       (mm_reg),
     .mm_idx_o       (mm_idx),
+    .mm_router_o    (mm_router),
     .mm_rdata_i     (mm_rdata),
     .fp_pend_i      (fp_pend),
     .ut_busy_i      (ut_busy),
@@ -441,6 +443,7 @@ module tessera_ce (
     .rt_rdata_i,
     .ce_reg_i      (mm_reg),
     .ce_idx_i      (mm_idx),
+    .ce_router_i   (mm_router),
     .ce_rdata_o    (mm_rdata),
     .sc_gpr_i      (sc_gpr),
     .sc_dsr_i      (sc_dsr),

@@ -35,6 +35,7 @@ module tessera_ce_regs (
   // a CE load of a register
   input  logic [4:0]                                  ce_reg_i,      // mmio_reg_e
   input  logic [4:0]                                  ce_idx_i,
+  input  logic                                        ce_router_i,   // the router holds it
   output logic [31:0]                                 ce_rdata_o,
   // GPR and DSR writes, in the order they land: the scalar stage, a scalar FP result, the
   // picker's r0, an fdot result (docs/isa.md 6.5), the host
@@ -273,7 +274,6 @@ module tessera_ce_regs (
       MmioDebugPort:   v = dbg_q[32*i[2:0] +: 32];
       MmioCeColor:     v = {20'h0, ocred_i[i*4 +: 4], 1'b0, ut_reads_i[i],
                             in_ctrl_i[i] & in_valid_i[i], in_count_i[i*5 +: 5]};
-      MmioColorCfg, MmioSwitchCfg, MmioRouterFault, MmioRouterInCount: v = rt_rdata_i;
       MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
       MmioUtInfo:      v = ut_info_i[32*i[2:0] +: 32];
       MmioPerfCount:   v = perf_i[32*i +: 32];
@@ -289,8 +289,10 @@ module tessera_ce_regs (
     reg_read = v;
   endfunction
 
-  assign ce_rdata_o   = reg_read(ce_reg_i, ce_idx_i);
+  // The router's registers (tessera.def marks them; the decoder says so) come from the router.
+  assign ce_rdata_o   = ce_router_i ? rt_rdata_i : reg_read(ce_reg_i, ce_idx_i);
   assign host_rdata_o = host_addr_i < SramBytes[15:0] ? sram_rdata_i
+                      : host_valid_i && host_router_i ? rt_rdata_i
                       : host_valid_i ? reg_read(host_reg_i, host_idx_i) : 32'h0;
 
   // ---------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ module tessera_ce_scalar (
   output logic [31:0]                                 ea_o,        // effective address
   output logic [4:0]                                  mm_reg_o,    // the register at ea_o ...
   output logic [4:0]                                  mm_idx_o,
+  output logic                                        mm_router_o, // ... is the router's
   input  logic [31:0]                                 mm_rdata_i,  // ... its value
   // state the instruction reads
   input  logic                                        fp_pend_i,   // a scalar FP result in flight
@@ -140,7 +141,8 @@ module tessera_ce_scalar (
     .addr_i(ea[15:0]), .valid_o(mm_valid), .reg_o(mm_reg), .index_o(mm_idx_o), .ro_o(mm_ro),
     .host_only_o(mm_host), .router_o(mm_router)
   );
-  assign mm_reg_o = mm_reg;
+  assign mm_reg_o    = mm_reg;
+  assign mm_router_o = mm_router;
 
 
   // The instruction's class and the accesses it makes.

@@ -24,6 +24,12 @@ if (addr_i[1:0] == 2'b00) begin
     reg_o = MmioSwitchCfg;
     router_o = 1'b1;
   end
+  if (addr_i >= 16'hC600 && addr_i < 16'hC660) begin  // FilterRange[24]
+    off = addr_i - 16'hC600;
+    valid_o = 1'b1;
+    reg_o = MmioFilterRange;
+    router_o = 1'b1;
+  end
   if (addr_i == 16'hC200) begin  // RouterFault
     valid_o = 1'b1;
     reg_o = MmioRouterFault;

@@ -379,6 +379,14 @@ package tessera_pkg;
   localparam int unsigned SwitchCfgPos3OutLsb = 11;  localparam int unsigned SwitchCfgPos3OutWidth = 1;
   localparam int unsigned SwitchCfgRingLsb = 12;  localparam int unsigned SwitchCfgRingWidth = 1;  // 1: position wraps 3 -> 0
   localparam int unsigned SwitchCfgPosLsb = 13;  localparam int unsigned SwitchCfgPosWidth = 2;  // current position
+  localparam int unsigned SwitchCfgFilterLsb = 15;  localparam int unsigned SwitchCfgFilterWidth = 1;  // 1: the RAMP copy of a data wavelet needs its index in FilterRange
+
+  // per-color range filter bounds
+  localparam logic [15:0] FilterRangeAddr = 16'hC600;
+  localparam int unsigned FilterRangeCount = 24;
+  localparam int unsigned FilterRangeStride = 4;
+  localparam int unsigned FilterRangeMinLsb = 0;  localparam int unsigned FilterRangeMinWidth = 16;  // lowest index delivered to the RAMP
+  localparam int unsigned FilterRangeMaxLsb = 16;  localparam int unsigned FilterRangeMaxWidth = 16;  // highest index delivered to the RAMP
 
   // first router fault since last cleared (a write clears)
   localparam logic [15:0] RouterFaultAddr = 16'hC200;
@@ -545,33 +553,34 @@ package tessera_pkg;
     MmioPeCoord = 5'd0,
     MmioColorCfg = 5'd1,
     MmioSwitchCfg = 5'd2,
-    MmioRouterFault = 5'd3,
-    MmioRouterInCount = 5'd4,
-    MmioFabricDim = 5'd5,
-    MmioCeStatus = 5'd6,
-    MmioCycleLo = 5'd7,
-    MmioCycleHi = 5'd8,
-    MmioFpFlags = 5'd9,
-    MmioFaultStatus = 5'd10,
-    MmioFaultPc = 5'd11,
-    MmioFaultAddr = 5'd12,
-    MmioFaultInfo = 5'd13,
-    MmioDebugPort = 5'd14,
-    MmioCeColor = 5'd15,
-    MmioUtStatus = 5'd16,
-    MmioUtInfo = 5'd17,
-    MmioTaskCfg = 5'd18,
-    MmioTaskArg = 5'd19,
-    MmioTaskActive = 5'd20,
-    MmioTaskActiveSet = 5'd21,
-    MmioTaskActiveClr = 5'd22,
-    MmioTaskBlocked = 5'd23,
-    MmioTaskBlockSet = 5'd24,
-    MmioTaskBlockClr = 5'd25,
-    MmioPerfCount = 5'd26,
-    MmioGpr = 5'd27,
-    MmioCePc = 5'd28,
-    MmioDsr = 5'd29
+    MmioFilterRange = 5'd3,
+    MmioRouterFault = 5'd4,
+    MmioRouterInCount = 5'd5,
+    MmioFabricDim = 5'd6,
+    MmioCeStatus = 5'd7,
+    MmioCycleLo = 5'd8,
+    MmioCycleHi = 5'd9,
+    MmioFpFlags = 5'd10,
+    MmioFaultStatus = 5'd11,
+    MmioFaultPc = 5'd12,
+    MmioFaultAddr = 5'd13,
+    MmioFaultInfo = 5'd14,
+    MmioDebugPort = 5'd15,
+    MmioCeColor = 5'd16,
+    MmioUtStatus = 5'd17,
+    MmioUtInfo = 5'd18,
+    MmioTaskCfg = 5'd19,
+    MmioTaskArg = 5'd20,
+    MmioTaskActive = 5'd21,
+    MmioTaskActiveSet = 5'd22,
+    MmioTaskActiveClr = 5'd23,
+    MmioTaskBlocked = 5'd24,
+    MmioTaskBlockSet = 5'd25,
+    MmioTaskBlockClr = 5'd26,
+    MmioPerfCount = 5'd27,
+    MmioGpr = 5'd28,
+    MmioCePc = 5'd29,
+    MmioDsr = 5'd30
   } mmio_reg_e;
 
   // ---- Instruction set (generated from model/arch/isa.def; docs/isa.md) ----

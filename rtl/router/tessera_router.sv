@@ -69,6 +69,8 @@ module tessera_router #(
   logic [NumColors*NumDirs-1:0] tx_of_flat;
   logic [NumDirs*NumColors-1:0] tx_has_flat, rx_has_flat, rx_any_flat;
   logic [NumColors-1:0]         adv;
+  logic [NumColors-1:0]         filter_en;
+  logic [NumColors*32-1:0]      filter_range;
   logic [31:0]                  route_rdata;
   logic                         route_hit;
 
@@ -82,7 +84,9 @@ module tessera_router #(
     .rx_has_o   (rx_has_flat),
     .rx_any_o   (rx_any_flat),
     .ramp_rx_any_o,
-    .ramp_tx_any_o
+    .ramp_tx_any_o,
+    .filter_en_o   (filter_en),
+    .filter_range_o(filter_range)
   );
 
   logic [NumDirs-1:0]   tx_of  [NumColors];
@@ -254,17 +258,29 @@ module tessera_router #(
   end
 
   // ---- Outputs: a winner is copied to all its targets; control wavelets advance switches ----
+  // A color's range filter drops the RAMP copy of a data wavelet whose index (bits 31:16) lies
+  // outside FilterRange; that copy takes no credit, and the other targets are served.
   logic [LinkBits-1:0] out_d [NumDirs];
   logic [LinkBits-1:0] out_q [NumDirs];
 
   always_comb begin : outputs
+    logic [31:0] range;
+    logic [15:0] index;
+    logic        pass;
     for (int o = 0; o < NumDirs; o++) out_d[o] = '0;
-    adv = '0;
+    adv   = '0;
+    range = '0;
+    index = '0;
+    pass  = 1'b1;
     for (int d = 0; d < NumDirs; d++) begin
       if (fire[d]) begin
         if (head[d][DataBits]) adv[fire_color[d]] = 1'b1;
+        range = filter_range[32'(fire_color[d])*32 +: 32];
+        index = head[d][31:16];
+        pass  = head[d][DataBits] || !filter_en[fire_color[d]]
+                || (index >= range[FilterRangeMinLsb +: 16] && index <= range[FilterRangeMaxLsb +: 16]);
         for (int o = 0; o < NumDirs; o++) begin
-          if (tx_of[fire_color[d]][o]) begin
+          if (tx_of[fire_color[d]][o] && (o != 32'(DirRamp) || pass)) begin
             out_d[o] = {1'b1, head[d][DataBits], fire_color[d], head[d][DataBits-1:0]};
           end
         end

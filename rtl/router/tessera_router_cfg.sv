@@ -1,5 +1,6 @@
-// The router's routing configuration: per color the base route (ColorCfg: rx and tx masks) and
-// the switch (SwitchCfg: positions 1..3, ring mode, current position). Exposes, per
+// The router's routing configuration: per color the base route (ColorCfg: rx and tx masks), the
+// switch (SwitchCfg: positions 1..3, ring mode, current position, the filter's enable) and the
+// range filter's bounds (FilterRange). Exposes, per
 // color, the effective route of the current switch position, also transposed into per-direction
 // color masks for the allocator. Written through the PE's register bus; a control wavelet that
 // leaves (adv_i) advances its color's position. A register write wins over an advance.
@@ -24,37 +25,50 @@ module tessera_router_cfg (
   // per color: some position (base or switch) accepts from RAMP (the CE may send on it) /
   // delivers to RAMP (the CE may receive it); docs/isa.md 4.10 and 4.11 (BadColor)
   output logic [tessera_pkg::NumColors-1:0]             ramp_rx_any_o,
-  output logic [tessera_pkg::NumColors-1:0]             ramp_tx_any_o
+  output logic [tessera_pkg::NumColors-1:0]             ramp_tx_any_o,
+  // per color: the range filter is on (SwitchCfg.Filter), and its bounds (FilterRange) at
+  // [c*32 +: 32]
+  output logic [tessera_pkg::NumColors-1:0]             filter_en_o,
+  output logic [tessera_pkg::NumColors*32-1:0]          filter_range_o
 );
   `include "tessera_pkg_use.svh"
   // Only the low bits of a written word are state; the rest read back as zero.
 
   localparam int unsigned BaseW = ColorCfgRxLsb + ColorCfgRxWidth;
-  localparam int unsigned SwW   = SwitchCfgPosLsb + SwitchCfgPosWidth;
+  localparam int unsigned SwW   = SwitchCfgFilterLsb + SwitchCfgFilterWidth;
   localparam logic [15:0] BaseEnd = ColorCfgAddr + 16'(ColorCfgCount * ColorCfgStride);
   localparam logic [15:0] SwEnd   = SwitchCfgAddr + 16'(SwitchCfgCount * SwitchCfgStride);
+  localparam logic [15:0] RangeEnd = FilterRangeAddr + 16'(FilterRangeCount * FilterRangeStride);
 
   logic [BaseW-1:0] base_q [NumColors];
   logic [BaseW-1:0] base_d [NumColors];
   logic [SwW-1:0]   sw_q [NumColors];
   logic [SwW-1:0]   sw_d [NumColors];
+  logic [31:0]      range_q [NumColors];
+  logic [31:0]      range_d [NumColors];
 
-  logic       is_base, is_sw;
+  logic       is_base, is_sw, is_range;
   logic [4:0] idx;
 
-  logic [15:0] base_off, sw_off;
+  logic [15:0] base_off, sw_off, range_off;
   always_comb begin
-    base_off = cfg_addr_i - ColorCfgAddr;
-    sw_off   = cfg_addr_i - SwitchCfgAddr;
+    base_off  = cfg_addr_i - ColorCfgAddr;
+    sw_off    = cfg_addr_i - SwitchCfgAddr;
+    range_off = cfg_addr_i - FilterRangeAddr;
     is_base  = cfg_addr_i >= ColorCfgAddr && cfg_addr_i < BaseEnd
                && 32'(base_off) % ColorCfgStride == 0;
     is_sw    = cfg_addr_i >= SwitchCfgAddr && cfg_addr_i < SwEnd
                && 32'(sw_off) % SwitchCfgStride == 0;
-    idx      = is_sw ? 5'(32'(sw_off) / SwitchCfgStride) : 5'(32'(base_off) / ColorCfgStride);
-    cfg_hit_o   = is_base || is_sw;
+    is_range = cfg_addr_i >= FilterRangeAddr && cfg_addr_i < RangeEnd
+               && 32'(range_off) % FilterRangeStride == 0;
+    idx      = is_sw    ? 5'(32'(sw_off) / SwitchCfgStride)
+             : is_range ? 5'(32'(range_off) / FilterRangeStride)
+             : 5'(32'(base_off) / ColorCfgStride);
+    cfg_hit_o   = is_base || is_sw || is_range;
     cfg_rdata_o = '0;
-    if (is_base) cfg_rdata_o = 32'(base_q[idx]);
-    if (is_sw)   cfg_rdata_o = 32'(sw_q[idx]);
+    if (is_base)  cfg_rdata_o = 32'(base_q[idx]);
+    if (is_sw)    cfg_rdata_o = 32'(sw_q[idx]);
+    if (is_range) cfg_rdata_o = range_q[idx];
   end
 
   // The colors whose registers change in this cycle: an advance, a register write (which wins).
@@ -86,8 +100,9 @@ module tessera_router_cfg (
     logic [2:0]         outs;   // position p replaces the output side
     logic [NumDirs-1:0] mask, tx, rx, tx_any, rx_any;
     for (int c = 0; c < NumColors; c++) begin
-      base_d[c] = base_q[c];
-      sw_d[c]   = sw_q[c];
+      base_d[c]  = base_q[c];
+      sw_d[c]    = sw_q[c];
+      range_d[c] = range_q[c];
     end
     tx_of_d   = tx_of_q;
     tx_has_d  = tx_has_q;
@@ -116,6 +131,7 @@ module tessera_router_cfg (
           end
           if (cfg_we_i && is_base && 32'(idx) == c) base_d[c] = cfg_wdata_i[BaseW-1:0];
           if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d[c]   = cfg_wdata_i[SwW-1:0];
+          if (cfg_we_i && is_range && 32'(idx) == c) range_d[c] = cfg_wdata_i;
           // what the new registers imply
           pos      = sw_d[c][SwitchCfgPosLsb +: 2];
           codes    = {sw_d[c][SwitchCfgPos3DirLsb +: 3], sw_d[c][SwitchCfgPos2DirLsb +: 3],
@@ -156,8 +172,9 @@ module tessera_router_cfg (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int c = 0; c < NumColors; c++) begin
-        base_q[c] <= '0;
-        sw_q[c]   <= '0;
+        base_q[c]  <= '0;
+        sw_q[c]    <= '0;
+        range_q[c] <= '0;
       end
       tx_of_q   <= '0;  // what the reset registers imply
       tx_has_q  <= '0;
@@ -166,8 +183,9 @@ module tessera_router_cfg (
       ramp_tx_q <= '0;
     end else if (upd != '0) begin
       for (int c = 0; c < NumColors; c++) begin
-        base_q[c] <= base_d[c];
-        sw_q[c]   <= sw_d[c];
+        base_q[c]  <= base_d[c];
+        sw_q[c]    <= sw_d[c];
+        range_q[c] <= range_d[c];
       end
       tx_of_q   <= tx_of_d;
       tx_has_q  <= tx_has_d;
@@ -183,4 +201,8 @@ module tessera_router_cfg (
   assign rx_any_o      = rx_any_q;
   assign ramp_rx_any_o = rx_any_q[32'(DirRamp)*NumColors +: NumColors];
   assign ramp_tx_any_o = ramp_tx_q;
+  for (genvar c = 0; c < NumColors; c++) begin : g_filter
+    assign filter_en_o[c]             = sw_q[c][SwitchCfgFilterLsb];
+    assign filter_range_o[c*32 +: 32] = range_q[c];
+  end
 endmodule

@@ -117,9 +117,22 @@ class Planner {
           {color, arch::ColorCfg::WithRx(arch::ColorCfg::WithTx(0, m[kTx]), m[kRx])});
       out[pe].routed |= 1u << color;
     }
+    // A receiver that runs data tasks may filter what reaches its CE (its route's other
+    // targets still get everything).
+    auto maybe_filter = [&](int pe) {
+      if (!r_.Chance(0.3)) return;
+      for (PeLinks::Route& rt : out[pe].routes)
+        if (rt.color == color) {
+          rt.filter = true;
+          rt.filter_range = detail::RandomFilterRange(r_);
+        }
+    };
     if (!streams || r_.Chance(0.5)) {  // to data tasks, as much as the sender's code sends
       out[sender].task_colors.push_back(color);
-      for (int pe : receivers) out[pe].rx_tasks.push_back(color);
+      for (int pe : receivers) {
+        out[pe].rx_tasks.push_back(color);
+        maybe_filter(pe);
+      }
       return;
     }
     PeLinks::Stream s;
@@ -130,6 +143,7 @@ class Planner {
     for (int pe : receivers) {
       if (r_.Chance(0.25)) {
         out[pe].rx_tasks.push_back(color);
+        maybe_filter(pe);
       } else {
         out[pe].reads.push_back({color, s.count});
       }

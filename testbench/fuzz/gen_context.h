@@ -86,6 +86,10 @@ class Rng {
   std::mt19937_64 rng_;
 };
 
+// A range filter's bounds (arch::FilterRange): from 0 up, up to 0xFFFF, somewhere between, or
+// empty (Max < Min: nothing reaches the CE).
+uint32_t RandomFilterRange(Rng& r);
+
 class Gen : public Rng {
  public:
   Gen(uint64_t seed, const GenOptions& options);
@@ -110,6 +114,7 @@ class Gen : public Rng {
   void EmitSeq(const Ctx& c, int units);
   void EmitUnit(const Ctx& c, int& budget);
   void EmitMain();
+  void EmitFilter(int color, uint32_t range);  // SwitchCfg.Filter and FilterRange of a color
   // Main's units with the fabric's streams and stream readers (and the fault) placed among them.
   void EmitMainWithLinks(const Ctx& c, int units, int fault_at);
   void EmitLocal(TaskPlan& t);

@@ -70,6 +70,28 @@ bool Rng::Chance(double p) {
 
 uint32_t Rng::U32() { return static_cast<uint32_t>(rng_()); }
 
+uint32_t RandomFilterRange(Rng& r) {
+  using F = arch::FilterRange;
+  uint32_t lo = 0, hi = 0xFFFF;
+  switch (r.Int(0, 3)) {
+    case 0:
+      hi = static_cast<uint32_t>(r.Int(0, 0xFFFF));
+      break;
+    case 1:
+      lo = static_cast<uint32_t>(r.Int(0, 0xFFFF));
+      break;
+    case 2:
+      lo = static_cast<uint32_t>(r.Int(0, 0xFFFF));
+      hi = std::min<uint32_t>(0xFFFF, lo + static_cast<uint32_t>(r.Int(0, 0x3FFF)));
+      break;
+    default:
+      lo = static_cast<uint32_t>(r.Int(1, 0xFFFF));
+      hi = lo - 1;
+      break;
+  }
+  return F::WithMax(F::WithMin(0, lo), hi);
+}
+
 void Rng::Shuffle(std::vector<int>& v) {
   for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) std::swap(v[i], v[Int(0, i)]);
 }
@@ -382,6 +404,13 @@ void Gen::EmitUnit(const Ctx& c, int& budget) {
   }
 }
 
+void Gen::EmitFilter(int color, uint32_t range) {
+  LoadConst(1, 1u << arch::SwitchCfg::kFilterLsb);
+  Line(fmt::format("sw      r1, SwitchCfg+4*{}", color));
+  LoadConst(1, range);
+  Line(fmt::format("sw      r1, FilterRange+4*{}", color));
+}
+
 void Gen::EmitMain() {
   TaskPlan& t = tasks_[0];
   out_ = &t.text;
@@ -391,6 +420,7 @@ void Gen::EmitMain() {
   for (const PeLinks::Route& r : opt_.links.routes) {
     LoadConst(1, r.color_cfg);
     Line(fmt::format("sw      r1, ColorCfg+4*{}", r.color));
+    if (r.filter) EmitFilter(r.color, r.filter_range);
   }
   Line(fmt::format("la      {}, buf", Reg(kBaseReg)));
   // Loop every used color back into this PE's CE: RAMP -> RAMP.
@@ -403,6 +433,10 @@ void Gen::EmitMain() {
     LoadConst(1, route);
     for (int c : routed) Line(fmt::format("sw      r1, ColorCfg+4*{}", c));
   }
+  // Range filters on some data-task colors: the CE gets only the wavelets whose index lies in
+  // the range (data tasks run fewer times; nothing waits for a count of them).
+  for (int c : data_colors_)
+    if (Chance(0.25)) EmitFilter(c, RandomFilterRange(*this));
   for (int r : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, kAsyncAcc}) {
     if (opt_.mix.Has(Category::kFp) && Chance(0.3)) {
       LoadFpConst(r, Chance(0.3));
@@ -759,7 +793,8 @@ Program Gen::Generate() {
   }
   for (const TaskPlan& t : tasks_)
     s += fmt::format("        .task   {}, {}, {}{}{}\n", t.name, assembler::TaskKindName(t.kind),
-                     t.id, t.order == 0 && t.kind == TaskKind::kLocal && main_active ? ", active" : "",
+                     t.id,
+                     t.order == 0 && t.kind == TaskKind::kLocal && main_active ? ", active" : "",
                      &t == blocked ? ", blocked" : "");
   for (const TaskPlan& t : tasks_) s += t.text;
   for (const std::string& sub : subs_) s += sub;

@@ -40,6 +40,8 @@ struct PeLinks {
   struct Route {  // this router's part of a link: written first in main
     int color = 0;
     uint32_t color_cfg = 0;
+    bool filter = false;        // a range filter on the RAMP (receivers with data tasks only)
+    uint32_t filter_range = 0;  // arch::FilterRange
   };
   struct Stream {  // one fabout of `count` wavelets, then perhaps a control wavelet naming no task
     int color = 0;

@@ -88,7 +88,7 @@ TEST(FabricGen, TheSourceParsesBackIntoThePrograms) {
 // tasks or readers of the stream's length); no PE uses a routed color as its own.
 TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
   constexpr uint32_t kRamp = 1u << static_cast<int>(arch::Dir::kRamp);
-  int links = 0, multicast = 0, through = 0, streams = 0, reads = 0, tasks = 0;
+  int links = 0, multicast = 0, through = 0, streams = 0, reads = 0, tasks = 0, filters = 0;
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
     ASSERT_EQ(f.links.size(), 4u);
@@ -96,6 +96,14 @@ TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
     for (int pe = 0; pe < 4; ++pe) {
       for (const PeLinks::Route& r : f.links[pe].routes) {
         cfg[r.color][pe] = r.color_cfg;
+        // A filter only where the CE takes the link into a data task, written after the route.
+        if (r.filter) {
+          ++filters;
+          const std::vector<int>& rx = f.links[pe].rx_tasks;
+          EXPECT_NE(std::find(rx.begin(), rx.end(), r.color), rx.end());
+          EXPECT_NE(f.pes[pe].source.find(fmt::format("sw      r1, FilterRange+4*{}", r.color)),
+                    std::string::npos);
+        }
         EXPECT_TRUE(f.links[pe].routed >> r.color & 1);
         EXPECT_NE(f.pes[pe].source.find(fmt::format("sw      r1, ColorCfg+4*{}", r.color)),
                   std::string::npos);
@@ -148,6 +156,7 @@ TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
   EXPECT_GT(streams, 50);
   EXPECT_GT(reads, 50);
   EXPECT_GT(tasks, 100);
+  EXPECT_GT(filters, 20);  // about three in ten receivers with data tasks
 }
 
 TEST(FabricGen, FiftyProgramsEndAsGeneratedOnTheFunctionalModelAndTheirTrafficArrives) {
@@ -165,7 +174,7 @@ TEST(FabricGen, FiftyProgramsEndAsGeneratedOnTheFunctionalModelAndTheirTrafficAr
     faults += expected;
     const ProgramRun r = RunFabricProgram(f, Func(2, 2), nullptr, RunOptions{});
     ASSERT_FALSE(r.failure) << "seed " << seed << ": " << r.failure->message << "\n" << f.Source();
-    EXPECT_EQ(r.end, expected ? RunEnd::kFault
+    EXPECT_EQ(r.end, expected  ? RunEnd::kFault
                      : settled ? RunEnd::kSettled
                                : RunEnd::kQuiet)
         << "seed " << seed;

@@ -172,8 +172,18 @@ TEST(ImageErrors, MalformedRecordsAreNamed) {
             "i.timg:12:9: error: malformed image: color 24 is out of range (0..23)");
   EXPECT_EQ(ReadError(Damage("tx RAMP", "tx UP")),
             "i.timg:12:19: error: malformed image: bad direction set 'UP' (W, E, S, N, RAMP)");
+  EXPECT_EQ(
+      ReadError(Damage("switch 0x0000", "switch 0x10000")),
+      "i.timg:12:31: error: malformed image: switch value 0x10000 is out of range (0..65535)");
   EXPECT_EQ(ReadError(Damage("switch 0x0000", "switch 0x8000")),
-            "i.timg:12:31: error: malformed image: switch value 0x8000 is out of range (0..32767)");
+            "i.timg:12:31: error: malformed image: the switch value's Filter bit (15) needs "
+            "'filter MIN MAX' after it");
+  EXPECT_EQ(ReadError(Damage("switch 0x0000", "switch 0x0000 filter 1 2")),
+            "i.timg:12:38: error: malformed image: a filter needs the switch value's Filter bit "
+            "(15)");
+  EXPECT_EQ(
+      ReadError(Damage("switch 0x0000", "switch 0x8000 filter 1 70000")),
+      "i.timg:12:47: error: malformed image: filter maximum 70000 is out of range (0..65535)");
   EXPECT_EQ(ReadError(Damage("task 3 data", "task 25 data")),
             "i.timg:5:8: error: malformed image: data task ID 25 is not a color (0..23)");
   EXPECT_EQ(ReadError(Damage("task 3 data 0x0000", "task 3 data 0x0002")),

@@ -12,6 +12,7 @@
 #include "asm/assembler.h"
 #include "asm/disasm.h"
 #include "asm/object.h"
+#include "layout/image.h"
 #include "layout/route_check.h"
 
 namespace tessera::layout {
@@ -124,6 +125,31 @@ TEST(Layout, ForEachWriteGivesEverythingABackendLoads) {
   EXPECT_EQ(w.at({2, 3, arch::SwitchCfg::Addr(5)}), 0u);
   EXPECT_EQ(w.at({0, 7, arch::SwitchCfg::Addr(7)}), 0x1ADAu);
   EXPECT_EQ(w.count({2, 3, arch::ColorCfg::Addr(3)}), 0u);
+}
+
+TEST(Layout, SwitchStartAndRangeFilter) {
+  // start= sets the switch's position at load; filter=MIN..MAX sets SwitchCfg.Filter and
+  // FilterRange, which the image carries and a backend is written.
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(fabric 2x1
+route color=3 at=0,0 rx=RAMP tx=E pos1=tx:RAMP ring start=1
+route color=3 at=1,0 rx=W tx=RAMP filter=4..9
+)"));
+  using SC = arch::SwitchCfg;
+  ASSERT_NE(FindRoute(img, 0, 0, 3), nullptr);
+  EXPECT_EQ(SC::Pos(FindRoute(img, 0, 0, 3)->switch_cfg), 1u);
+  EXPECT_EQ(SC::Filter(FindRoute(img, 0, 0, 3)->switch_cfg), 0u);
+  const RouteCfg* f = FindRoute(img, 1, 0, 3);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->switch_cfg, 1u << SC::kFilterLsb);
+  EXPECT_EQ(f->filter_range, 9u << 16 | 4u);
+  std::map<std::tuple<int, int, uint16_t>, uint32_t> w;
+  img.ForEachWrite([&](int x, int y, uint16_t a, uint32_t v) { w[{x, y, a}] = v; });
+  EXPECT_EQ(w.at({1, 0, arch::FilterRange::Addr(3)}), 9u << 16 | 4u);
+  EXPECT_EQ(w.count({0, 0, arch::FilterRange::Addr(3)}), 0u);
+  // The image's text keeps both, and reads back the same.
+  const std::string text = WriteImage(img);
+  EXPECT_NE(text.find("route 3 rx W tx RAMP switch 0x8000 filter 4 9"), std::string::npos) << text;
+  EXPECT_EQ(WriteImage(ReadImage(text, "t.timg")), text);
 }
 
 TEST(Layout, EqualParamsShareOneLink) {
