@@ -517,8 +517,11 @@ module tessera_ce (
   assign quiet_o      = !running_q && runnable == '0 && ut_busy == '0 && in_valid == '0 && !owed;
   // Nothing moves until a wavelet comes: quiet, or no task runs or can start, the dispatcher has
   // nothing to take, no credit is owed and every busy microthread waits for fabin data.
-  assign settled_o    = quiet_o || (!running_q && runnable == '0 && !disp && !owed &&
-                                    (ut_busy & ~ut_starved) == '0);
+  always_comb begin
+    settled_o = quiet_o;
+    if (!quiet_o && !running_q && runnable == '0 && !disp && !owed)
+      settled_o = (ut_busy & ~ut_starved) == '0;
+  end
   assign retire_o     = issue;
   assign retire_pc_o  = pc_q;
   assign task_start_o = pick_go;

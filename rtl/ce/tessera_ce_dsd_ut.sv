@@ -655,9 +655,16 @@ module tessera_ce_dsd_ut (
   // CeStatus.Settled's part (docs/isa.md 3.2): busy with element steps to take (not ended, no
   // split step due), nothing of it in flight, no control wavelet ending it, and some fabin
   // color's queue empty: UtWait FabIn, found from state alone (`why` also weighs this cycle's
-  // ports, which would loop through the status register).
-  assign starved_o   = busy_q && !ended_q && !split_me_i && infl_q == '0 && !cnt_q &&
-                       (fabin_q & head_ctrl_i) == '0 && (fabin_q & ~head_data_i) != '0;
+  // ports, which would loop through the status register). Only an operation with a fabin operand
+  // can starve: testing that first keeps the rest out of every other cycle's evaluation (a
+  // simulator evaluates this whenever the microthread's state moves).
+  always_comb begin
+    starved_o = 1'b0;
+    if (fabin_q != '0) begin
+      starved_o = busy_q && !ended_q && !split_me_i && infl_q == '0 && !cnt_q &&
+                  (fabin_q & head_ctrl_i) == '0 && (fabin_q & ~head_data_i) != '0;
+    end
+  end
   assign reads_o     = busy_q ? fabin_q : '0;
   for (genvar w = 0; w < NumDw; w++) begin : g_dw
     assign dw_o[32*w +: 32] = dw_q[w];

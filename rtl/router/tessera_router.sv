@@ -264,24 +264,30 @@ module tessera_router #(
   logic [LinkBits-1:0] out_q [NumDirs];
 
   always_comb begin : outputs
-    logic [31:0] range;
-    logic [15:0] index;
-    logic        pass;
+    logic [CW-1:0] c;
+    logic [31:0]   range;
+    logic [15:0]   index;
+    logic          drop;  // the RAMP copy this cycle is filtered out
     for (int o = 0; o < NumDirs; o++) out_d[o] = '0;
     adv   = '0;
+    c     = '0;
     range = '0;
     index = '0;
-    pass  = 1'b1;
+    drop  = 1'b0;
     for (int d = 0; d < NumDirs; d++) begin
       if (fire[d]) begin
-        if (head[d][DataBits]) adv[fire_color[d]] = 1'b1;
-        range = filter_range[32'(fire_color[d])*32 +: 32];
-        index = head[d][31:16];
-        pass  = head[d][DataBits] || !filter_en[fire_color[d]]
-                || (index >= range[FilterRangeMinLsb +: 16] && index <= range[FilterRangeMaxLsb +: 16]);
+        c = fire_color[d];
+        if (head[d][DataBits]) adv[c] = 1'b1;
+        // At most one winner targets the RAMP in a cycle: the filter looks at that one only.
+        drop = 1'b0;
+        if (tx_of[c][DirRamp] && filter_en[c] && !head[d][DataBits]) begin
+          range = filter_range[32'(c)*32 +: 32];
+          index = head[d][31:16];
+          drop  = index < range[FilterRangeMinLsb +: 16] || index > range[FilterRangeMaxLsb +: 16];
+        end
         for (int o = 0; o < NumDirs; o++) begin
-          if (tx_of[fire_color[d]][o] && (o != 32'(DirRamp) || pass)) begin
-            out_d[o] = {1'b1, head[d][DataBits], fire_color[d], head[d][DataBits-1:0]};
+          if (tx_of[c][o] && !(o == 32'(DirRamp) && drop)) begin
+            out_d[o] = {1'b1, head[d][DataBits], c, head[d][DataBits-1:0]};
           end
         end
       end

@@ -44,8 +44,7 @@ module tessera_router_cfg (
   logic [BaseW-1:0] base_d [NumColors];
   logic [SwW-1:0]   sw_q [NumColors];
   logic [SwW-1:0]   sw_d [NumColors];
-  logic [31:0]      range_q [NumColors];
-  logic [31:0]      range_d [NumColors];
+  logic [NumColors*32-1:0] range_q, range_d;  // FilterRange[c] at [c*32 +: 32]
 
   logic       is_base, is_sw, is_range;
   logic [4:0] idx;
@@ -68,7 +67,7 @@ module tessera_router_cfg (
     cfg_rdata_o = '0;
     if (is_base)  cfg_rdata_o = 32'(base_q[idx]);
     if (is_sw)    cfg_rdata_o = 32'(sw_q[idx]);
-    if (is_range) cfg_rdata_o = range_q[idx];
+    if (is_range) cfg_rdata_o = range_q[32'(idx)*32 +: 32];
   end
 
   // The colors whose registers change in this cycle: an advance, a register write (which wins).
@@ -91,6 +90,7 @@ module tessera_router_cfg (
   logic [MaskW-1:0]     tx_of_q, tx_of_d, tx_has_q, tx_has_d, rx_has_q, rx_has_d;
   logic [MaskW-1:0]     rx_any_q, rx_any_d;
   logic [NumColors-1:0] ramp_tx_q, ramp_tx_d;
+  logic [NumColors-1:0] filt_en_q, filt_en_d;  // SwitchCfg.Filter per color, kept beside it
 
   always_comb begin
     logic [1:0]         pos;
@@ -100,10 +100,11 @@ module tessera_router_cfg (
     logic [2:0]         outs;   // position p replaces the output side
     logic [NumDirs-1:0] mask, tx, rx, tx_any, rx_any;
     for (int c = 0; c < NumColors; c++) begin
-      base_d[c]  = base_q[c];
-      sw_d[c]    = sw_q[c];
-      range_d[c] = range_q[c];
+      base_d[c] = base_q[c];
+      sw_d[c]   = sw_q[c];
     end
+    range_d   = range_q;
+    filt_en_d = filt_en_q;
     tx_of_d   = tx_of_q;
     tx_has_d  = tx_has_q;
     rx_has_d  = rx_has_q;
@@ -131,7 +132,8 @@ module tessera_router_cfg (
           end
           if (cfg_we_i && is_base && 32'(idx) == c) base_d[c] = cfg_wdata_i[BaseW-1:0];
           if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d[c]   = cfg_wdata_i[SwW-1:0];
-          if (cfg_we_i && is_range && 32'(idx) == c) range_d[c] = cfg_wdata_i;
+          if (cfg_we_i && is_range && 32'(idx) == c) range_d[c*32 +: 32] = cfg_wdata_i;
+          filt_en_d[c] = sw_d[c][SwitchCfgFilterLsb];
           // what the new registers imply
           pos      = sw_d[c][SwitchCfgPosLsb +: 2];
           codes    = {sw_d[c][SwitchCfgPos3DirLsb +: 3], sw_d[c][SwitchCfgPos2DirLsb +: 3],
@@ -172,10 +174,11 @@ module tessera_router_cfg (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int c = 0; c < NumColors; c++) begin
-        base_q[c]  <= '0;
-        sw_q[c]    <= '0;
-        range_q[c] <= '0;
+        base_q[c] <= '0;
+        sw_q[c]   <= '0;
       end
+      range_q   <= '0;
+      filt_en_q <= '0;
       tx_of_q   <= '0;  // what the reset registers imply
       tx_has_q  <= '0;
       rx_has_q  <= '0;
@@ -183,10 +186,11 @@ module tessera_router_cfg (
       ramp_tx_q <= '0;
     end else if (upd != '0) begin
       for (int c = 0; c < NumColors; c++) begin
-        base_q[c]  <= base_d[c];
-        sw_q[c]    <= sw_d[c];
-        range_q[c] <= range_d[c];
+        base_q[c] <= base_d[c];
+        sw_q[c]   <= sw_d[c];
       end
+      range_q   <= range_d;
+      filt_en_q <= filt_en_d;
       tx_of_q   <= tx_of_d;
       tx_has_q  <= tx_has_d;
       rx_has_q  <= rx_has_d;
@@ -201,8 +205,6 @@ module tessera_router_cfg (
   assign rx_any_o      = rx_any_q;
   assign ramp_rx_any_o = rx_any_q[32'(DirRamp)*NumColors +: NumColors];
   assign ramp_tx_any_o = ramp_tx_q;
-  for (genvar c = 0; c < NumColors; c++) begin : g_filter
-    assign filter_en_o[c]             = sw_q[c][SwitchCfgFilterLsb];
-    assign filter_range_o[c*32 +: 32] = range_q[c];
-  end
+  assign filter_en_o    = filt_en_q;
+  assign filter_range_o = range_q;
 endmodule
