@@ -5,7 +5,7 @@ JOBS     ?= $(shell nproc)
 CMAKE_ARGS ?=
 TESSERA  := $(BUILD)/bin/tessera
 
-.PHONY: all setup configure build test sim sim-long sanitize fuzz lint synth bench gen format clean
+.PHONY: all setup configure build test sim sim-long sim-csl sanitize fuzz lint synth bench gen format clean
 
 all: build
 
@@ -32,6 +32,12 @@ sim: build
 # Longer regressions (bigger fabrics, more cycles and seeds).
 sim-long: build
 	bash scripts/regress.sh $(TESSERA) long
+
+# A checkout of the SDK's public examples, unchanged: every tutorial and benchmark, each PASS,
+# REFUSED (a feature Tessera does not have yet) or FAIL (docs/csl.md). BACKENDS="func cosim".
+sim-csl: build
+	@test -n "$(SDK_EXAMPLES)" || { echo "make sim-csl: set SDK_EXAMPLES=/path/to/sdk-examples (a checkout of github.com/Cerebras/sdk-examples)"; exit 2; }
+	bash scripts/sdk_examples.sh "$(SDK_EXAMPLES)" $(BUILD)/sdk_examples
 
 # AddressSanitizer + UBSan build in build-sanitize/: the quick tests, random programs, noc cosim.
 sanitize: setup

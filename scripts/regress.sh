@@ -5,7 +5,8 @@
 # library (tessera kernel, with a table of cycles, FMAC utilization and speed), ML layers (tessera
 # ml: MLP steps checked against the host reference on every backend, the digits trained to 95%),
 # CSL programs through cslc and cs_python (with the SDK's tutorials when TESSERA_SDK_EXAMPLES
-# names a copy of them), and every shared TestFloat vector file on the RTL FMAC.
+# names a copy of them; long mode runs all of its tutorials and benchmarks), and every shared
+# TestFloat vector file on the RTL FMAC.
 # Usage: scripts/regress.sh TESSERA_BINARY sim|long. Logs: build/regress/<mode>/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -177,6 +178,12 @@ case $mode in
     grep -h "test accuracy" "$logs/ml_train_digits_func.log" | sed 's/^/  /'
     ;;
   long)
+    if [ -n "${TESSERA_SDK_EXAMPLES:-}" ]; then
+      echo "regress: the SDK's tutorials and benchmarks from $TESSERA_SDK_EXAMPLES on func and cosim"
+      run "sdk_examples" env BACKENDS="func cosim" bash scripts/sdk_examples.sh \
+        "$TESSERA_SDK_EXAMPLES" "$PWD/$logs/sdk_examples"
+      grep -h "^PASS\|^REFUSED\|^FAIL\|^sdk_examples" "$logs/sdk_examples.log" | sed 's/^/  /'
+    fi
     echo "regress: compute engine, long random-program campaign"
     run "fuzz_all_s1000000_20000" "$tessera" fuzz --seed 1000000 --programs 20000 --backend cosim
     run "fuzz_2x2_s3000000_2000" "$tessera" fuzz --fabric 2x2 --seed 3000000 --programs 2000 \
