@@ -16,6 +16,7 @@
 #include "csl/sema.h"
 #include "layout/image.h"
 #include "layout/layout.h"
+#include "util/big_stack.h"
 #include "util/json.h"
 
 namespace tessera::csl {
@@ -79,10 +80,15 @@ Compiler::Compiler(Options o) : opt_(std::move(o)) {}
 Compiler::~Compiler() = default;
 
 void Compiler::Run() {
-  EvalLayout();
-  BuildPrograms();
-  for (auto& p : programs_) GenProgram(*p);
-  WriteOutput();
+  // The comptime interpreter and the parser recurse; their depth limits (500 calls, 200 levels)
+  // must end in an error, not a stack overflow, in every build, sanitized ones included.
+  constexpr size_t kStackBytes = size_t{512} << 20;
+  util::RunOnStack(kStackBytes, [this] {
+    EvalLayout();
+    BuildPrograms();
+    for (auto& p : programs_) GenProgram(*p);
+    WriteOutput();
+  });
 }
 
 namespace {
@@ -900,6 +906,7 @@ void Compiler::WriteOutput() {
       if (!cc.route.pos[k].empty()) sw += fmt::format(" pos{}={}", k + 1, cc.route.pos[k]);
     if (cc.route.ring) sw += " ring";
     if (cc.route.start) sw += fmt::format(" start={}", cc.route.start);
+    if (cc.route.swap_x) sw += " swap_x";
     if (cc.route.filter)
       sw += fmt::format(" filter={}..{}", cc.route.filter_min, cc.route.filter_max);
     tl +=
