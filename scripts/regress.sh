@@ -165,7 +165,7 @@ case $mode in
                gemv-09-streaming pipeline-01-basic topic-01-arrays-and-pointers \
                topic-02-libraries topic-03-streaming-wavelet-data topic-04-sparse-tensors \
                topic-05-sentinels topic-06-switches topic-07-switches-entrypt topic-08-filters \
-               topic-10-map-builtin topic-12-debug-library topic-13-simprint; do
+               topic-10-map-builtin topic-12-debug-library topic-13-simprint topic-14-color-swap; do
         for b in func rtl cosim; do
           run "sdk_${t}_$b" bash scripts/sdk_tutorial.sh "$TESSERA_SDK_EXAMPLES/tutorials/$t" \
             "$PWD/$logs/sdk_${t}_$b" "$b"

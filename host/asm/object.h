@@ -72,7 +72,7 @@ struct ObjParam {
 struct ObjTask {
   std::string entry;
   arch::TaskKind kind = arch::TaskKind::kLocal;
-  SymRef id;  // a constant or param+c
+  SymRef id;                             // a constant or param+c
   bool active = false, blocked = false;  // its state when loaded (`.task ..., active, blocked`)
 };
 

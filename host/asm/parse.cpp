@@ -19,7 +19,7 @@ const std::vector<std::string>& DirectiveNames() {
       ".text",   ".data",   ".bss",     ".word",  ".half", ".byte",  ".f32",  ".float",
       ".f16",    ".ascii",  ".space",   ".align", ".equ",  ".param", ".task", ".dsd",
       ".global", ".export", ".macro",   ".endm",  ".rept", ".endr",  ".if",   ".elif",
-      ".else",   ".endif",  ".include", ".error", ".reg",    ".loc"};
+      ".else",   ".endif",  ".include", ".error", ".reg",  ".loc"};
   return names;
 }
 
@@ -350,9 +350,9 @@ void Assembler::Directive(const std::string& d, const std::vector<Token>& toks, 
       } else if (state == "blocked" && !t.blocked) {
         t.blocked = true;
       } else {
-        throw LineError(items[k].pos,
-                        fmt::format("task state '{}' is not active or blocked (each at most once)",
-                                    state));
+        throw LineError(
+            items[k].pos,
+            fmt::format("task state '{}' is not active or blocked (each at most once)", state));
       }
     }
     t.entry = Ident(toks, items[0], "the task's entry label");

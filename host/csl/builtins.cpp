@@ -150,11 +150,19 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
         out.push_back(dn);
       }
     }
-    for (const std::string& f : routes->names)
-      if (f != "rx" && f != "tx")
-        Fail(a[base + 1], fmt::format("route field '{}' is not supported yet (color swap comes "
-                                      "with part 2)",
+    for (const std::string& f : routes->names) {
+      if (f == "color_swap_x") {
+        // Leaving W or E, the wavelet's color becomes its pair, color ^ 1 (docs/router.md,
+        // "Color swap").
+        const Value* v = routes->Field(f);
+        if (v->k != Value::K::kBool) Fail(a[base + 1], ".color_swap_x takes true or false");
+        rc.swap_x = v->i != 0;
+      } else if (f != "rx" && f != "tx") {
+        Fail(a[base + 1], fmt::format("route field '{}' is not supported (a route has .rx, .tx "
+                                      "and .color_swap_x; color_swap_y is not modelled)",
                                       f));
+      }
+    }
     if (const Value* sw = cfg.Field("switches")) {
       // The switch: positions 1..3 each replace one side by one direction; the position at load;
       // ring mode (docs/router.md, "Switches": every control wavelet advances the position).

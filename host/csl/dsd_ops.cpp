@@ -334,6 +334,14 @@ class DsdGen {
       }
       return;
     }
+    // A 16-bit move over a 32-bit array takes each element's low half (the SDK does the same,
+    // topic-14): the descriptor becomes 16-bit with twice the stride, from the same address.
+    if ((c == Cls::kX16 || c == Cls::kI16) && d.kind == DsdKind::kMem1d && SizeOf(d.elem) == 4 &&
+        d.elem->kind == TypeKind::kInt) {
+      d.elem = DefaultElem(c);
+      d.stride *= 2;
+      return;
+    }
     if (!Accepts(c, d.elem))
       s_.Fail(at, fmt::format("{}: @{} needs elements of {}, this DSD's array holds {}", role,
                               call_->text, ClsName(c), TypeName(d.elem)));

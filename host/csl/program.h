@@ -67,6 +67,7 @@ struct RouteConfig {
   std::string pos[3];               // switch positions 1..3: "tx:W", "rx:N" ("" keeps the base)
   bool ring = false;                // after position 3 comes position 0
   int start = 0;                    // the position at load
+  bool swap_x = false;              // .color_swap_x: leaving W or E as color ^ 1
   bool filter = false;              // a range filter: the CE gets indices filter_min..max
   int filter_min = 0, filter_max = 0;
   Loc loc;

@@ -212,9 +212,9 @@ class Evaluator : public expr::IntEvaluator {
 }  // namespace
 
 bool IsKeyword(const std::string& name) {
-  static const char* const kKeywords[] = {"param", "when", "at",    "size",  "program", "color",
-                                          "rx",    "tx",   "pos1",  "pos2",  "pos3",    "ring",
-                                          "in",    "step", "start", "filter"};
+  static const char* const kKeywords[] = {"param", "when", "at",    "size",   "program", "color",
+                                          "rx",    "tx",   "pos1",  "pos2",   "pos3",    "ring",
+                                          "in",    "step", "start", "filter", "swap_x"};
   for (const char* k : kKeywords) {
     if (name == k) return true;
   }

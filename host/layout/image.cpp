@@ -409,17 +409,20 @@ class Reader {
       }
       if (tok_[0].text != "route")
         Fail(0, fmt::format("unknown pe record '{}' (route, endpe)", tok_[0].text));
+      // A trailing swap_x sets ColorCfg.SwapX.
+      const bool swap_x = tok_.size() > 8 && tok_.back().text == "swap_x";
+      if (swap_x) tok_.pop_back();
       if (tok_.size() != 11) Want(8);
       if (tok_[2].text != "rx" || tok_[4].text != "tx" || tok_[6].text != "switch" ||
           (tok_.size() == 11 && tok_[8].text != "filter")) {
-        Fail(0, "expected 'route COLOR rx DIRS tx DIRS switch VALUE [filter MIN MAX]'");
+        Fail(0, "expected 'route COLOR rx DIRS tx DIRS switch VALUE [filter MIN MAX] [swap_x]'");
       }
       RouteCfg r;
       r.color = static_cast<int>(Num(1, 0, arch::kNumColors - 1, "color"));
       if (!pe.routes.empty() && pe.routes.back().color >= r.color) {
         Fail(1, "routes must be in ascending color order, each color once");
       }
-      r.color_cfg = ColorCfgValue(Dirs(3), Dirs(5));
+      r.color_cfg = arch::ColorCfg::WithSwapX(ColorCfgValue(Dirs(3), Dirs(5)), swap_x ? 1 : 0);
       using SC = arch::SwitchCfg;
       r.switch_cfg = static_cast<uint32_t>(
           Num(7, 0, (1u << (SC::kFilterLsb + SC::kFilterWidth)) - 1, "switch value"));
@@ -521,6 +524,7 @@ std::string WriteImage(const Image& image) {
       if (arch::SwitchCfg::Filter(r.switch_cfg))
         out += fmt::format(" filter {} {}", arch::FilterRange::Min(r.filter_range),
                            arch::FilterRange::Max(r.filter_range));
+      if (arch::ColorCfg::SwapX(r.color_cfg)) out += " swap_x";
       out += '\n';
     }
     out += "endpe\n";

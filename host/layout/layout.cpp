@@ -561,10 +561,14 @@ class FileParser {
         r.ring = true;
         continue;
       }
+      if (key == "swap_x") {  // leaving W or E, the wavelet's color becomes its pair (c ^ 1)
+        r.swap_x = true;
+        continue;
+      }
       if (key.empty() || !c->Accept("=")) {
         c->set_pos(key_at);
         throw LineError(key_at, fmt::format("expected color=, at=, rx=, tx=, pos1=..pos3=, ring, "
-                                            "start=, filter= or when={}",
+                                            "start=, filter=, swap_x or when={}",
                                             c->Found()));
       }
       if (key == "color") {
@@ -620,8 +624,8 @@ class FileParser {
       } else {
         throw LineError(key_at,
                         fmt::format("unknown route setting '{}' (there are color=, at=, "
-                                    "rx=, tx=, pos1=, pos2=, pos3=, ring, start=, filter= and "
-                                    "when=)",
+                                    "rx=, tx=, pos1=, pos2=, pos3=, ring, start=, filter=, swap_x "
+                                    "and when=)",
                                     key));
       }
     }

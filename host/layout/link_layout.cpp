@@ -201,7 +201,7 @@ class Linker {
     }
     RouteCfg cfg;
     cfg.color = r.color;
-    cfg.color_cfg = ColorCfgValue(r.rx, r.tx);
+    cfg.color_cfg = arch::ColorCfg::WithSwapX(ColorCfgValue(r.rx, r.tx), r.swap_x ? 1 : 0);
     cfg.switch_cfg = SwitchValue(r);
     if (r.filter)
       cfg.filter_range = arch::FilterRange::WithMax(

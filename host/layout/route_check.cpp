@@ -30,20 +30,30 @@ std::vector<std::string> UnconnectedRoutes(const Image& image) {
         if (!(tx >> static_cast<int>(side.dir) & 1)) continue;
         const int nx = pe.x + side.dx, ny = pe.y + side.dy;
         if (nx < 0 || ny < 0 || nx >= image.fabric_w || ny >= image.fabric_h) continue;  // edge
+        // With color swap the wavelet arrives west or east as the color's pair.
+        const int arrives =
+            arch::ColorCfg::SwapX(r.color_cfg) && func::SwapsAt(static_cast<int>(side.dir))
+                ? r.color ^ 1
+                : r.color;
         const auto n = at.find({nx, ny});
         const RouteCfg* nr = nullptr;
         if (n != at.end())
           for (const RouteCfg& c : n->second->routes)
-            if (c.color == r.color) nr = &c;
+            if (c.color == arrives) nr = &c;
         const std::string head =
-            fmt::format("PE({},{}) sends color {} {} ({}), but PE({},{})", pe.x, pe.y, r.color,
-                        side.word, arch::ToString(side.dir), nx, ny);
+            arrives == r.color
+                ? fmt::format("PE({},{}) sends color {} {} ({}), but PE({},{})", pe.x, pe.y,
+                              r.color, side.word, arch::ToString(side.dir), nx, ny)
+                : fmt::format(
+                      "PE({},{}) sends color {} {} ({}), arriving as color {} (swap_x), "
+                      "but PE({},{})",
+                      pe.x, pe.y, r.color, side.word, arch::ToString(side.dir), arrives, nx, ny);
         if (!nr) {
-          out.push_back(fmt::format("{} has no route of color {}", head, r.color));
+          out.push_back(fmt::format("{} has no route of color {}", head, arrives));
         } else if (const uint32_t rx = func::AnyPosition(nr->color_cfg, nr->switch_cfg).rx;
                    !(rx >> static_cast<int>(side.back) & 1)) {
           out.push_back(fmt::format("{} accepts color {} only from {} at any switch position", head,
-                                    r.color, DirMaskName(rx)));
+                                    arrives, DirMaskName(rx)));
         }
       }
     }

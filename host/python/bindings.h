@@ -7,6 +7,8 @@ namespace tessera::python {
 
 void BindRuntime(pybind11::module_& m);  // SdkRuntime, RunResult, MemcpyOrder, ... (bind_runtime)
 void BindBuild(pybind11::module_& m);
-void BindKernels(pybind11::module_& m);  // tessera.kernels: the library on numpy arrays (bind_kernels)    // assemble, link, Layout, Image (bind_build)
+void BindKernels(
+    pybind11::module_& m);  // tessera.kernels: the library on numpy arrays (bind_kernels)    //
+                            // assemble, link, Layout, Image (bind_build)
 
 }  // namespace tessera::python

@@ -1481,6 +1481,12 @@ struct ColorCfg {
   static constexpr uint32_t WithRx(uint32_t r, uint32_t v) {
     return (r & ~(0x1Fu << 5)) | ((v & 0x1Fu) << 5);
   }
+  // 1: leaving W or E, the wavelet's color becomes c xor 1
+  static constexpr unsigned kSwapXLsb = 10, kSwapXWidth = 1;
+  static constexpr uint32_t SwapX(uint32_t r) { return (r >> 10) & 0x1u; }
+  static constexpr uint32_t WithSwapX(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 10)) | ((v & 0x1u) << 10);
+  }
 };
 
 // per-color switch positions and state

@@ -127,11 +127,11 @@ class Ce {
   int QueueCount(int color) const { return st_.inq[color].count; }
   int OutCredits(int color) const { return st_.out_credits[color]; }
   int OwedCredits() const;
-  bool Quiet() const;           // CeStatus.Quiet
-  bool Settled() const;         // CeStatus.Settled (docs/isa.md 3.2)
+  bool Quiet() const;              // CeStatus.Quiet
+  bool Settled() const;            // CeStatus.Settled (docs/isa.md 3.2)
   bool DispatcherCanTake() const;  // a control wavelet heads a queue the dispatcher may take
   bool Starved(int ut) const;      // ut[ut] waits for data on a fabin color (UtWait FabIn), only
-  uint32_t StatusWord() const;  // CeStatus
+  uint32_t StatusWord() const;     // CeStatus
   uint64_t LastCycle() const { return last_cycle_; }
   const CeState& State() const { return st_; }
   CeState& MutableState() { return st_; }

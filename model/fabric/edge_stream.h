@@ -75,9 +75,7 @@ class EdgeStream final : public RampEndpoint {
   uint64_t NextWake() const override;
   bool Quiet() const override { return out_.empty() && in_.empty(); }
   // Nothing to send, and nothing it will consume (consumption stopped, SetConsumeLimit or Hold).
-  bool Settled() const override {
-    return out_.empty() && (in_.empty() || hold_ || limit_n_ == 0);
-  }
+  bool Settled() const override { return out_.empty() && (in_.empty() || hold_ || limit_n_ == 0); }
 
  private:
   bool MayConsume(uint64_t cycle) const;

@@ -109,7 +109,7 @@ void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
   using SC = arch::SwitchCfg;
   if (addr >= CC::kAddr && addr < CC::Addr(kColors) && addr % 4 == 0) {
     int c = (addr - CC::kAddr) / 4;
-    s.color_cfg[c] = value & ((1u << (CC::kRxLsb + CC::kRxWidth)) - 1);
+    s.color_cfg[c] = value & ((1u << (CC::kSwapXLsb + CC::kSwapXWidth)) - 1);
     s.UpdateRoute(c);
   } else if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0) {
     int c = (addr - SC::kAddr) / 4;
@@ -620,13 +620,16 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
   }
 
   // Readiness per color: a route, no tied-off target, a credit at every target.
+  // With color swap, an output's credit for a color is the credit of the color it leaves as.
+  uint32_t credit_ok[kDirs];
+  for (int o = 0; o < kDirs; ++o) credit_ok[o] = SwapView(s.credit_ok[o], s.swap_x, o);
   uint32_t no_credit = 0;
-  for (int o = 0; o < kDirs; ++o) no_credit |= s.tx_has[o] & ~s.credit_ok[o];
+  for (int o = 0; o < kDirs; ++o) no_credit |= s.tx_has[o] & ~credit_ok[o];
   const uint32_t ready = s.has_route & ~s.tied_hit & ~no_credit;
   uint32_t waiting = 0;
   for (int d = 0; d < kDirs; ++d) waiting |= avail[d] & s.rx_has[d];
   for (int o = 0; o < kDirs; ++o)
-    s.blocked[o] = waiting & s.tx_has[o] & ~s.credit_ok[o] & ~s.tied_hit;
+    s.blocked[o] = waiting & s.tx_has[o] & ~credit_ok[o] & ~s.tied_hit;
 
   // Faulty heads (a head its route cannot take) are consumed and reported ahead of traffic; an
   // input reports at most one fault per cycle, a reserved color arriving first. A head from an
@@ -724,23 +727,28 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       const bool ctrl = payload >> 32 & 1;
       const uint64_t word = fabric::MakeLink(ctrl, c, static_cast<uint32_t>(payload));
       const uint8_t tx = s.route[c].tx;
+      const bool swap = s.swap_x >> c & 1;
       for (int o = 0; o < kDirs; ++o) {
         if (!(tx >> o & 1)) continue;
         // A filtered RAMP copy is not made (it takes no credit); the other targets are served.
         if (o == kRampDir &&
             !FilterPasses(s.switch_cfg[c], s.filter_range[c], ctrl, static_cast<uint32_t>(payload)))
           continue;
-        if (--s.credit[o][c] == 0) s.credit_ok[o] &= ~(1u << c);
-        if (link_log_on_ && o != kRampDir) LogLink(t, At(r), o, false, word);
+        // Leaving W or E with color swap, the wavelet is its color's pair (credit and word).
+        const int oc = swap && SwapsAt(o) ? c ^ 1 : c;
+        const uint64_t out =
+            oc == c ? word : fabric::MakeLink(ctrl, oc, static_cast<uint32_t>(payload));
+        if (--s.credit[o][oc] == 0) s.credit_ok[o] &= ~(1u << oc);
+        if (link_log_on_ && o != kRampDir) LogLink(t, At(r), o, false, out);
         if (o == kRampDir) {
           // Output register plus RampLatency-1 stages to the CE side.
           Add(SlotAt(t + arch::kRampLatency).ce_links, r, word);
           ++in_wheel_;
         } else if (s.edge >> o & 1) {
-          Add(SlotAt(t + 1).ce_links, EdgeId(r, o), word);  // to the edge port's endpoint
+          Add(SlotAt(t + 1).ce_links, EdgeId(r, o), out);  // to the edge port's endpoint
           ++in_wheel_;
         } else {
-          Add(SlotAt(t + 1).arrivals, Neighbour(r, o), o ^ 1, word);
+          Add(SlotAt(t + 1).arrivals, Neighbour(r, o), o ^ 1, out);
           ++in_wheel_;
         }
       }

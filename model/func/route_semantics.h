@@ -68,6 +68,19 @@ inline bool FilterPasses(uint32_t switch_cfg, uint32_t filter_range, bool ctrl, 
   return index >= F::Min(filter_range) && index <= F::Max(filter_range);
 }
 
+// Color swap (docs/router.md, "Color swap"): a color with ColorCfg.SwapX leaves toward W or E as
+// its pair, color ^ 1, and so takes that output's credit for the pair. PairSwap exchanges each
+// even color's bit with the next odd one's; SwapView is what output o's credit mask means for
+// the colors routed there: the credit of the color each one leaves as.
+inline uint32_t PairSwap(uint32_t m) { return ((m & 0x555555u) << 1) | ((m >> 1) & 0x555555u); }
+inline bool SwapsAt(int out_dir) {
+  return out_dir == static_cast<int>(arch::Dir::kW) || out_dir == static_cast<int>(arch::Dir::kE);
+}
+inline uint32_t SwapView(uint32_t credit_ok, uint32_t swap_x, int out_dir) {
+  if (!swap_x || !SwapsAt(out_dir)) return credit_ok;
+  return (credit_ok & ~swap_x) | (PairSwap(credit_ok) & swap_x);
+}
+
 inline uint32_t AdvanceSwitch(uint32_t switch_cfg) {
   using S = arch::SwitchCfg;
   uint32_t pos = S::Pos(switch_cfg);

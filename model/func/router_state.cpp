@@ -33,6 +33,7 @@ void RouterState::UpdateRoute(int color) {
     tx_has[d] = (route[color].tx >> d & 1) ? (tx_has[d] | bit) : (tx_has[d] & ~bit);
     rx_has[d] = (route[color].rx >> d & 1) ? (rx_has[d] | bit) : (rx_has[d] & ~bit);
   }
+  swap_x = arch::ColorCfg::SwapX(color_cfg[color]) ? (swap_x | bit) : (swap_x & ~bit);
   has_route = route[color].tx ? (has_route | bit) : (has_route & ~bit);
   tied_hit = (route[color].tx & tied) ? (tied_hit | bit) : (tied_hit & ~bit);
 }

@@ -43,6 +43,7 @@ struct RouterState {
   std::array<uint32_t, kDirs> tx_has{}, rx_has{};  // per direction: colors whose route has it
   std::array<uint32_t, kDirs> rx_any{};  // per direction: colors some switch position accepts
   uint32_t has_route = 0, tied_hit = 0;
+  uint32_t swap_x = 0;  // colors with ColorCfg.SwapX: they leave W and E as color ^ 1
   std::array<Route, kColors> route{};
   std::array<uint8_t, kDirs> rr_ptr{};
   uint8_t prio = 0;     // input visited first; then the one after the first winner

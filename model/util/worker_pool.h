@@ -125,8 +125,8 @@ class WorkerPool {
   // Waiting longer than this for joined workers counts as slow; this many slow waits switch to
   // the caller alone for kSoloCalls calls.
   static constexpr int kSlowWaitUs = 500, kSlowWaitsToSolo = 3, kSoloCalls = 2000;
-  struct alignas(64) Claim {             // one per thread, each on its own cache line
-    std::atomic<size_t> part{0};         // the next untaken part of the thread's own run
+  struct alignas(64) Claim {      // one per thread, each on its own cache line
+    std::atomic<size_t> part{0};  // the next untaken part of the thread's own run
   };
   struct alignas(64) Done {  // one per part: its items are stepped
     std::atomic<bool> done{false};
@@ -171,7 +171,8 @@ class WorkerPool {
         }
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [&] {
-          return gen_.load(std::memory_order_acquire) != seen || stop_.load(std::memory_order_relaxed);
+          return gen_.load(std::memory_order_acquire) != seen ||
+                 stop_.load(std::memory_order_relaxed);
         });
       }
       seen = g;

@@ -366,6 +366,7 @@ package tessera_pkg;
   localparam int unsigned ColorCfgStride = 4;
   localparam int unsigned ColorCfgTxLsb = 0;  localparam int unsigned ColorCfgTxWidth = 5;  // output mask, direction order
   localparam int unsigned ColorCfgRxLsb = 5;  localparam int unsigned ColorCfgRxWidth = 5;  // input mask, direction order
+  localparam int unsigned ColorCfgSwapXLsb = 10;  localparam int unsigned ColorCfgSwapXWidth = 1;  // 1: leaving W or E, the wavelet's color becomes c xor 1
 
   // per-color switch positions and state
   localparam logic [15:0] SwitchCfgAddr = 16'hC180;

@@ -70,6 +70,8 @@ module tessera_router #(
   logic [NumDirs*NumColors-1:0] tx_has_flat, rx_has_flat, rx_any_flat;
   logic [NumColors-1:0]         adv;
   logic [NumColors-1:0]         filter_en;
+  logic [NumColors-1:0]         swap_x;  // ColorCfg.SwapX per color
+  localparam logic [NumColors-1:0] PairEven = {(NumColors / 2){2'b01}};  // the even colors
   logic [NumColors*32-1:0]      filter_range;
   logic [31:0]                  route_rdata;
   logic                         route_hit;
@@ -86,6 +88,7 @@ module tessera_router #(
     .ramp_rx_any_o,
     .ramp_tx_any_o,
     .filter_en_o   (filter_en),
+    .swap_x_o      (swap_x),
     .filter_range_o(filter_range)
   );
 
@@ -139,6 +142,19 @@ module tessera_router #(
   // ---- Per-color readiness ----
   logic [NumColors-1:0] has_route, no_credit, tied_hit, ready;
   logic [NumColors-1:0] credit_ok [NumDirs];
+  // With color swap (ColorCfg.SwapX), a color leaves W and E as its pair (color ^ 1) and needs
+  // that output's credit for the pair: per output, the credit each routed color needs.
+  logic [NumColors-1:0] credit_view [NumDirs];
+  always_comb begin
+    for (int o = 0; o < NumDirs; o++) begin
+      credit_view[o] = credit_ok[o];
+      if ((o == 32'(DirW) || o == 32'(DirE)) && swap_x != '0) begin
+        credit_view[o] = (credit_ok[o] & ~swap_x)
+                       | ((((credit_ok[o] & PairEven) << 1) | ((credit_ok[o] >> 1) & PairEven))
+                          & swap_x);
+      end
+    end
+  end
   logic [NumDirs-1:0]   tied_any;  // the RAMP is never tied off
   assign tied_any = {1'b0, tied_i};
 
@@ -148,7 +164,7 @@ module tessera_router #(
     tied_hit  = '0;
     for (int o = 0; o < NumDirs; o++) begin
       has_route = has_route | tx_has[o];
-      no_credit = no_credit | (tx_has[o] & ~credit_ok[o]);
+      no_credit = no_credit | (tx_has[o] & ~credit_view[o]);
       if (tied_any[o]) tied_hit = tied_hit | tx_has[o];
     end
     ready = has_route & ~tied_hit & ~no_credit;
@@ -287,7 +303,10 @@ module tessera_router #(
         end
         for (int o = 0; o < NumDirs; o++) begin
           if (tx_of[c][o] && !(o == 32'(DirRamp) && drop)) begin
-            out_d[o] = {1'b1, head[d][DataBits], c, head[d][DataBits-1:0]};
+            // Leaving W or E with color swap, the wavelet becomes its color's pair.
+            out_d[o] = {1'b1, head[d][DataBits],
+                        c ^ CW'((o == 32'(DirW) || o == 32'(DirE)) && swap_x[c]),
+                        head[d][DataBits-1:0]};
           end
         end
       end
@@ -399,7 +418,7 @@ module tessera_router #(
     for (int d = 0; d < NumDirs; d++) waiting = waiting | (avail[d] & rx_has[d]);
     for (int o = 0; o < NumDirs; o++) begin
       blocked_o[o*NumColors +: NumColors] =
-          {NumColors{en_i}} & waiting & tx_has[o] & ~credit_ok[o] & ~tied_hit;
+          {NumColors{en_i}} & waiting & tx_has[o] & ~credit_view[o] & ~tied_hit;
     end
   end
 

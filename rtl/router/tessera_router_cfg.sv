@@ -29,12 +29,14 @@ module tessera_router_cfg (
   // per color: the range filter is on (SwitchCfg.Filter), and its bounds (FilterRange) at
   // [c*32 +: 32]
   output logic [tessera_pkg::NumColors-1:0]             filter_en_o,
+  // per color: ColorCfg.SwapX (leaving W or E, the color becomes its pair)
+  output logic [tessera_pkg::NumColors-1:0]             swap_x_o,
   output logic [tessera_pkg::NumColors*32-1:0]          filter_range_o
 );
   `include "tessera_pkg_use.svh"
   // Only the low bits of a written word are state; the rest read back as zero.
 
-  localparam int unsigned BaseW = ColorCfgRxLsb + ColorCfgRxWidth;
+  localparam int unsigned BaseW = ColorCfgSwapXLsb + ColorCfgSwapXWidth;
   localparam int unsigned SwW   = SwitchCfgFilterLsb + SwitchCfgFilterWidth;
   localparam logic [15:0] BaseEnd = ColorCfgAddr + 16'(ColorCfgCount * ColorCfgStride);
   localparam logic [15:0] SwEnd   = SwitchCfgAddr + 16'(SwitchCfgCount * SwitchCfgStride);
@@ -91,6 +93,7 @@ module tessera_router_cfg (
   logic [MaskW-1:0]     rx_any_q, rx_any_d;
   logic [NumColors-1:0] ramp_tx_q, ramp_tx_d;
   logic [NumColors-1:0] filt_en_q, filt_en_d;  // SwitchCfg.Filter per color, kept beside it
+  logic [NumColors-1:0] swap_q, swap_d;        // ColorCfg.SwapX per color, kept beside it
 
   always_comb begin
     logic [1:0]         pos;
@@ -105,6 +108,7 @@ module tessera_router_cfg (
     end
     range_d   = range_q;
     filt_en_d = filt_en_q;
+    swap_d    = swap_q;
     tx_of_d   = tx_of_q;
     tx_has_d  = tx_has_q;
     rx_has_d  = rx_has_q;
@@ -134,6 +138,7 @@ module tessera_router_cfg (
           if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d[c]   = cfg_wdata_i[SwW-1:0];
           if (cfg_we_i && is_range && 32'(idx) == c) range_d[c*32 +: 32] = cfg_wdata_i;
           filt_en_d[c] = sw_d[c][SwitchCfgFilterLsb];
+          swap_d[c]    = base_d[c][ColorCfgSwapXLsb];
           // what the new registers imply
           pos      = sw_d[c][SwitchCfgPosLsb +: 2];
           codes    = {sw_d[c][SwitchCfgPos3DirLsb +: 3], sw_d[c][SwitchCfgPos2DirLsb +: 3],
@@ -179,6 +184,7 @@ module tessera_router_cfg (
       end
       range_q   <= '0;
       filt_en_q <= '0;
+      swap_q    <= '0;
       tx_of_q   <= '0;  // what the reset registers imply
       tx_has_q  <= '0;
       rx_has_q  <= '0;
@@ -191,6 +197,7 @@ module tessera_router_cfg (
       end
       range_q   <= range_d;
       filt_en_q <= filt_en_d;
+      swap_q    <= swap_d;
       tx_of_q   <= tx_of_d;
       tx_has_q  <= tx_has_d;
       rx_has_q  <= rx_has_d;
@@ -207,4 +214,5 @@ module tessera_router_cfg (
   assign ramp_tx_any_o = ramp_tx_q;
   assign filter_en_o    = filt_en_q;
   assign filter_range_o = range_q;
+  assign swap_x_o       = swap_q;
 endmodule

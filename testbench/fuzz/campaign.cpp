@@ -147,13 +147,14 @@ std::optional<std::string> CheckOutcome(const std::vector<Program>& pes,
     const uint32_t status = b.Read(c, arch::CeStatus::kAddr);
     if (pes[pe].expect_settled) {
       if (arch::CeStatus::Quiet(status) || !arch::CeStatus::Settled(status))
-        return name(pe) + fmt::format("the program should end settled, with a microthread "
-                                      "waiting for data, but ended {}: {}",
-                                      arch::CeStatus::Quiet(status) ? "quiet" : "unsettled",
-                                      DescribeActivity(b, c));
+        return name(pe) + fmt::format(
+                              "the program should end settled, with a microthread "
+                              "waiting for data, but ended {}: {}",
+                              arch::CeStatus::Quiet(status) ? "quiet" : "unsettled",
+                              DescribeActivity(b, c));
     } else if (!arch::CeStatus::Quiet(status)) {
-      return name(pe) + "the program should end quiet, but ended settled: " +
-             DescribeActivity(b, c);
+      return name(pe) +
+             "the program should end quiet, but ended settled: " + DescribeActivity(b, c);
     }
   }
   return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <map>
@@ -55,7 +56,15 @@ class Planner {
     std::iota(colors.begin(), colors.end(), 0);
     r_.Shuffle(colors);
     const int num = r_.Int(1, kMaxLinks);
-    for (int i = 0; i < num; ++i) AddLink(colors[i], m.Has(Category::kDsdFabric), out);
+    for (int i = 0; i < num; ++i) {
+      // A link whose color's pair no other link uses may swap colors on its hop (ColorCfg.SwapX).
+      const int c = colors[i];
+      const bool pair_free =
+          std::find(colors.begin(), colors.begin() + num, c ^ 1) == colors.begin() + num;
+      if (pair_free && r_.Chance(0.25) && AddSwapLink(c, m.Has(Category::kDsdFabric), out))
+        continue;
+      AddLink(c, m.Has(Category::kDsdFabric), out);
+    }
     return out;
   }
 
@@ -78,6 +87,43 @@ class Planner {
       if (n >= 0 && !on.count(n)) out.push_back(static_cast<Dir>(d));
     }
     return out;
+  }
+
+  // A link with color swap: a sender on `color` to its W or E neighbour, which receives it as
+  // color ^ 1 (the sender's route has ColorCfg.SwapX). False if the sender has no W or E
+  // neighbour (the caller draws an ordinary link instead).
+  bool AddSwapLink(int color, bool streams, std::vector<PeLinks>& out) {
+    const int sender = r_.Int(0, w_ * h_ - 1);
+    std::vector<Dir> dirs;
+    for (Dir d : {Dir::kW, Dir::kE})
+      if (Neighbour(sender, d) >= 0) dirs.push_back(d);
+    if (dirs.empty()) return false;
+    const Dir d = dirs[static_cast<size_t>(r_.Int(0, static_cast<int>(dirs.size()) - 1))];
+    const int n = Neighbour(sender, d);
+    using CC = arch::ColorCfg;
+    out[sender].routes.push_back(
+        {color, CC::WithSwapX(CC::WithRx(CC::WithTx(0, Bit(d)), Bit(Dir::kRamp)), 1)});
+    out[sender].routed |= 1u << color;
+    const int arrives = color ^ 1;
+    out[n].routes.push_back(
+        {arrives, CC::WithRx(CC::WithTx(0, Bit(Dir::kRamp)), Bit(Opposite(d)))});
+    out[n].routed |= 1u << arrives;
+    if (!streams || r_.Chance(0.5)) {
+      out[sender].task_colors.push_back(color);
+      out[n].rx_tasks.push_back(arrives);
+      return true;
+    }
+    PeLinks::Stream s;
+    s.color = color;
+    s.ctrl_end = r_.Chance(0.4);
+    s.count = r_.Int(0, detail::kSendBudget - (s.ctrl_end ? 1 : 0));
+    out[sender].streams.push_back(s);
+    if (r_.Chance(0.25)) {
+      out[n].rx_tasks.push_back(arrives);
+    } else {
+      out[n].reads.push_back({arrives, s.count});
+    }
+    return true;
   }
 
   // One link on `color`: a sender, one or two neighbours, perhaps one more hop past the first;

@@ -265,7 +265,8 @@ uint8_t Gen::FreeUts(int n, std::vector<int>& uts) {
   std::vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
   Shuffle(all);
   // The settling waiter's microthread goes last (a move, no draw: the rest is the same).
-  if (wait_ut_ >= 0) std::stable_partition(all.begin(), all.end(), [&](int u) { return u != wait_ut_; });
+  if (wait_ut_ >= 0)
+    std::stable_partition(all.begin(), all.end(), [&](int u) { return u != wait_ut_; });
   uts.assign(all.begin(), all.begin() + n);
   uint8_t mask = 0;
   for (int u : uts) mask |= static_cast<uint8_t>(1u << u);

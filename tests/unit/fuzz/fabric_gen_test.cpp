@@ -89,13 +89,26 @@ TEST(FabricGen, TheSourceParsesBackIntoThePrograms) {
 TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
   constexpr uint32_t kRamp = 1u << static_cast<int>(arch::Dir::kRamp);
   int links = 0, multicast = 0, through = 0, streams = 0, reads = 0, tasks = 0, filters = 0;
+  int swaps = 0;
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     const FabricProgram f = GenerateFabric(seed, 2, 2, GenOptions{});
     ASSERT_EQ(f.links.size(), 4u);
-    std::map<int, std::map<int, uint32_t>> cfg;  // color -> PE -> ColorCfg
+    // A link with color swap arrives as its color's pair: its receiver is filed under the
+    // sender's color, with the color it uses.
+    std::set<int> swapped;
+    for (int pe = 0; pe < 4; ++pe)
+      for (const PeLinks::Route& r : f.links[pe].routes)
+        if (arch::ColorCfg::SwapX(r.color_cfg)) swapped.insert(r.color);
+    swaps += static_cast<int>(swapped.size());
+    std::map<int, std::map<int, uint32_t>> cfg;  // link color -> PE -> ColorCfg
+    std::map<int, std::map<int, int>> uses;      // link color -> PE -> the color it uses
     for (int pe = 0; pe < 4; ++pe) {
       for (const PeLinks::Route& r : f.links[pe].routes) {
-        cfg[r.color][pe] = r.color_cfg;
+        const bool arrives_swapped =
+            !arch::ColorCfg::SwapX(r.color_cfg) && swapped.count(r.color ^ 1);
+        const int key = arrives_swapped ? r.color ^ 1 : r.color;
+        cfg[key][pe] = r.color_cfg;
+        uses[key][pe] = r.color;
         // A filter only where the CE takes the link into a data task, written after the route.
         if (r.filter) {
           ++filters;
@@ -122,7 +135,8 @@ TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
         }
         if (tx & kRamp) {
           ++receivers;
-          EXPECT_TRUE(HasColor(l.rx_tasks, color) || HasColor(l.reads, color)) << seed;
+          const int c = uses[color][pe];
+          EXPECT_TRUE(HasColor(l.rx_tasks, c) || HasColor(l.reads, c)) << seed;
         }
         if (rx != kRamp && (tx & ~kRamp)) ++through;
         for (int d = 0; d < 4; ++d) {
@@ -138,7 +152,10 @@ TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
     }
     std::map<int, int> sent;  // stream color -> count
     for (const PeLinks& l : f.links) {
-      for (const PeLinks::Stream& st : l.streams) sent[st.color] = st.count;
+      for (const PeLinks::Stream& st : l.streams) {
+        sent[st.color] = st.count;
+        if (swapped.count(st.color)) sent[st.color ^ 1] = st.count;  // read as the pair
+      }
       streams += static_cast<int>(l.streams.size());
       tasks += static_cast<int>(l.rx_tasks.size());
     }
@@ -157,6 +174,7 @@ TEST(FabricGen, RoutesJoinEveryLinksEndsAndTheEndsUseThem) {
   EXPECT_GT(reads, 50);
   EXPECT_GT(tasks, 100);
   EXPECT_GT(filters, 20);  // about three in ten receivers with data tasks
+  EXPECT_GT(swaps, 20);    // a quarter of the links whose color's pair is free
 }
 
 TEST(FabricGen, FiftyProgramsEndAsGeneratedOnTheFunctionalModelAndTheirTrafficArrives) {

@@ -127,12 +127,12 @@ TEST(Layout, ForEachWriteGivesEverythingABackendLoads) {
   EXPECT_EQ(w.count({2, 3, arch::ColorCfg::Addr(3)}), 0u);
 }
 
-TEST(Layout, SwitchStartAndRangeFilter) {
+TEST(Layout, SwitchStartRangeFilterAndColorSwap) {
   // start= sets the switch's position at load; filter=MIN..MAX sets SwitchCfg.Filter and
   // FilterRange, which the image carries and a backend is written.
   const Image img = Link(ParseLayoutText("t.tlayout", R"(fabric 2x1
 route color=3 at=0,0 rx=RAMP tx=E pos1=tx:RAMP ring start=1
-route color=3 at=1,0 rx=W tx=RAMP filter=4..9
+route color=3 at=1,0 rx=W tx=RAMP filter=4..9 swap_x
 )"));
   using SC = arch::SwitchCfg;
   ASSERT_NE(FindRoute(img, 0, 0, 3), nullptr);
@@ -148,7 +148,10 @@ route color=3 at=1,0 rx=W tx=RAMP filter=4..9
   EXPECT_EQ(w.count({0, 0, arch::FilterRange::Addr(3)}), 0u);
   // The image's text keeps both, and reads back the same.
   const std::string text = WriteImage(img);
-  EXPECT_NE(text.find("route 3 rx W tx RAMP switch 0x8000 filter 4 9"), std::string::npos) << text;
+  EXPECT_NE(text.find("route 3 rx W tx RAMP switch 0x8000 filter 4 9 swap_x"), std::string::npos)
+      << text;
+  EXPECT_EQ(arch::ColorCfg::SwapX(f->color_cfg), 1u);
+  EXPECT_EQ(arch::ColorCfg::SwapX(FindRoute(img, 0, 0, 3)->color_cfg), 0u);
   EXPECT_EQ(WriteImage(ReadImage(text, "t.timg")), text);
 }
 
