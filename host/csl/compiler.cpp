@@ -288,8 +288,10 @@ std::string Compiler::DsdDirective(const std::string& name, const DsdValue& d) {
   std::string s =
       fmt::format(".dsd    {}, {}, {}", name, kinds[static_cast<int>(d.kind)], DsdElemName(d.elem));
   if (d.kind == DsdKind::kMem1d) {
-    s += fmt::format(", base={}+{}, len={}, stride={}", d.base_symbol, d.base_offset, d.length,
-                     d.stride);
+    const std::string base = d.base_symbol.empty()
+                                 ? std::to_string(d.base_offset)
+                                 : fmt::format("{}+{}", d.base_symbol, d.base_offset);
+    s += fmt::format(", base={}, len={}, stride={}", base, d.length, d.stride);
   } else {
     s += fmt::format(", color={}, len={}", d.color,
                      d.length >= 0x7FFF ? std::string("inf") : std::to_string(d.length));
@@ -933,6 +935,14 @@ void Compiler::WriteOutput() {
   for (size_t i = 0; i < layout_mod_->binding.names.size(); ++i)
     js += fmt::format("{}\n    \"{}\": \"{}\"", i ? "," : "", layout_mod_->binding.names[i],
                       layout_mod_->binding.elems[i].i);
+  // The layout's color constants by name (the SDK's out.json has a "colors" table too).
+  js += "\n  },\n  \"colors\": {";
+  bool first_color = true;
+  for (const auto& [name, v] : layout_mod_->values) {
+    if (v.k != Value::K::kInt || !v.type || v.type->kind != TypeKind::kColor) continue;
+    js += fmt::format("{}\n    \"{}\": {}", first_color ? "" : ",", name, v.i);
+    first_color = false;
+  }
   js += "\n  },\n  \"tessera\": {\n";
   js += fmt::format("    \"image\": \"out.timg\",\n    \"arch\": \"{}\",\n", opt_.arch);
   js += fmt::format(

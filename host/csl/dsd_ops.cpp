@@ -2,10 +2,15 @@
 
 #include <map>
 
+#include "arch/arch.h"
 #include "csl/compiler.h"
 
 namespace tessera::csl {
 namespace {
+
+// The Trap fault's code for a fabric operation on a queue without a color (Materialize); a
+// failed @assert traps with 1.
+constexpr int kUnboundQueueTrap = 2;
 
 // What an operation accepts per element: the instruction-set type classes (docs/isa.md 4.11).
 enum class Cls : uint8_t { kF32, kF16, kI32, kI16, kX32, kX16 };
@@ -325,11 +330,20 @@ class DsdGen {
       if (d.color < 0) {
         const auto& m = d.kind == DsdKind::kFabin ? p->in_queue_color : p->out_queue_color;
         const auto it = m.find(d.queue);
-        if (it == m.end())
+        if (it == m.end()) {
+          // Programs leave a queue unbound on PEs that never reach the operation (residual's
+          // `if (0 == _px)`): the operation compiles to the Trap fault with code
+          // kUnboundQueueTrap, which stops the PE at this line if it does run (docs/csl.md).
+          if (s_.fn()) {
+            unbound_queue_ = true;
+            d.color = 0;
+            return;
+          }
           s_.Fail(at, fmt::format("{}: {} queue {} has no color: give the DSD .fabric_color or "
                                   "@initialize_queue(@get_{}_queue({}), .{{ .color = ... }})",
                                   role, d.kind == DsdKind::kFabin ? "input" : "output", d.queue,
                                   d.kind == DsdKind::kFabin ? "input" : "output", d.queue));
+        }
         d.color = it->second;
       }
       return;
@@ -424,20 +438,30 @@ class DsdGen {
     const bool async = opts.Field("async") && opts.Field("async")->i != 0;
     int ut = 0;
     if (async) {
+      // A DSD known only at run time (a `var`) still has its type's kind, and a global's
+      // initializer gives the queue the program set up for it.
+      auto shape = [&](size_t i) -> const DsdValue* {
+        if (v[i].v.k == Value::K::kDsd && v[i].known) return v[i].v.dsd.get();
+        if (v[i].dsd_init) return v[i].dsd_init.get();
+        return nullptr;
+      };
+      auto kind_of = [&](size_t i) {
+        const DsdValue* d = shape(i);
+        if (d) return d->kind;
+        return v[i].type && v[i].type->kind == TypeKind::kDsd ? v[i].type->dsd : DsdKind::kMem1d;
+      };
       ut = -1;
-      for (size_t i = 0; i < ops.size() && ut < 0; ++i) {
-        if (!v[i].known || v[i].v.k != Value::K::kDsd) continue;
-        if (v[i].v.dsd->kind == DsdKind::kFabout && v[i].v.dsd->queue >= 0) ut = v[i].v.dsd->queue;
-      }
-      for (size_t i = 0; i < ops.size() && ut < 0; ++i) {
-        if (!v[i].known || v[i].v.k != Value::K::kDsd) continue;
-        if (v[i].v.dsd->kind == DsdKind::kFabin && v[i].v.dsd->queue >= 0) ut = v[i].v.dsd->queue;
+      for (DsdKind want : {DsdKind::kFabout, DsdKind::kFabin}) {
+        for (size_t i = 0; i < ops.size() && ut < 0; ++i) {
+          const DsdValue* d = shape(i);
+          if (d && kind_of(i) == want && d->queue >= 0) ut = d->queue;
+        }
       }
       if (ut < 0) {
         bool fabric = false;
         for (size_t i = 0; i < ops.size(); ++i)
-          fabric |= v[i].known && v[i].v.k == Value::K::kDsd &&
-                    (v[i].v.dsd->kind == DsdKind::kFabin || v[i].v.dsd->kind == DsdKind::kFabout);
+          fabric |=
+              is_dsd(v[i]) && (kind_of(i) == DsdKind::kFabin || kind_of(i) == DsdKind::kFabout);
         if (!fabric) s_.Fail(call_, ".async needs a fabric DSD operand (fabin or fabout)");
         ut = 7;  // fabric operands given by color only
       }
@@ -463,7 +487,10 @@ class DsdGen {
       done = ", ut0";
     std::string line = fmt::format("{:<7} ", mnemonic);
     for (size_t i = 0; i < regs.size(); ++i) line += (i ? ", " : "") + regs[i];
-    s_.EmitText(line + done);
+    if (unbound_queue_)
+      s_.Emit("trap    {}", kUnboundQueueTrap);
+    else
+      s_.EmitText(line + done);
     for (size_t i = 0; i < v.size(); ++i) {
       if (v[i].dreg >= 0) s_.FreeDsr(v[i].dreg);
       if (static_cast<int>(i) == scalar_index || !is_dsd(v[i])) s_.Free(v[i]);
@@ -507,6 +534,7 @@ class DsdGen {
       RV out;
       out.type = d.type;
       out.dreg = dr;
+      out.dsd_init = Shape(d);
       return out;
     }
     if (d.known && x.known) {
@@ -521,6 +549,24 @@ class DsdGen {
         nd->base_offset = x.v.i;
       }
       return s_.Known(DsdVal(nd));
+    }
+    // A new base of another element type: the descriptor takes the pointee's type (the SDK's
+    // memory DSDs have no element type of their own; Tessera's do, docs/isa.md).
+    if (n == "set_dsd_base_addr" && d.known && d.v.k == Value::K::kDsd &&
+        d.v.dsd->kind == DsdKind::kMem1d && x.type && x.type->kind == TypeKind::kPtr &&
+        x.type->elem) {
+      const TypeP pointee =
+          x.type->elem->kind == TypeKind::kArray ? x.type->elem->elem : x.type->elem;
+      if (pointee && (SizeOf(pointee) == 2 || SizeOf(pointee) == 4) &&
+          (pointee->kind == TypeKind::kInt || pointee->kind == TypeKind::kFloat)) {
+        auto nd = std::make_shared<DsdValue>(*d.v.dsd);
+        if (SizeOf(pointee) != SizeOf(nd->elem ? nd->elem : types::Float(32))) {
+          nd->base_symbol.clear();  // dsetb replaces the base: the old one need not align
+          nd->base_offset = 0;
+        }
+        nd->elem = pointee;
+        d.v = DsdVal(nd);
+      }
     }
     const int dr = InDsr(d, a_[0]);
     if (n == "set_dsd_length") {
@@ -537,12 +583,38 @@ class DsdGen {
         s_.Free(x);
       }
     } else {
-      s_.Fail(call_, "@set_dsd_stride at run time is not supported yet");
+      // No instruction sets the stride alone: read the descriptor's upper word (drd), replace
+      // its low half (Dsd.Stride, bits 47:32) and write it back (dwr).
+      static_assert(arch::Dsd::kStrideLsb == 32 && arch::Dsd::kStrideWidth == 16,
+                    "Dsd.Stride is the low half of the descriptor's word 1");
+      const int t = s_.Temp(call_);
+      const int m = s_.Temp(call_);
+      s_.Emit("drd     r{}, d{}, 1", t, dr);
+      s_.Emit("li      r{}, 0xffff0000", m);
+      s_.Emit("and     r{0}, r{0}, r{1}", t, m);
+      if (x.known) {
+        s_.Emit("li      r{}, 0x{:x}", m, static_cast<uint32_t>(x.v.i) & 0xFFFFu);
+      } else {
+        const int r = s_.ToReg(x, a_[1]);
+        s_.Emit("andi    r{}, r{}, 0xffff", m, r);
+        s_.Free(x);
+      }
+      s_.Emit("or      r{0}, r{0}, r{1}", t, m);
+      s_.Emit("dwr     d{}, r{}, 1", dr, t);
+      s_.FreeReg(t);
+      s_.FreeReg(m);
     }
     RV out;
     out.type = d.type;
     out.dreg = dr;
+    out.dsd_init = Shape(d);
     return out;
+  }
+
+  // What stays of a DSD through the builtins that change it: kind, queue and color.
+  static std::shared_ptr<const DsdValue> Shape(const RV& d) {
+    if (d.known && d.v.k == Value::K::kDsd) return d.v.dsd;
+    return d.dsd_init;
   }
 
   // The DSD in a descriptor register of its own (for changing it).
@@ -567,6 +639,7 @@ class DsdGen {
   const std::vector<const Node*>& a_;
   std::vector<std::pair<std::string, std::string>> loaded_;  // where from -> descriptor register
   std::vector<std::pair<std::string, int64_t>> sources_;     // memory sources: array, offset
+  bool unbound_queue_ = false;  // an operand names a queue the program gave no color
 };
 
 }  // namespace

@@ -45,6 +45,8 @@ struct GlobalVar {
   ModuleInst* mod = nullptr;
   bool assigned = false;  // assigned by generated code (exported pointers must not be)
   bool address_taken = false;
+  // A DSD global given a known DSD of another kind, queue or color than its initializer.
+  bool dsd_shape_varies = false;
 };
 
 // A <debug> module's trace buffer: word 0 counts the words used, records follow.

@@ -33,6 +33,9 @@ struct RV {
   bool temp = false;  // reg is a temporary this RV owns
   int dreg = -1;
   std::string mem;  // a DSD in memory: its address operand (for ldd)
+  // A DSD global known only at run time: its initializer, for the fields no builtin changes
+  // (kind, queue, color); null when its stores may change them.
+  std::shared_ptr<const DsdValue> dsd_init;
 };
 
 // Where a variable, an element or a pointee lives.

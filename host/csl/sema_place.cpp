@@ -379,6 +379,8 @@ RV Sema::Load(const Place& p, const Node* at) {
   }
   if (p.type->kind == TypeKind::kDsd) {
     out.mem = MemOperand(p);
+    if (p.global && p.global->init.k == Value::K::kDsd && !p.global->dsd_shape_varies)
+      out.dsd_init = p.global->init.dsd;
     return out;
   }
   if (!IsRegisterScalar(p.type))

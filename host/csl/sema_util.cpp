@@ -179,6 +179,14 @@ void Sema::FreeDsr(int d) {
 void Sema::StoreDsd(const Place& p, RV v, const Node* at) {
   if (p.where != Place::W::kMem) Fail(at, "a DSD variable lives in memory");
   NeedRuntime(at, "assigning a DSD variable");
+  if (p.global && p.global->init.k == Value::K::kDsd) {
+    // Loads of the global give its initializer's kind, queue and color while every store keeps
+    // them (the builtins that change a DSD do); a microthread is chosen by them.
+    const DsdValue* was = p.global->init.dsd.get();
+    const DsdValue* now = v.known && v.v.k == Value::K::kDsd ? v.v.dsd.get() : v.dsd_init.get();
+    if (!now || now->kind != was->kind || now->queue != was->queue || now->color != was->color)
+      p.global->dsd_shape_varies = true;
+  }
   const std::string dst = PlaceOperand(p);
   if (v.dreg >= 0) {
     Emit("std     d{}, {}", v.dreg, dst);

@@ -37,6 +37,9 @@ want[28:32] = 9.0
 want[32:40] = a + a * a[1]
 want[40:43] = m.sum(axis=1)
 want[44:46] = -1.0
+want[46:48] = 7.0
+want[56:60] = a[0::2]
+want[60:64] = a[1::2]
 want[48:56] = ((h.astype(np.int32) * 2 + 3 + 32768) % 65536 - 32768).astype(np.float32)
 diff = np.nonzero(out != want)[0]
 if diff.size:

@@ -57,6 +57,28 @@ got = np.zeros(12, dtype=np.float32)
 r.memcpy_d2h(got, r.get_id("v"), 0, 0, 2, 2, 3, streaming=False, order=ROW, data_type=B32,
              nonblock=False)
 check("scale(-3, 0.5, true) on every PE", got.reshape(4, 3)[:, 2], np.full(4, 1.5, np.float32))
+# Broadcast copies: one column of data for every column (rowbcast), one row for every row
+# (colbcast), in both orders; the SDK's older call(name, [args]).
+per_row = np.array([[10, 11, 12], [20, 21, 22]], dtype=np.float32)  # [y][i]
+per_col = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.float32)        # [x][i]
+for order, rows, cols in ((ROW, per_row.reshape(-1), per_col.reshape(-1)),
+                          (COL, per_row.T.reshape(-1), per_col.T.reshape(-1))):
+    r.memcpy_h2d_rowbcast(r.get_id("v"), rows, 0, 0, 2, 2, 3, streaming=False, order=order,
+                          data_type=B32, nonblock=False)
+    r.memcpy_d2h(got, r.get_id("v"), 0, 0, 2, 2, 3, streaming=False, order=ROW, data_type=B32,
+                 nonblock=False)
+    check(f"memcpy_h2d_rowbcast {order}", got.reshape(2, 2, 3),
+          np.broadcast_to(per_row[:, None, :], (2, 2, 3)))
+    r.memcpy_h2d_colbcast(r.get_id("v"), cols, 0, 0, 2, 2, 3, streaming=False, order=order,
+                          data_type=B32, nonblock=False)
+    r.memcpy_d2h(got, r.get_id("v"), 0, 0, 2, 2, 3, streaming=False, order=ROW, data_type=B32,
+                 nonblock=False)
+    check(f"memcpy_h2d_colbcast {order}", got.reshape(2, 2, 3),
+          np.broadcast_to(per_col[None, :, :], (2, 2, 3)))
+r.call("scale", [-3, 0.5, True], nonblock=False)
+r.memcpy_d2h(got, r.get_id("v"), 0, 0, 2, 2, 3, streaming=False, order=ROW, data_type=B32,
+             nonblock=False)
+check("call('scale', [-3, 0.5, True])", got.reshape(4, 3)[:, 2], np.full(4, 1.5, np.float32))
 for bad_args, what in (((1, 2.0), "takes 3 argument"), ((70000, 1.0, False), "does not fit in i16")):
     try:
         r.launch("scale", *bad_args, nonblock=False)

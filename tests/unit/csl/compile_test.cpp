@@ -180,6 +180,36 @@ TEST_F(CslCompile, RunawayCompileTimeWorkIsAnErrorNotACrashOrAHang) {
             std::string::npos);
 }
 
+// What real SDK programs do with DSDs (residual, bandwidth-test, fft): an operation on a queue
+// this PE never bound compiles to a trap (it sits in a branch the PE does not take); an async
+// operation on a `var` fabin takes its queue's microthread from the initializer; strides set
+// at run time read and rewrite the descriptor's upper word.
+TEST_F(CslCompile, DsdsKnownOnlyAtRunTime) {
+  OnePe(
+      "var buf: [4]u32;\n"
+      "var on: i16 = 0;\n"
+      "const t = @get_local_task_id(9);\n"
+      "task done() void {}\n"
+      "const unbound = @get_dsd(fabin_dsd, .{ .extent = 4, .input_queue = "
+      "@get_input_queue(6) });\n"
+      "var bound = @get_dsd(fabin_dsd, .{ .extent = 4, .input_queue = @get_input_queue(3) });\n"
+      "const mem = @get_dsd(mem1d_dsd, .{ .tensor_access = |i|{4} -> buf[i] });\n"
+      "fn f() void {\n"
+      "  if (on == 1) { @mov32(mem, unbound, .{ .async = true, .activate = t }); }\n"
+      "  @mov32(mem, bound, .{ .async = true, .activate = t });\n"
+      "  var s: i16 = 2;\n"
+      "  @mov32(mem, @set_dsd_stride(mem, s));\n"
+      "}\n"
+      "comptime {\n  @bind_local_task(done, t);\n"
+      "  @initialize_queue(@get_input_queue(3), .{ .color = @get_color(4) });\n}");
+  ASSERT_EQ(ErrorOf(), "");
+  const std::string s = Read("out/pe_0.s");
+  EXPECT_NE(s.find("trap    2"), std::string::npos) << s;
+  EXPECT_NE(s.find(", ut3 activate"), std::string::npos) << s;
+  EXPECT_NE(s.find("drd     r"), std::string::npos) << s;
+  EXPECT_NE(s.find("dwr     d"), std::string::npos) << s;
+}
+
 TEST_F(CslCompile, CommandLineParamsAndExports) {
   OnePe("fn f() void {}");
   Options o = Opt();

@@ -15,12 +15,14 @@ Each command runs the fabric until it is settled: nothing can move until the hos
 Environment: TESSERA_BACKEND=func|rtl|cosim (default func), TESSERA_PROFILE=1 (a profile at
 stop), TESSERA_TIMELINE=FILE (a Chrome/Perfetto timeline), TESSERA_TRACE_INSN=FILE (every
 instruction, with the CSL line that generated it), TESSERA_MAX_CYCLES (per command, default
-10,000,000). Output of <simprint> goes to sim.log in the current folder, one `@CYCLE text`
+10,000,000), TESSERA_STATS=FILE (at stop, a JSON object: backend, cycles, PEs, the seconds from
+SdkRuntime() to stop() and the simulated PE-cycles per second; bench/sdk_programs.sh). Output of <simprint> goes to sim.log in the current folder, one `@CYCLE text`
 line per line printed. See docs/csl.md.
 """
 import enum
 import json
 import os
+import time
 
 import numpy as np
 import tessera
@@ -94,6 +96,7 @@ class SdkRuntime:
             if os.environ.get(env):
                 kw[arg] = os.environ[env]
         image = os.path.join(self._bindir, self._meta["image"])
+        self._t0 = time.perf_counter()  # for TESSERA_STATS: building the model counts
         self._rt = tessera.SdkRuntime(image, self._backend, quiet=True, progress=False,
                                       settle=True, max_cycles=self._max_cycles, **kw)
         # The exported data and functions; the PEs of each program.
@@ -125,9 +128,11 @@ class SdkRuntime:
         for p in self._meta["programs"]:
             if p["launch_task"] < 0 and not p["functions"]:
                 continue
+            # The counter's address differs between programs (and so between PEs).
             info = self._rt.get_id(p["unblock_counter"])
-            for pe in p["pes"]:
-                self._counter[tuple(pe)] = info["address"]
+            address = dict(zip((tuple(pe) for pe in info["pes"]), info["addresses"]))
+            for kx, ky in p["pes"]:
+                self._counter[(kx, ky)] = address[(self._ox + kx, self._oy + ky)]
 
     def run(self):
         """Starts the program: tasks active at load run until the fabric settles."""
@@ -143,6 +148,23 @@ class SdkRuntime:
         self._save_traces()
         self._rt.stop()
         self._flush_log()
+        self._write_stats()
+
+    def _write_stats(self):
+        """TESSERA_STATS=FILE: what this session simulated and how fast (wall seconds from the
+        constructor to stop(), so the model's construction and every host command count)."""
+        path = os.environ.get("TESSERA_STATS", "")
+        if not path:
+            return
+        seconds = time.perf_counter() - self._t0
+        fw, fh = self._rt.fabric
+        cycles = int(self._rt.cycle)
+        stats = {"backend": self._backend, "cycles": cycles, "pes": fw * fh,
+                 "fabric": [fw, fh], "seconds": round(seconds, 4),
+                 "pe_cycles_per_second": round(cycles * fw * fh / seconds) if seconds > 0 else 0}
+        with open(path, "w") as f:
+            json.dump(stats, f)
+            f.write("\n")
 
     def _save_traces(self):
         """Saves every PE's <debug> buffers to debug_traces.json in the output folder, where
@@ -174,6 +196,41 @@ class SdkRuntime:
         return self._ids.index(name)
 
     # Copies.
+    def memcpy_h2d_rowbcast(self, dest, src, px, py, w, h, elem_per_pe, streaming=False,
+                            data_type=MemcpyDataType.MEMCPY_32BIT,
+                            order=MemcpyOrder.ROW_MAJOR, nonblock=False):
+        """memcpy_h2d of one column of data, [h][1][l], that every column of (px, py, w, h)
+        receives: h * elem_per_pe elements (COL_MAJOR: h fastest)."""
+        return self._bcast_h2d("memcpy_h2d_rowbcast", dest, src, px, py, w, h, elem_per_pe,
+                               streaming, data_type, order, nonblock, rows=True)
+
+    def memcpy_h2d_colbcast(self, dest, src, px, py, w, h, elem_per_pe, streaming=False,
+                            data_type=MemcpyDataType.MEMCPY_32BIT,
+                            order=MemcpyOrder.ROW_MAJOR, nonblock=False):
+        """memcpy_h2d of one row of data, [1][w][l], that every row of (px, py, w, h) receives:
+        w * elem_per_pe elements (COL_MAJOR: w fastest)."""
+        return self._bcast_h2d("memcpy_h2d_colbcast", dest, src, px, py, w, h, elem_per_pe,
+                               streaming, data_type, order, nonblock, rows=False)
+
+    def _bcast_h2d(self, call, dest, src, px, py, w, h, elem_per_pe, streaming, data_type, order,
+                   nonblock, rows):
+        """A broadcast H2D is the plain one of the data repeated along the other axis."""
+        n = (h if rows else w) * elem_per_pe
+        flat = np.asarray(src).reshape(-1)
+        if flat.size != n:
+            raise SdkError(f"{call}({dest}, ...): the data has {flat.size} elements; "
+                           f"{'h' if rows else 'w'} * elem_per_pe is {n}")
+        k = h if rows else w
+        if order == MemcpyOrder.COL_MAJOR:  # [l][k] in memory, k fastest
+            per = flat.reshape(elem_per_pe, k).T
+        else:
+            per = flat.reshape(k, elem_per_pe)
+        full = np.broadcast_to(per[:, None, :] if rows else per[None, :, :],
+                               (h, w, elem_per_pe))  # [h][w][l]
+        return self.memcpy_h2d(dest, np.ascontiguousarray(full).reshape(-1), px, py, w, h,
+                               elem_per_pe, streaming=streaming, data_type=data_type,
+                               order=MemcpyOrder.ROW_MAJOR, nonblock=nonblock)
+
     def memcpy_h2d(self, dest, src, px, py, w, h, elem_per_pe, streaming=False,
                    data_type=MemcpyDataType.MEMCPY_32BIT, order=MemcpyOrder.ROW_MAJOR,
                    nonblock=False):
@@ -225,6 +282,14 @@ class SdkRuntime:
         return name, symbol, dtype
 
     # Launch.
+    def call(self, name, args, nonblock=False):
+        """The SDK's older spelling of launch(): the arguments as one list."""
+        if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
+            raise SdkError(f"call({name!r}, args): args is a list of the function's arguments "
+                           f"(found {type(args).__name__}); launch({name!r}, *args) takes them "
+                           "one by one")
+        return self.launch(name, *list(args), nonblock=nonblock)
+
     def launch(self, name, *args, nonblock=False):
         """Runs the exported function `name` on every PE whose program has it, with `args` for
         its parameters (numbers or bools, converted to the parameter types)."""
