@@ -150,6 +150,8 @@ class DsdGen {
       case DsdKind::kMem1d: {
         allowed({"tensor_access", "base_address", "extent", "stride", "offset",
                  "wavelet_index_offset"});
+        // An operation's .index then offsets the DSD by that many elements (Op).
+        if (const Value* w = f.Field("wavelet_index_offset")) d->index = w->i != 0;
         if (const Value* ta = f.Field("tensor_access")) {
           if (ta->k != Value::K::kTensor) s_.Fail(a_[1], ".tensor_access takes |i|{N} -> A[...]");
           if (f.Field("base_address") || f.Field("extent") || f.Field("stride") ||
@@ -298,7 +300,15 @@ class DsdGen {
       DsdValue d = *v.v.dsd;
       Materialize(d, c, at, role);
       NoteSource(d, role);
-      return load(s_.compiler().DsdConstant(s_.module()->program, d, at->loc));
+      const std::string sym = s_.compiler().DsdConstant(s_.module()->program, d, at->loc);
+      if (index_reg_ >= 0 && d.kind == DsdKind::kMem1d && d.index) {
+        // Its own register, moved by the wavelet's index (in elements: dincb scales).
+        s_.Emit("ldd     d{}, {}", dreg, sym);
+        s_.Emit("dincb   d{}, r{}", dreg, index_reg_);
+        indexed_ = true;
+        return fmt::format("d{}", dreg);
+      }
+      return load(sym);
     }
     if (v.dreg >= 0) return fmt::format("d{}", v.dreg);
     if (!v.mem.empty()) {
@@ -365,9 +375,32 @@ class DsdGen {
     // Options: a final comptime struct with .async, .activate, .unblock.
     std::vector<const Node*> ops = a_;
     Value opts = Value::Void();
+    const Node* index_node = nullptr;  // .index: a wavelet's index, known at run time
     if (!ops.empty() && ops.back()->kind == NodeKind::kInitList && !ops.back()->kid(0)) {
-      opts = s_.Const(ops.back(), "the operation's options");
+      const Node* list = ops.back();
+      for (size_t k = 1; k < list->kids.size(); ++k)
+        if (list->kid(k) && list->kid(k)->kind == NodeKind::kFieldInit &&
+            list->kid(k)->text == "index")
+          index_node = list->kid(k)->kid(0);
+      if (!index_node) {
+        opts = s_.Const(list, "the operation's options");
+      } else {
+        opts.k = Value::K::kAgg;
+        for (size_t k = 1; k < list->kids.size(); ++k) {
+          const Node* fi = list->kid(k);
+          if (!fi || fi->kind != NodeKind::kFieldInit || fi->text == "index") continue;
+          opts.names.push_back(fi->text);
+          opts.elems.push_back(s_.Const(fi->kid(0), fmt::format("option .{}", fi->text)));
+        }
+      }
       ops.pop_back();
+    }
+    if (index_node) {
+      // `.index = i` offsets every operand made with .wavelet_index_offset by i elements.
+      RV ix = s_.Coerce(s_.Expr(index_node, types::Int(16, false)), types::Int(16, false),
+                        index_node, "the option .index");
+      index_reg_ = s_.ToReg(ix, index_node);
+      index_rv_ = ix;
     }
     const size_t want = 1 + static_cast<size_t>(info.dsd_srcs) + (info.needs_scalar ? 1 : 0);
     if (ops.size() != want && !(info.dsd_srcs == 1 && ops.size() == 2) &&
@@ -435,6 +468,11 @@ class DsdGen {
     }
     // The microthread: an async operation runs on its fabout's output queue, else its fabin's
     // input queue; a synchronous one on ut0 (docs/csl.md).
+    if (index_reg_ >= 0) {
+      if (!indexed_)
+        s_.Fail(index_node, ".index needs an operand made with .wavelet_index_offset = true");
+      s_.Free(index_rv_);
+    }
     const bool async = opts.Field("async") && opts.Field("async")->i != 0;
     int ut = 0;
     if (async) {
@@ -640,6 +678,9 @@ class DsdGen {
   std::vector<std::pair<std::string, std::string>> loaded_;  // where from -> descriptor register
   std::vector<std::pair<std::string, int64_t>> sources_;     // memory sources: array, offset
   bool unbound_queue_ = false;  // an operand names a queue the program gave no color
+  int index_reg_ = -1;          // .index: the register holding it
+  RV index_rv_;
+  bool indexed_ = false;  // an operand was offset by it
 };
 
 }  // namespace
