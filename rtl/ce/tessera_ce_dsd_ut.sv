@@ -156,19 +156,21 @@ module tessera_ce_dsd_ut (
     pl_raddr = '0;
     why      = UtWaitReady;
     wc       = 5'(NoColor);
-    r0       = 1'b0;
-    r1       = 1'b0;
-    in_ok    = 1'b0;
-    dot_ok   = 1'b1;
-    st       = stage_q;
-    j        = i_q[2:0];
-    for (int r = 0; r < 3; r++) begin
-      a[r]     = oaddr_q[r];
-      mem[r]   = 1'b0;
-      banks[r] = '0;
-      rows[r]  = '0;
-    end
+    // The temporaries below matter only to a busy microthread: an idle one (most of them, most
+    // of the time) leaves them as they were and skips their defaults (docs/performance.md).
     if (busy_q && !ending) begin
+      r0     = 1'b0;
+      r1     = 1'b0;
+      in_ok  = 1'b0;
+      dot_ok = 1'b1;
+      st     = stage_q;
+      j      = i_q[2:0];
+      for (int r = 0; r < 3; r++) begin
+        a[r]     = oaddr_q[r];
+        mem[r]   = 1'b0;
+        banks[r] = '0;
+        rows[r]  = '0;
+      end
       if (split_me_i) begin
         why = UtWaitReady;  // its split step's second half is due
       end else if (ended_q) begin
