@@ -12,7 +12,7 @@
 set -euo pipefail
 sdk=${1:?usage: bench/sdk_programs.sh SDK_EXAMPLES [BUILD_DIR]}
 build=$(cd "${2:-build}" && pwd)
-programs=${PROGRAMS:-"benchmarks/mandelbrot benchmarks/wide-multiplication tutorials/topic-02-libraries tutorials/topic-13-simprint tutorials/gemv-01-complete-program"}
+programs=${PROGRAMS:-"benchmarks/mandelbrot benchmarks/wide-multiplication benchmarks/residual benchmarks/gemv-checkerboard-pattern benchmarks/fft-1d-2d tutorials/topic-02-libraries tutorials/topic-13-simprint"}
 backends=${BACKENDS:-func rtl}
 for tool in cslc cs_python; do
   [ -x "$build/bin/$tool" ] || { echo "sdk_programs: $build/bin/$tool is missing (make build)" >&2; exit 2; }
@@ -43,7 +43,7 @@ for name in $programs; do
     fi
     read -r cycles pes seconds rate < <(python3 -c "import json; s = json.load(open('$tmp/stats.json')); print(s['cycles'], s['pes'], s['seconds'], s['pe_cycles_per_second'])")
     [ -z "$base" ] && base=$rate
-    printf '%-36s %-7s %9d %6d %9.2f %14d %9.3fx\n' "$name" "$b" "$cycles" "$pes" "$seconds" "$rate" \
+    printf '%-36s %-7s %9d %6d %9.3f %14d %9.3fx\n' "$name" "$b" "$cycles" "$pes" "$seconds" "$rate" \
       "$(awk -v r="$rate" -v b="$base" 'BEGIN { print r / b }')"
   done
 done

@@ -146,11 +146,12 @@ class SdkRuntime:
         """Ends the session (and writes the profile, timeline and traces asked for)."""
         self._wait_unblock("stop")
         self._save_traces()
+        cycles = int(self._rt.cycle)  # the session's cycles (stop() ends the session)
         self._rt.stop()
         self._flush_log()
-        self._write_stats()
+        self._write_stats(cycles)
 
-    def _write_stats(self):
+    def _write_stats(self, cycles):
         """TESSERA_STATS=FILE: what this session simulated and how fast (wall seconds from the
         constructor to stop(), so the model's construction and every host command count)."""
         path = os.environ.get("TESSERA_STATS", "")
@@ -158,7 +159,6 @@ class SdkRuntime:
             return
         seconds = time.perf_counter() - self._t0
         fw, fh = self._rt.fabric
-        cycles = int(self._rt.cycle)
         stats = {"backend": self._backend, "cycles": cycles, "pes": fw * fh,
                  "fabric": [fw, fh], "seconds": round(seconds, 4),
                  "pe_cycles_per_second": round(cycles * fw * fh / seconds) if seconds > 0 else 0}
