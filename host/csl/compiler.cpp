@@ -87,6 +87,12 @@ void Compiler::Run() {
     EvalLayout();
     BuildPrograms();
     for (auto& p : programs_) GenProgram(*p);
+    for (auto& p : programs_)
+      for (const auto& [g, at] : p->map_inits)
+        if (g->assigned)
+          sources_.Fail(at, fmt::format("@map took '{}' as its initializer, but the program "
+                                        "assigns it at run time",
+                                        g->decl ? g->decl->text : g->symbol));
     WriteOutput();
   });
 }
@@ -644,6 +650,7 @@ void Compiler::GenProgram(Program& p) {
     if (x.is_fn && !x.params.empty())
       out += fmt::format("        .export __frame_{}, u32, {}\n", x.symbol, x.params.size());
   if (p.uses_div || p.uses_print) out += "        .align  4\n__csl_div_lr:\n        .word   0\n";
+  if (p.uses_dsr_save) out += "        .align  4\n__dsr_save:\n        .word   0\n";
   if (p.uses_print)
     out +=
         "        .align  4\n__csl_print_lr:\n        .word   0\n__csl_print_buf:\n        .space  "

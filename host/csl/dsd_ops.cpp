@@ -1,5 +1,6 @@
 #include "csl/dsd_ops.h"
 
+#include <algorithm>
 #include <map>
 
 #include "arch/arch.h"
@@ -297,6 +298,12 @@ class DsdGen {
     if (v.known) {
       if (v.v.k != Value::K::kDsd)
         s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, ValueText(v.v)));
+      if (v.v.dsd->dsr >= 0) {  // a register of @get_dsr, loaded by @load_to_dsr
+        const int k = v.v.dsd->dsr;
+        if (std::find(named_dsrs_.begin(), named_dsrs_.end(), k) == named_dsrs_.end())
+          named_dsrs_.push_back(k);
+        return fmt::format("d{}", k);
+      }
       DsdValue d = *v.v.dsd;
       Materialize(d, c, at, role);
       NoteSource(d, role);
@@ -529,6 +536,7 @@ class DsdGen {
       s_.Emit("trap    {}", kUnboundQueueTrap);
     else
       s_.EmitText(line + done);
+    SaveAddresses();
     for (size_t i = 0; i < v.size(); ++i) {
       if (v[i].dreg >= 0) s_.FreeDsr(v[i].dreg);
       if (static_cast<int>(i) == scalar_index || !is_dsd(v[i])) s_.Free(v[i]);
@@ -649,6 +657,105 @@ class DsdGen {
     return out;
   }
 
+  // @get_dsr(dsr_dest | dsr_src0 | dsr_src1, i): a descriptor register the program manages
+  // itself. The SDK has a file per role; Tessera has one file, and each (role, index) the
+  // program names gets its own register of d3..d7 (cslc uses d0..d2 for operands and d8..d15
+  // for DSDs it computes).
+  RV GetDsr() {
+    if (a_.size() != 2) s_.Fail(call_, "@get_dsr takes (dsr_dest | dsr_src0 | dsr_src1, index)");
+    const std::string role = a_[0]->kind == NodeKind::kIdent ? a_[0]->text : "";
+    if (role != "dsr_dest" && role != "dsr_src0" && role != "dsr_src1")
+      s_.Fail(a_[0], "@get_dsr's first argument is dsr_dest, dsr_src0 or dsr_src1");
+    const Value ix = s_.Const(a_[1], "@get_dsr's index");
+    if (ix.k != Value::K::kInt || ix.i < 0 || ix.i > 31)
+      s_.Fail(a_[1], "@get_dsr's index is 0..31");
+    std::map<std::string, int>& m = s_.module()->program->dsrs;
+    const std::string key = fmt::format("{} {}", role, ix.i);
+    auto it = m.find(key);
+    if (it == m.end()) {
+      if (m.size() >= 5)
+        s_.Fail(call_, "Tessera's cslc gives a program at most 5 DSRs of its own (d3..d7)");
+      it = m.emplace(key, 3 + static_cast<int>(m.size())).first;
+    }
+    auto d = std::make_shared<DsdValue>();
+    d->dsr = it->second;
+    return s_.Known(DsdVal(d));
+  }
+
+  // @load_to_dsr(dsr, dsd, .{ .save_address = b }): the DSD into the register. With
+  // .save_address, every operation that names the register moves it past the elements it took
+  // (length times stride), so the next one goes on from there; __dsr_save keeps a bit per
+  // register, as the loads at run time set it.
+  RV LoadToDsr() {
+    if (a_.size() != 2 && a_.size() != 3)
+      s_.Fail(call_, "@load_to_dsr takes (dsr, dsd) or (dsr, dsd, .{ .save_address = b })");
+    const Value dv = s_.Const(a_[0], "@load_to_dsr's register");
+    if (dv.k != Value::K::kDsd || dv.dsd->dsr < 0)
+      s_.Fail(a_[0], "@load_to_dsr loads a register from @get_dsr");
+    bool save = false;
+    if (a_.size() == 3) {
+      const Value o = s_.Const(a_[2], "@load_to_dsr's options");
+      for (const std::string& n : o.names)
+        if (n != "save_address")
+          s_.Fail(a_[2], fmt::format("@load_to_dsr has no option .{} (only .save_address)", n));
+      if (const Value* sa = o.Field("save_address")) save = sa->i != 0;
+    }
+    s_.NeedRuntime(call_, "@load_to_dsr");
+    const int k = dv.dsd->dsr;
+    RV d = s_.Expr(a_[1]);
+    if (d.type->kind != TypeKind::kDsd) s_.Fail(a_[1], "@load_to_dsr loads a DSD");
+    if (d.dreg >= 0) {
+      s_.Emit("dmov    d{}, d{}", k, d.dreg);
+      s_.FreeDsr(d.dreg);
+    } else if (d.known) {
+      DsdValue v = *d.v.dsd;
+      if (v.dsr >= 0) s_.Fail(a_[1], "@load_to_dsr loads a DSD, not a register");
+      if (!v.elem) v.elem = types::Float(32);
+      s_.Emit("ldd     d{}, {}", k, s_.compiler().DsdConstant(s_.module()->program, v, a_[1]->loc));
+    } else if (!d.mem.empty()) {
+      s_.Emit("ldd     d{}, {}", k, d.mem);
+    } else {
+      s_.Fail(a_[1], "@load_to_dsr loads a DSD");
+    }
+    Program* p = s_.module()->program;
+    if (save || p->uses_dsr_save) {
+      p->uses_dsr_save = true;
+      const int t = s_.Temp(call_);
+      s_.Emit("lw      r{}, __dsr_save", t);
+      if (save) {
+        s_.Emit("ori     r{0}, r{0}, {1}", t, 1 << k);
+      } else {
+        s_.Emit("andi    r{0}, r{0}, {1}", t, 0xFFFF & ~(1 << k));
+      }
+      s_.Emit("sw      r{}, __dsr_save", t);
+      s_.FreeReg(t);
+    }
+    return s_.Known(Value::Void());
+  }
+
+  // After an operation: each register of @get_dsr loaded with .save_address moves past what
+  // the operation took (the hardware's saved address; a copy was made at issue).
+  void SaveAddresses() {
+    if (!s_.module()->program->uses_dsr_save) return;
+    for (int k : named_dsrs_) {
+      const int t = s_.Temp(call_);
+      const int u = s_.Temp(call_);
+      const std::string skip = s_.NewLabel();
+      s_.Emit("lw      r{}, __dsr_save", t);
+      s_.Emit("andi    r{0}, r{0}, {1}", t, 1 << k);
+      s_.Emit("beqz    r{}, {}", t, skip);
+      s_.Emit("drd     r{}, d{}, 0", t, k);  // Length 30:16
+      s_.Emit("shri    r{0}, r{0}, 16", t);
+      s_.Emit("andi    r{0}, r{0}, 0x7fff", t);
+      s_.Emit("drd     r{}, d{}, 1", u, k);  // Stride 47:32, signed
+      s_.Emit("mul     r{0}, r{0}, r{1}", t, u);
+      s_.Emit("dincb   d{}, r{}", k, t);
+      s_.EmitLabel(skip);
+      s_.FreeReg(t);
+      s_.FreeReg(u);
+    }
+  }
+
   // What stays of a DSD through the builtins that change it: kind, queue and color.
   static std::shared_ptr<const DsdValue> Shape(const RV& d) {
     if (d.known && d.v.k == Value::K::kDsd) return d.v.dsd;
@@ -677,8 +784,9 @@ class DsdGen {
   const std::vector<const Node*>& a_;
   std::vector<std::pair<std::string, std::string>> loaded_;  // where from -> descriptor register
   std::vector<std::pair<std::string, int64_t>> sources_;     // memory sources: array, offset
-  bool unbound_queue_ = false;  // an operand names a queue the program gave no color
-  int index_reg_ = -1;          // .index: the register holding it
+  bool unbound_queue_ = false;   // an operand names a queue the program gave no color
+  std::vector<int> named_dsrs_;  // registers of @get_dsr the operation names
+  int index_reg_ = -1;           // .index: the register holding it
   RV index_rv_;
   bool indexed_ = false;  // an operand was offset by it
 };
@@ -692,6 +800,16 @@ DsdOpResult DsdBuiltin(Sema& s, const Node* call, const std::vector<const Node*>
   if (n == "get_dsd") {
     r.handled = true;
     r.value = g.GetDsd();
+    return r;
+  }
+  if (n == "get_dsr") {
+    r.handled = true;
+    r.value = g.GetDsr();
+    return r;
+  }
+  if (n == "load_to_dsr") {
+    r.handled = true;
+    r.value = g.LoadToDsr();
     return r;
   }
   if (n == "increment_dsd_offset" || n == "set_dsd_base_addr" || n == "set_dsd_length" ||

@@ -37,11 +37,16 @@ RV MapBuiltin(Sema& s, const Node* call, const std::vector<const Node*>& args) {
   if (f.k != Value::K::kFn || !f.node)
     s.Fail(args[0],
            fmt::format("@map's first argument must be a function, found {}", ValueText(f)));
+  // A function that returns void takes every argument after it; else the last one is where
+  // its results go.
+  const Node* ret = f.node->kid(static_cast<size_t>(f.node->ival));
+  const bool to_void = ret && ret->kind == NodeKind::kIdent && ret->text == "void";
   const size_t n = args.size() - 1;  // the function's arguments, then the output
-  if (static_cast<int64_t>(n - 1) != f.node->ival)
-    s.Fail(call, fmt::format("'{}' takes {} arguments and @map passes it {} (the last argument "
-                             "of @map is where the results go)",
-                             f.node->text, f.node->ival, n - 1));
+  const size_t n_in = to_void ? n : n - 1;
+  if (static_cast<int64_t>(n_in) != f.node->ival)
+    s.Fail(call, fmt::format(
+                     "'{}' takes {} arguments and @map passes it {}{}", f.node->text, f.node->ival,
+                     n_in, to_void ? "" : " (the last argument of @map is where the results go)"));
   s.PushScope();
   s.BindConst("__map_f", f);
   int64_t len = -1;
@@ -51,12 +56,19 @@ RV MapBuiltin(Sema& s, const Node* call, const std::vector<const Node*>& args) {
     const Node* a = args[i];
     const std::string name = fmt::format("__map_{}", i);
     RV v = s.Expr(a);
-    const bool out = i == n;
+    const bool out = i == n && !to_void;
     if (v.type->kind == TypeKind::kDsd) {
+      // A DSD var that the program never assigns is its initializer (checked once every
+      // function is compiled: Compiler::Run).
+      if (!v.known && v.dsd_global && v.dsd_global->init.k == Value::K::kDsd &&
+          !v.dsd_global->assigned) {
+        s.module()->program->map_inits.emplace_back(v.dsd_global, a->loc);
+        v = s.Known(v.dsd_global->init);
+      }
       if (!v.known)
         s.Fail(a,
-               "@map takes DSDs known at compile time (a const @get_dsd, not one changed at "
-               "run time)");
+               "@map takes DSDs known at compile time (a const @get_dsd, or a var that is never "
+               "assigned)");
       const DsdValue& d = *v.v.dsd;
       if (d.kind != DsdKind::kMem1d)
         s.Fail(a,
@@ -96,11 +108,11 @@ RV MapBuiltin(Sema& s, const Node* call, const std::vector<const Node*>& args) {
   }
   if (len < 0) s.Fail(call, "@map needs at least one DSD to go over");
   std::string list;
-  for (size_t i = 0; i + 1 < exprs.size(); ++i) list += (i ? ", " : "") + exprs[i];
+  for (size_t i = 0; i < n_in; ++i) list += (i ? ", " : "") + exprs[i];
   const std::string text = fmt::format(
       "fn __map() void {{\n  var __map_k: i16 = 0;\n  while (__map_k < {}) : (__map_k += 1) {{\n"
-      "    {} = __map_f({});\n  }}\n}}\n",
-      len, exprs.back(), list);
+      "    {}__map_f({});\n  }}\n}}\n",
+      len, to_void ? "" : exprs.back() + " = ", list);
   Compiler& c = s.compiler();
   const SourceFile& at = c.sources().file(call->loc.file);
   const int file =

@@ -107,7 +107,11 @@ struct Program {
   std::vector<std::string> launchable_names;  // and their host names
   int launch_task = -1;                       // the local task that runs them
   bool uses_memcpy = false;
-  bool uses_div = false;                 // the integer division routine is needed
+  bool uses_div = false;            // the integer division routine is needed
+  std::map<std::string, int> dsrs;  // @get_dsr: "file index" -> descriptor register
+  // DSD globals that @map read as their initializers: none may be assigned (checked at the end)
+  std::vector<std::pair<const GlobalVar*, Loc>> map_inits;
+  bool uses_dsr_save = false;            // __dsr_save: the DSRs loaded with .save_address
   bool uses_print = false;               // simprint's number routines
   std::string unblock_counter;           // symbol of the unblock_cmd_stream counter
   std::string text, data;                // generated assembly

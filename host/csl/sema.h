@@ -36,6 +36,7 @@ struct RV {
   // A DSD global known only at run time: its initializer, for the fields no builtin changes
   // (kind, queue, color); null when its stores may change them.
   std::shared_ptr<const DsdValue> dsd_init;
+  GlobalVar* dsd_global = nullptr;  // the DSD global it was loaded from
 };
 
 // Where a variable, an element or a pointee lives.

@@ -381,6 +381,7 @@ RV Sema::Load(const Place& p, const Node* at) {
     out.mem = MemOperand(p);
     if (p.global && p.global->init.k == Value::K::kDsd && !p.global->dsd_shape_varies)
       out.dsd_init = p.global->init.dsd;
+    out.dsd_global = p.global;
     return out;
   }
   if (!IsRegisterScalar(p.type))

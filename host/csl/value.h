@@ -70,6 +70,7 @@ struct DsdValue {
   int queue = -1;  // fabin: the input queue, fabout: the output queue
   bool control = false;
   bool index = false;  // fabout: wavelet_index_offset
+  int dsr = -1;        // @get_dsr: the descriptor register it names (the rest is unused)
 };
 
 // A canonical text of a value, for keys (the specialisation of a program by its params) and

@@ -23,12 +23,12 @@ r.memcpy_h2d(r.get_id("m"), m.reshape(-1), 0, 0, 1, 1, 12, streaming=False, orde
 r.memcpy_h2d(r.get_id("h"), h.astype(np.int32).view(np.uint32) & 0xFFFF, 0, 0, 1, 1, 8,
              streaming=False, order=ROW, data_type=B16, nonblock=False)
 r.launch("run", nonblock=False)
-out = np.zeros(68, dtype=np.float32)
-r.memcpy_d2h(out, r.get_id("out"), 0, 0, 1, 1, 68, streaming=False, order=ROW, data_type=B32,
+out = np.zeros(70, dtype=np.float32)
+r.memcpy_d2h(out, r.get_id("out"), 0, 0, 1, 1, 70, streaming=False, order=ROW, data_type=B32,
              nonblock=False)
 r.stop()
 
-want = np.zeros(68, dtype=np.float32)
+want = np.zeros(70, dtype=np.float32)
 want[0:8] = a + a
 want[8:12] = a[0::2] * a[1::2]
 want[12:20] = a + np.float32(1.5)
@@ -41,6 +41,7 @@ want[46:48] = 7.0
 want[56:60] = a[0::2]
 want[60:64] = a[1::2]
 want[64:66] = a[3:5]
+want[68:70] = sum(a[2 * c:2 * c + 2] * np.float32(c + 1) for c in range(4))
 want[48:56] = ((h.astype(np.int32) * 2 + 3 + 32768) % 65536 - 32768).astype(np.float32)
 diff = np.nonzero(out != want)[0]
 if diff.size:

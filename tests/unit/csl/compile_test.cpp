@@ -210,6 +210,24 @@ TEST_F(CslCompile, DsdsKnownOnlyAtRunTime) {
   EXPECT_NE(s.find("dwr     d"), std::string::npos) << s;
 }
 
+// @map over a DSD var reads its initializer, so a program that assigns the var is refused;
+// @get_dsr names the SDK's three register files only.
+TEST_F(CslCompile, MapOverAnAssignedDsdVarAndBadDsrs) {
+  OnePe(
+      "var buf: [4]f32;\n"
+      "var d = @get_dsd(mem1d_dsd, .{ .tensor_access = |i|{4} -> buf[i] });\n"
+      "fn g(x: f32) void { buf[0] = x; }\n"
+      "fn f() void {\n  @map(g, d);\n  d = @set_dsd_length(d, 2);\n}");
+  EXPECT_NE(ErrorOf().find("pe.csl:5:11: error: @map took 'd' as its initializer, but the "
+                           "program assigns it at run time"),
+            std::string::npos)
+      << ErrorOf();
+  OnePe("const r = @get_dsr(dsr_other, 0);\nfn f() void { _ = r; }");
+  EXPECT_NE(ErrorOf().find("@get_dsr's first argument is dsr_dest, dsr_src0 or dsr_src1"),
+            std::string::npos)
+      << ErrorOf();
+}
+
 TEST_F(CslCompile, CommandLineParamsAndExports) {
   OnePe("fn f() void {}");
   Options o = Opt();
