@@ -27,6 +27,7 @@ r.memcpy_h2d(h2d, np.array(pairs, dtype=np.uint32), 0, 0, 3, 1, 2, streaming=Tru
 r.launch("start", nonblock=False)
 got = np.zeros(8, dtype=np.uint32)
 r.memcpy_d2h(got, d2h, 2, 0, 1, 1, 8, streaming=True, order=ROW, data_type=B32, nonblock=False)
+r.launch("mark", 5, 6, nonblock=False)
 state = np.zeros(48, dtype=np.uint32)
 r.memcpy_d2h(state, r.get_id("state"), 0, 0, 3, 1, 16, streaming=False, order=ROW,
              data_type=B32, nonblock=False)
@@ -35,6 +36,8 @@ r.stop()
 state = state.reshape(3, 16)
 f32 = lambda w: float(np.array([w], dtype=np.uint32).view(np.float32)[0])
 checks = [
+    ("launch arguments reached every program's frame", [list(state[:, 14]), list(state[:, 15])],
+     [[5, 5, 5], [6, 6, 6]]),
     ("the boot tasks ran at load on every PE", list(state[:, 0]), [7, 7, 7]),
     ("the sender's completion task ran", int(state[0, 1]), 1),
     ("the relay received 8 wavelets", int(state[1, 1]), 8),

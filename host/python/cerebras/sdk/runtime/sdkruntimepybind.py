@@ -310,10 +310,13 @@ class SdkRuntime:
             if not types:
                 continue
             words = [_arg_word(name, i, t, a) for i, (t, a) in enumerate(zip(types, args))]
-            frame = self._rt.get_id(spec["frame"])["address"]
+            # The frame's address is each PE's own: programs with different layouts differ.
+            info = self._rt.get_id(spec["frame"])
+            frame = dict(zip((tuple(pe) for pe in info["pes"]), info["addresses"]))
             for (x, y) in p["pes"]:
+                at = frame[(self._ox + x, self._oy + y)]
                 for i, w in enumerate(words):
-                    self._rt.debug_write(self._ox + x, self._oy + y, frame + 4 * i, w)
+                    self._rt.debug_write(self._ox + x, self._oy + y, at + 4 * i, w)
         for p in self._meta["programs"]:
             if name in p["functions"]:
                 for pe in p["pes"]:
