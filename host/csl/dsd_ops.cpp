@@ -669,6 +669,9 @@ class DsdGen {
     const Value ix = s_.Const(a_[1], "@get_dsr's index");
     if (ix.k != Value::K::kInt || ix.i < 0 || ix.i > 31)
       s_.Fail(a_[1], "@get_dsr's index is 0..31");
+    // Whether a register saves its address is known only at run time (its loads may be
+    // compiled after the operations that name it), so every program naming one keeps the bits.
+    s_.module()->program->uses_dsr_save = true;
     std::map<std::string, int>& m = s_.module()->program->dsrs;
     const std::string key = fmt::format("{} {}", role, ix.i);
     auto it = m.find(key);
@@ -703,40 +706,25 @@ class DsdGen {
     s_.NeedRuntime(call_, "@load_to_dsr");
     const int k = dv.dsd->dsr;
     RV d = s_.Expr(a_[1]);
-    if (d.type->kind != TypeKind::kDsd) s_.Fail(a_[1], "@load_to_dsr loads a DSD");
-    if (d.dreg >= 0) {
-      s_.Emit("dmov    d{}, d{}", k, d.dreg);
-      s_.FreeDsr(d.dreg);
-    } else if (d.known) {
-      DsdValue v = *d.v.dsd;
-      if (v.dsr >= 0) s_.Fail(a_[1], "@load_to_dsr loads a DSD, not a register");
-      if (!v.elem) v.elem = types::Float(32);
-      s_.Emit("ldd     d{}, {}", k, s_.compiler().DsdConstant(s_.module()->program, v, a_[1]->loc));
-    } else if (!d.mem.empty()) {
-      s_.Emit("ldd     d{}, {}", k, d.mem);
-    } else {
+    if (d.type->kind != TypeKind::kDsd || (d.known && d.v.dsd->dsr >= 0))
       s_.Fail(a_[1], "@load_to_dsr loads a DSD");
-    }
-    Program* p = s_.module()->program;
-    if (save || p->uses_dsr_save) {
-      p->uses_dsr_save = true;
-      const int t = s_.Temp(call_);
-      s_.Emit("lw      r{}, __dsr_save", t);
-      if (save) {
-        s_.Emit("ori     r{0}, r{0}, {1}", t, 1 << k);
-      } else {
-        s_.Emit("andi    r{0}, r{0}, {1}", t, 0xFFFF & ~(1 << k));
-      }
-      s_.Emit("sw      r{}, __dsr_save", t);
-      s_.FreeReg(t);
-    }
+    const int from = InDsr(d, a_[1]);
+    s_.Emit("dmov    d{}, d{}", k, from);
+    s_.FreeDsr(from);
+    const int t = s_.Temp(call_);
+    s_.Emit("lw      r{}, __dsr_save", t);
+    if (save)
+      s_.Emit("ori     r{0}, r{0}, {1}", t, 1 << k);
+    else
+      s_.Emit("andi    r{0}, r{0}, {1}", t, 0xFFFF & ~(1 << k));
+    s_.Emit("sw      r{}, __dsr_save", t);
+    s_.FreeReg(t);
     return s_.Known(Value::Void());
   }
 
   // After an operation: each register of @get_dsr loaded with .save_address moves past what
   // the operation took (the hardware's saved address; a copy was made at issue).
   void SaveAddresses() {
-    if (!s_.module()->program->uses_dsr_save) return;
     for (int k : named_dsrs_) {
       const int t = s_.Temp(call_);
       const int u = s_.Temp(call_);

@@ -355,32 +355,18 @@ Flow Sema::For(const Node* s) {
     PopScopeFreeing();
     return Flow();
   }
-  // An array value that is not a place (`for (@zeros([N]u8)) |_, i|`): known at compile time,
-  // so the loop unrolls over its elements.
-  if (it->kind != NodeKind::kIdent && it->kind != NodeKind::kField &&
-      it->kind != NodeKind::kIndex && it->kind != NodeKind::kDeref) {
-    const Value av = Const(it, "the array a for loop runs over");
-    if (av.k != Value::K::kAgg || !av.type || av.type->kind != TypeKind::kArray ||
-        av.type->dims.size() != 1)
-      Fail(it, fmt::format("a for loop runs over a range or a one-dimensional array, found {}",
-                           av.type ? TypeName(av.type) : "a value"));
-    for (size_t i = 0; i < av.elems.size(); ++i) {
-      if (++comptime_steps_ > kMaxComptimeSteps)
-        Fail(s, fmt::format("compile-time loop ran more than {} times", kMaxComptimeSteps));
-      PushScope();
-      BindConst(cap, av.elems[i]);
-      if (!idx.empty()) BindConst(idx, Value::Int(static_cast<int64_t>(i), types::Int(16, false)));
-      const Flow f = Stmt(body);
-      PopScopeFreeing();
-      if (f.k == Flow::K::kReturn) return f;
-      if (f.k == Flow::K::kBreak && (f.label.empty() || f.label == s->text)) break;
-      if (f.k == Flow::K::kBreak) return f;
-      if (f.k == Flow::K::kContinue && !f.label.empty() && f.label != s->text) return f;
-    }
-    return Flow();
+  // An array: the elements (and their index). An array value that is not a place
+  // (`for (@zeros([N]u8)) |_, i|`) is known at compile time and unrolls like a comptime array.
+  Place arr;
+  if (it->kind == NodeKind::kIdent || it->kind == NodeKind::kField ||
+      it->kind == NodeKind::kIndex || it->kind == NodeKind::kDeref) {
+    arr = PlaceOf(it);
+  } else {
+    temps_.push_back(Const(it, "the array a for loop runs over"));
+    arr.where = Place::W::kComptime;
+    arr.type = temps_.back().type ? temps_.back().type : types::Void();
+    arr.cvalue = &temps_.back();
   }
-  // An array: the elements (and their index).
-  Place arr = PlaceOf(it);
   if (arr.type->kind != TypeKind::kArray || arr.type->dims.size() != 1)
     Fail(it, fmt::format("a for loop runs over a range or a one-dimensional array, found {}",
                          TypeName(arr.type)));
