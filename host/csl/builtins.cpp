@@ -84,6 +84,19 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     L.tiles.assign(static_cast<size_t>(L.width * L.height), {});
     return Known(Value::Void());
   }
+  if (n == "get_rectangle") {
+    // The program rectangle of @set_rectangle: .{ .width, .height }, in the layout after the
+    // call and in every PE file (which the driver compiles after the layout block).
+    need(0, 0);
+    const LayoutResult& L = c_.layout();
+    if (!L.rect_set) Fail(e, "@get_rectangle before @set_rectangle");
+    Value v;
+    v.k = Value::K::kAgg;
+    v.type = types::CStruct();
+    v.names = {"width", "height"};
+    v.elems = {Value::CInt(L.width), Value::CInt(L.height)};
+    return Known(v);
+  }
   if (n == "set_tile_code") {
     need(2, 4);
     in_layout();

@@ -909,10 +909,12 @@ void Compiler::WriteOutput() {
                     fmt::format("color {} of PE({}, {}) is configured twice (layout and "
                                 "PE code)",
                                 cc.route.color, cc.x, cc.y));
-    if (cc.route.rx.empty() || cc.route.tx.empty()) continue;  // an empty route: nothing to write
     std::string sw;
     for (int k = 0; k < 3; ++k)
       if (!cc.route.pos[k].empty()) sw += fmt::format(" pos{}={}", k + 1, cc.route.pos[k]);
+    // An empty route writes nothing, unless its switch positions accept directions (wavelets
+    // then wait in the router for a route the program writes at run time, <collectives_2d>).
+    if ((cc.route.rx.empty() || cc.route.tx.empty()) && sw.empty()) continue;
     if (cc.route.ring) sw += " ring";
     if (cc.route.start) sw += fmt::format(" start={}", cc.route.start);
     if (cc.route.swap_x) sw += " swap_x";
@@ -920,7 +922,8 @@ void Compiler::WriteOutput() {
       sw += fmt::format(" filter={}..{}", cc.route.filter_min, cc.route.filter_max);
     tl +=
         fmt::format("route color={} at={},{} rx={} tx={}{}\n", cc.route.color, opt_.offset_x + cc.x,
-                    opt_.offset_y + cc.y, join(cc.route.rx), join(cc.route.tx), sw);
+                    opt_.offset_y + cc.y, cc.route.rx.empty() ? "none" : join(cc.route.rx),
+                    cc.route.tx.empty() ? "none" : join(cc.route.tx), sw);
   }
   const std::string tl_path = (out / "out.tlayout").string();
   {

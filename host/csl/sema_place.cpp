@@ -259,6 +259,20 @@ Place Sema::IndexPlace(const Node* e) {
     }
     bt = b.type;
   }
+  // A compile-time tuple (.{ a, b }, an anonymous struct's values in order): a known index.
+  if (b.where == Place::W::kComptime && b.cvalue && b.cvalue->k == Value::K::kAgg &&
+      bt->kind != TypeKind::kArray && e->kids.size() == 2) {
+    const Value i = Const(e->kid(1), "a tuple's index");
+    if (i.k != Value::K::kInt || i.i < 0 || i.i >= static_cast<int64_t>(b.cvalue->elems.size()))
+      Fail(e->kid(1),
+           fmt::format("index {} is out of range for {}", ValueText(i), ValueText(*b.cvalue)));
+    Place p;
+    p.where = Place::W::kComptime;
+    p.cvalue = &b.cvalue->elems[static_cast<size_t>(i.i)];
+    p.type = p.cvalue->type;
+    p.is_const = b.is_const;
+    return p;
+  }
   if (bt->kind != TypeKind::kArray)
     Fail(e, fmt::format("cannot index a value of type {}", TypeName(bt)));
   const size_t n = e->kids.size() - 1;

@@ -520,6 +520,14 @@ class FileParser {
 
   uint32_t Dirs(Cursor* c) {
     uint32_t mask = 0;
+    // `none`: an empty side, for a route whose switch positions give the directions (a
+    // wavelet that only a position accepts waits at the head of its queue, docs/router.md).
+    {
+      c->Space();
+      const size_t at = c->pos();
+      if (c->Word() == "none") return 0;
+      c->set_pos(at);
+    }
     do {
       c->Space();
       const size_t at = c->pos();

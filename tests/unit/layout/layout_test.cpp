@@ -155,6 +155,26 @@ route color=3 at=1,0 rx=W tx=RAMP filter=4..9 swap_x
   EXPECT_EQ(WriteImage(ReadImage(text, "t.timg")), text);
 }
 
+TEST(Layout, EmptySidesWithSwitchPositions) {
+  // rx=none tx=none: no base route; the positions accept W and E, so early wavelets wait for a
+  // route the program writes (<collectives_2d>). `none` stands alone.
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(fabric 1x1
+route color=2 at=0,0 rx=none tx=none pos1=rx:none pos2=rx:W pos3=rx:E
+)"));
+  const RouteCfg* r = FindRoute(img, 0, 0, 2);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->color_cfg, 0u);
+  EXPECT_EQ(r->switch_cfg, 6u | 1u << 4 | 2u << 8);
+  const std::string text = WriteImage(img);
+  EXPECT_NE(text.find("route 2 rx none tx none switch 0x0216"), std::string::npos) << text;
+  try {
+    ParseLayoutText("t.tlayout", "fabric 1x1\nroute color=2 at=0,0 rx=none,W tx=E\n");
+    FAIL() << "none with a direction was accepted";
+  } catch (const assembler::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.tlayout:2"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Layout, EqualParamsShareOneLink) {
   const Image img = Link(ParseLayoutText("t.tlayout", R"(
 fabric 4x2
