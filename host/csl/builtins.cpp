@@ -207,25 +207,54 @@ RV Sema::Builtin(const Node* e, const TypeP& want) {
     }
     if (const Value* fl = cfg.Field("filter")) {
       // A range filter (docs/router.md, "Filters"): data wavelets reach the CE only with an
-      // index (bits 31:16) in min_idx..max_idx; other targets still get them.
+      // index (bits 31:16) in min_idx..max_idx; other targets still get them. A counter filter:
+      // the index is a count of the wavelets offered to the CE, from init_counter, wrapping to 0
+      // after limit1; those counted 0..max_counter are delivered.
       const Value* kind = fl->Field("kind");
       const Value* range = kind ? kind->Field("range") : nullptr;
-      if (!range || range->k != Value::K::kBool || !range->i || kind->names.size() != 1)
+      const Value* counter = kind ? kind->Field("counter") : nullptr;
+      const Value* on = range ? range : counter;
+      if (!on || on->k != Value::K::kBool || !on->i || kind->names.size() != 1)
         Fail(a[base + 1],
-             ".filter: Tessera's routers have range filters only: .kind = .{ .range "
-             "= true }, .min_idx = ..., .max_idx = ...");
-      for (const std::string& f : fl->names)
-        if (f != "kind" && f != "min_idx" && f != "max_idx")
-          Fail(a[base + 1], fmt::format(".filter.{} is not supported (a range filter has .kind, "
-                                        ".min_idx and .max_idx)",
-                                        f));
-      const Value* lo = fl->Field("min_idx");
-      const Value* hi = fl->Field("max_idx");
-      if (!lo || !hi || lo->k != Value::K::kInt || hi->k != Value::K::kInt || lo->i < 0 ||
-          hi->i < 0 || lo->i > 0xFFFF || hi->i > 0xFFFF)
-        Fail(a[base + 1], ".filter needs .min_idx and .max_idx, each 0..65535");
-      rc.filter_min = static_cast<int>(lo->i);
-      rc.filter_max = static_cast<int>(hi->i);
+             ".filter: Tessera's routers have range and counter filters: .kind = .{ .range = "
+             "true } with .min_idx and .max_idx, or .kind = .{ .counter = true } with "
+             ".init_counter, .max_counter and .limit1");
+      auto number = [&](const char* f) {
+        const Value* v = fl->Field(f);
+        if (!v || v->k != Value::K::kInt || v->i < 0 || v->i > 0xFFFF)
+          Fail(a[base + 1], fmt::format(".filter needs .{}, 0..65535", f));
+        return static_cast<int>(v->i);
+      };
+      auto flag = [&](const char* f, bool dflt) {
+        const Value* v = fl->Field(f);
+        if (!v) return dflt;
+        if (v->k != Value::K::kBool) Fail(a[base + 1], fmt::format(".filter.{} takes a bool", f));
+        return v->i != 0;
+      };
+      if (range) {
+        for (const std::string& f : fl->names)
+          if (f != "kind" && f != "min_idx" && f != "max_idx")
+            Fail(a[base + 1], fmt::format(".filter.{} is not a range filter's (a range filter "
+                                          "has .kind, .min_idx and .max_idx)",
+                                          f));
+        rc.filter_min = number("min_idx");
+        rc.filter_max = number("max_idx");
+      } else {
+        for (const std::string& f : fl->names)
+          if (f != "kind" && f != "count_data" && f != "count_control" && f != "init_counter" &&
+              f != "max_counter" && f != "limit1")
+            Fail(a[base + 1], fmt::format(".filter.{} is not a counter filter's (Tessera's has "
+                                          ".count_data, .count_control, .init_counter, "
+                                          ".max_counter and .limit1)",
+                                          f));
+        rc.counter = true;
+        rc.filter_min = 0;
+        rc.filter_max = number("max_counter");
+        rc.counter_init = number("init_counter");
+        rc.counter_limit = number("limit1");
+        rc.count_data = flag("count_data", true);
+        rc.count_ctrl = flag("count_control", false);
+      }
       rc.filter = true;
     }
     if (local) {

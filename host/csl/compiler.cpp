@@ -153,6 +153,15 @@ ModuleInst* Compiler::Import(const std::string& path, Loc from, Value binding, P
     m->file = sources_.Load(full, from);
     m->tree = ParseFile(sources_, m->file);
     IndexDecls(sources_, *m);
+    // A file that imports <tile_config> may give a queue another color at run time: known
+    // before any of its code is generated (docs/csl.md, "<tile_config>").
+    if (prog)
+      for (const NodePtr& d : m->tree->kids)
+        if (d->kind == NodeKind::kVarDecl && d->kid(1) &&
+            d->kid(1)->kind == NodeKind::kBuiltinCall && d->kid(1)->text == "import_module" &&
+            d->kid(1)->kid(0) && d->kid(1)->kid(0)->kind == NodeKind::kStringLit &&
+            d->kid(1)->kid(0)->text.find("<tile_config") != std::string::npos)
+          prog->runtime_queue_colors = true;
     m->prefix = importer ? fmt::format("m{}_", ++next_module_) : "";
     // Every field of the binding sets a param of that name.
     for (size_t i = 0; i < m->binding.names.size(); ++i) {
@@ -651,6 +660,14 @@ void Compiler::GenProgram(Program& p) {
       out += fmt::format("        .export __frame_{}, u32, {}\n", x.symbol, x.params.size());
   if (p.uses_div || p.uses_print) out += "        .align  4\n__csl_div_lr:\n        .word   0\n";
   if (p.uses_dsr_save) out += "        .align  4\n__dsr_save:\n        .word   0\n";
+  if (p.runtime_queue_colors) {
+    out += "        .align  4\n__queue_colors:\n";
+    for (int q = 0; q < 16; ++q) {
+      const auto& m = q < 8 ? p.in_queue_color : p.out_queue_color;
+      const auto it = m.find(q % 8);
+      out += fmt::format("        .word   {}\n", it == m.end() ? 0 : it->second);
+    }
+  }
   if (p.uses_print)
     out +=
         "        .align  4\n__csl_print_lr:\n        .word   0\n__csl_print_buf:\n        .space  "
@@ -920,6 +937,13 @@ void Compiler::WriteOutput() {
     if (cc.route.swap_x) sw += " swap_x";
     if (cc.route.filter)
       sw += fmt::format(" filter={}..{}", cc.route.filter_min, cc.route.filter_max);
+    if (cc.route.counter) {
+      sw += fmt::format(" counter={}..{}", cc.route.counter_init, cc.route.counter_limit);
+      sw += cc.route.count_data && cc.route.count_ctrl ? " count=data,ctrl"
+            : cc.route.count_ctrl                      ? " count=ctrl"
+            : cc.route.count_data                      ? " count=data"
+                                                       : " count=none";
+    }
     tl +=
         fmt::format("route color={} at={},{} rx={} tx={}{}\n", cc.route.color, opt_.offset_x + cc.x,
                     opt_.offset_y + cc.y, cc.route.rx.empty() ? "none" : join(cc.route.rx),

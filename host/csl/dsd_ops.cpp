@@ -305,9 +305,15 @@ class DsdGen {
         return fmt::format("d{}", k);
       }
       DsdValue d = *v.v.dsd;
+      const bool by_queue = QueueColored(d);
       Materialize(d, c, at, role);
       NoteSource(d, role);
       const std::string sym = s_.compiler().DsdConstant(s_.module()->program, d, at->loc);
+      if (by_queue && !unbound_queue_) {
+        s_.Emit("ldd     d{}, {}", dreg, sym);
+        PatchQueueColor(dreg, d, at);
+        return fmt::format("d{}", dreg);
+      }
       if (index_reg_ >= 0 && d.kind == DsdKind::kMem1d && d.index) {
         // Its own register, moved by the wavelet's index (in elements: dincb scales).
         s_.Emit("ldd     d{}, {}", dreg, sym);
@@ -321,10 +327,46 @@ class DsdGen {
     if (!v.mem.empty()) {
       // A DSD variable: its initial value says which array it walks.
       for (const auto& [sym, g] : s_.module()->program->globals)
-        if (g.symbol == v.mem && g.init.k == Value::K::kDsd) NoteSource(*g.init.dsd, role);
+        if (g.symbol == v.mem && g.init.k == Value::K::kDsd) {
+          NoteSource(*g.init.dsd, role);
+          if (QueueColored(*g.init.dsd)) {
+            s_.Emit("ldd     d{}, {}", dreg, v.mem);
+            PatchQueueColor(dreg, *g.init.dsd, at);
+            return fmt::format("d{}", dreg);
+          }
+        }
       return load(v.mem);
     }
     s_.Fail(at, fmt::format("{} must be a DSD, found {}", role, TypeName(v.type)));
+  }
+
+  // A fabric DSD that names its color by a queue, in a program whose queues can change color at
+  // run time (<tile_config>).
+  bool QueueColored(const DsdValue& d) const {
+    return s_.module()->program->runtime_queue_colors &&
+           (d.kind == DsdKind::kFabin || d.kind == DsdKind::kFabout) && d.color < 0 && d.queue >= 0;
+  }
+
+  // Replaces the color of the descriptor in register dreg by its queue's current one
+  // (__queue_colors: input queues, then output queues at 8..15).
+  void PatchQueueColor(int dreg, const DsdValue& d, const Node* at) {
+    static_assert(arch::Dsd::kColorLsb >= 32 && arch::Dsd::kColorWidth == 5,
+                  "Dsd.Color lies in the descriptor's word 1");
+    constexpr unsigned kShift = arch::Dsd::kColorLsb - 32;
+    const int q = d.queue + (d.kind == DsdKind::kFabout ? 8 : 0);
+    const int t = s_.Temp(at);
+    const int w = s_.Temp(at);
+    const int m = s_.Temp(at);
+    s_.Emit("lw      r{}, __queue_colors+{}", t, 4 * q);
+    s_.Emit("shli    r{0}, r{0}, {1}", t, kShift);
+    s_.Emit("drd     r{}, d{}, 1", w, dreg);
+    s_.Emit("li      r{}, 0x{:x}", m, ~(0x1Fu << kShift));
+    s_.Emit("and     r{0}, r{0}, r{1}", w, m);
+    s_.Emit("or      r{0}, r{0}, r{1}", w, t);
+    s_.Emit("dwr     d{}, r{}, 1", dreg, w);
+    s_.FreeReg(m);
+    s_.FreeReg(w);
+    s_.FreeReg(t);
   }
 
   // The memory arrays an operation reads as its two sources, for bank-aware placement
@@ -551,7 +593,11 @@ class DsdGen {
     RV d = s_.Expr(a_[0]);
     if (d.type->kind != TypeKind::kDsd) s_.Fail(a_[0], fmt::format("@{} takes a DSD first", n));
     const TypeP xt = n == "set_dsd_base_addr" ? nullptr : types::Int(16, n != "set_dsd_length");
-    RV x = s_.Expr(a_[1], xt);
+    // The SDK takes an array as a new base too (topic-16: @set_dsd_base_addr(d, data2)): its
+    // address.
+    const bool array_base =
+        n == "set_dsd_base_addr" && a_[1]->kind == NodeKind::kIdent && s_.PlaceTypeIsArray(a_[1]);
+    RV x = array_base ? s_.AddressOf(a_[1]) : s_.Expr(a_[1], xt);
     if (xt) x = s_.Coerce(x, xt, a_[1], fmt::format("@{}'s value", n).c_str());
     if (n == "increment_dsd_offset") {
       const TypeP et = s_.TypeOf(a_[2], "the element type");

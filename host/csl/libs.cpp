@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "arch/arch.h"
 #include "csl/compiler.h"
 
 namespace tessera::csl {
@@ -46,11 +47,15 @@ std::string LibraryDir() {
 
 std::string LibraryNames() {
   std::vector<std::string> names = {"<memcpy/get_params>", "<memcpy/memcpy>", "<layout>",
-                                    "<simprint>", "<control>"};
+                                    "<simprint>",          "<control>",       "<tile_config>"};
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(LibraryDir(), ec))
     if (e.path().extension() == ".csl") names.push_back("<" + e.path().stem().string() + ">");
-  std::sort(names.begin() + 5, names.end());
+  for (const char* sub : {"collectives_2d"})
+    for (const auto& e : std::filesystem::directory_iterator(LibraryDir() + "/" + sub, ec))
+      if (e.path().extension() == ".csl")
+        names.push_back("<" + std::string(sub) + "/" + e.path().stem().string() + ">");
+  std::sort(names.begin() + 6, names.end());
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
@@ -59,7 +64,8 @@ std::string LibraryNames() {
 
 bool IsLibrary(const std::string& path) {
   return path == "<memcpy/get_params>" || path == "<memcpy/memcpy>" || path == "<layout>" ||
-         path == "<simprint>" || path == "<control>";
+         path == "<simprint>" || path == "<control>" || path == "<tile_config>" ||
+         path == "<tile_config/input_queue_config>" || path == "<tile_config/output_queue_config>";
 }
 
 Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at) {
@@ -92,6 +98,21 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
     }
   } else if (lib == "<layout>") {
     if (name == "get_x_coord" || name == "get_y_coord") return NativeFn(m, name);
+  } else if (lib == "<tile_config>") {
+    // Run-time queue colors (docs/csl.md, "<tile_config>"). queue_flush is WSE-3's: Tessera's
+    // output queues hold no wavelets of their own to flush.
+    if (name == "input_queue_config" || name == "output_queue_config") {
+      Value v;
+      v.k = Value::K::kModule;
+      v.type = types::Module();
+      v.mod =
+          s.compiler().Import("<tile_config/" + name + ">", at->loc, Value::Void(), m->program, m);
+      return v;
+    }
+  } else if (lib == "<tile_config/input_queue_config>") {
+    if (name == "encode_input_queue") return NativeFn(m, name);
+  } else if (lib == "<tile_config/output_queue_config>") {
+    if (name == "encode_output_queue") return NativeFn(m, name);
   } else if (lib == "<simprint>") {
     if (name == "print_string" || name == "print_u16_decimal" || name == "print_u32_decimal" ||
         name == "print_u16_hex" || name == "print_u32_hex" || name == "print_i16_decimal" ||
@@ -104,6 +125,10 @@ Value LibMember(Sema& s, ModuleInst* m, const std::string& name, const Node* at)
                          ? "unblock_cmd_stream, get_streaming_fabout_dsd, MEMCPYH2D_1..4, "
                            "MEMCPYD2H_1..4"
                      : lib == "<layout>" ? "get_x_coord, get_y_coord"
+                     : lib == "<tile_config>"
+                         ? "input_queue_config, output_queue_config (queue_flush is WSE-3's)"
+                     : lib == "<tile_config/input_queue_config>"  ? "encode_input_queue"
+                     : lib == "<tile_config/output_queue_config>" ? "encode_output_queue"
                      : lib == "<control>"
                          ? "opcode.SWITCH_ADV, encode_single_payload, encode_control_task_payload"
                      : lib == "<simprint>"
@@ -214,6 +239,50 @@ RV LibCall(Sema& s, ModuleInst* m, const std::string& name, const Node* call,
     out.reg = t;
     out.temp = true;
     return out;
+  }
+  if (name == "encode_input_queue" || name == "encode_output_queue") {
+    // A queue's color from now on: every fabric operand that names the queue takes its color
+    // from __queue_colors (Program::runtime_queue_colors). encode_input_queue's third argument
+    // turns the color's filter (set with @set_local_color_config) on or off: SwitchCfg.Filter.
+    const bool in = name == "encode_input_queue";
+    CheckArgs(s, call, name, args, in ? 3 : 2);
+    s.NeedRuntime(call, name + "()");
+    Program* p = s.module()->program;
+    const Value q = s.Const(args[0], "the queue's number");
+    if (q.k != Value::K::kInt || q.i < 0 || q.i > 7)
+      s.Fail(args[0], fmt::format("{} takes a queue number 0..7", name));
+    if (!p->runtime_queue_colors)
+      s.Fail(call, fmt::format("{} needs <tile_config> imported by this PE file", name));
+    RV col = s.Coerce(s.Expr(args[1], types::Int(16, false)), types::Int(16, false), args[1],
+                      "the queue's color");
+    if (col.known && (col.v.i < 0 || col.v.i > 23))
+      s.Fail(args[1], fmt::format("color {} is out of range (0..23)", col.v.i));
+    const int r = s.ToReg(col, args[1]);
+    s.Emit("sw      r{}, __queue_colors+{}", r, 4 * (q.i + (in ? 0 : 8)));
+    if (in) {
+      const Value en = s.Const(args[2], "the filter's enable");
+      if (en.k != Value::K::kBool) s.Fail(args[2], "the third argument is a bool");
+      const int a = s.Temp(call);
+      const int t = s.Temp(call);
+      const int m = s.Temp(call);
+      s.Emit("shli    r{}, r{}, 2", a, r);
+      s.Emit("li      r{}, 0x{:x}", m, arch::SwitchCfg::kAddr);
+      s.Emit("add     r{0}, r{0}, r{1}", a, m);
+      s.Emit("lw      r{}, 0(r{})", t, a);
+      s.Emit("li      r{}, 0x{:x}", m, 1u << arch::SwitchCfg::kFilterLsb);
+      if (en.i) {
+        s.Emit("or      r{0}, r{0}, r{1}", t, m);
+      } else {
+        s.Emit("not     r{0}, r{0}", m);
+        s.Emit("and     r{0}, r{0}, r{1}", t, m);
+      }
+      s.Emit("sw      r{}, 0(r{})", t, a);
+      s.FreeReg(m);
+      s.FreeReg(t);
+      s.FreeReg(a);
+    }
+    s.Free(col);
+    return s.Known(Value::Void());
   }
   if (name == "get_x_coord" || name == "get_y_coord") {
     CheckArgs(s, call, name, args, 0);

@@ -72,6 +72,9 @@ struct RouteConfig {
   bool swap_x = false;              // .color_swap_x: leaving W or E as color ^ 1
   bool filter = false;              // a range filter: the CE gets indices filter_min..max
   int filter_min = 0, filter_max = 0;
+  bool counter = false;  // a counter filter: the index is a count from counter_init, wrapping
+  int counter_init = 0, counter_limit = 0;  // after counter_limit
+  bool count_data = true, count_ctrl = false;
   Loc loc;
 };
 
@@ -111,6 +114,11 @@ struct Program {
   std::map<std::string, int> dsrs;  // @get_dsr: "file index" -> descriptor register
   // DSD globals that @map read as their initializers: none may be assigned (checked at the end)
   std::vector<std::pair<const GlobalVar*, Loc>> map_inits;
+  // The program imports <tile_config>: a queue's color can change at run time
+  // (encode_input_queue, encode_output_queue), so __queue_colors holds each queue's color (input
+  // queues 0..7, then output queues) and every fabric operand that names its color by a queue
+  // takes it from there.
+  bool runtime_queue_colors = false;
   bool uses_dsr_save = false;            // __dsr_save: the DSRs loaded with .save_address
   bool uses_print = false;               // simprint's number routines
   std::string unblock_counter;           // symbol of the unblock_cmd_stream counter

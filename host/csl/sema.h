@@ -160,6 +160,9 @@ class Sema {
   RV CallFunction(const Node* call, const Value& fnv, const std::vector<const Node*>& args);
   RV Arith(const std::string& op, RV a, RV b, const Node* at, const TypeP& want);
   Place PlaceOf(const Node* e);
+  // A name of an array variable (what @set_dsd_base_addr takes as a base, besides a pointer).
+  bool PlaceTypeIsArray(const Node* e);
+  RV AddressOf(const Node* e);
   void StoreDsd(const Place& p, RV v, const Node* at);
   RV Load(const Place& p, const Node* at);
   void Store(const Place& p, RV v, const Node* at);
@@ -193,7 +196,6 @@ class Sema {
   Place IndexPlace(const Node* e);
   Place ModuleMember(ModuleInst* m, const Node* e);
   Place ComptimeField(Value& v, bool is_const, const Node* e);
-  RV AddressOf(const Node* e);
   void ExportSymbol(const Node* e, const Node* arg, const Value& sym, const std::string& name);
 
   Flow Assign(const Node* s);

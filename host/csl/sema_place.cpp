@@ -471,6 +471,14 @@ void Sema::Store(const Place& p, RV v, const Node* at) {
   Free(v);
 }
 
+bool Sema::PlaceTypeIsArray(const Node* e) {
+  if (e->kind != NodeKind::kIdent) return false;
+  Place p = PlaceOf(e);
+  const bool arr = p.type && p.type->kind == TypeKind::kArray;
+  FreePlace(p);
+  return arr;
+}
+
 RV Sema::AddressOf(const Node* e) {
   Place p = PlaceOf(e);
   // A const array of the module has an address: its copy in memory.

@@ -412,10 +412,13 @@ class Reader {
       // A trailing swap_x sets ColorCfg.SwapX.
       const bool swap_x = tok_.size() > 8 && tok_.back().text == "swap_x";
       if (swap_x) tok_.pop_back();
-      if (tok_.size() != 11) Want(8);
+      if (tok_.size() != 11 && tok_.size() != 14) Want(8);
       if (tok_[2].text != "rx" || tok_[4].text != "tx" || tok_[6].text != "switch" ||
-          (tok_.size() == 11 && tok_[8].text != "filter")) {
-        Fail(0, "expected 'route COLOR rx DIRS tx DIRS switch VALUE [filter MIN MAX] [swap_x]'");
+          (tok_.size() >= 11 && tok_[8].text != "filter") ||
+          (tok_.size() == 14 && tok_[11].text != "count")) {
+        Fail(0,
+             "expected 'route COLOR rx DIRS tx DIRS switch VALUE [filter MIN MAX [count COUNT "
+             "LIMIT]] [swap_x]'");
       }
       RouteCfg r;
       r.color = static_cast<int>(Num(1, 0, arch::kNumColors - 1, "color"));
@@ -425,14 +428,23 @@ class Reader {
       r.color_cfg = arch::ColorCfg::WithSwapX(ColorCfgValue(Dirs(3), Dirs(5)), swap_x ? 1 : 0);
       using SC = arch::SwitchCfg;
       r.switch_cfg = static_cast<uint32_t>(
-          Num(7, 0, (1u << (SC::kFilterLsb + SC::kFilterWidth)) - 1, "switch value"));
-      if (tok_.size() == 11) {
+          Num(7, 0, (1u << (SC::kCountCtrlLsb + SC::kCountCtrlWidth)) - 1, "switch value"));
+      if (tok_.size() >= 11) {
         if (!SC::Filter(r.switch_cfg)) Fail(8, "a filter needs the switch value's Filter bit (15)");
         const auto lo = static_cast<uint32_t>(Num(9, 0, 0xFFFF, "filter minimum"));
         const auto hi = static_cast<uint32_t>(Num(10, 0, 0xFFFF, "filter maximum"));
         r.filter_range = arch::FilterRange::WithMax(arch::FilterRange::WithMin(0, lo), hi);
       } else if (SC::Filter(r.switch_cfg)) {
         Fail(7, "the switch value's Filter bit (15) needs 'filter MIN MAX' after it");
+      }
+      if (tok_.size() == 14) {
+        if (!SC::Counter(r.switch_cfg))
+          Fail(11, "a count needs the switch value's Counter bit (16)");
+        const auto n = static_cast<uint32_t>(Num(12, 0, 0xFFFF, "filter count"));
+        const auto lim = static_cast<uint32_t>(Num(13, 0, 0xFFFF, "filter count limit"));
+        r.filter_count = arch::FilterCount::WithLimit(arch::FilterCount::WithCount(0, n), lim);
+      } else if (SC::Counter(r.switch_cfg)) {
+        Fail(7, "the switch value's Counter bit (16) needs 'filter MIN MAX count COUNT LIMIT'");
       }
       pe.routes.push_back(r);
     }
@@ -499,6 +511,8 @@ void Image::ForEachWrite(const WriteFn& fn) const {
         fn(x, y, arch::SwitchCfg::Addr(r.color), r.switch_cfg);
         if (arch::SwitchCfg::Filter(r.switch_cfg))
           fn(x, y, arch::FilterRange::Addr(r.color), r.filter_range);
+        if (arch::SwitchCfg::Counter(r.switch_cfg))
+          fn(x, y, arch::FilterCount::Addr(r.color), r.filter_count);
       }
       // Tasks active or blocked from the start (a program's `.task ..., active, blocked`), last.
       if (p && p->BlockedAtLoad()) fn(x, y, arch::TaskBlockSet::kAddr, p->BlockedAtLoad());
@@ -524,6 +538,9 @@ std::string WriteImage(const Image& image) {
       if (arch::SwitchCfg::Filter(r.switch_cfg))
         out += fmt::format(" filter {} {}", arch::FilterRange::Min(r.filter_range),
                            arch::FilterRange::Max(r.filter_range));
+      if (arch::SwitchCfg::Counter(r.switch_cfg))
+        out += fmt::format(" count {} {}", arch::FilterCount::Count(r.filter_count),
+                           arch::FilterCount::Limit(r.filter_count));
       if (arch::ColorCfg::SwapX(r.color_cfg)) out += " swap_x";
       out += '\n';
     }

@@ -34,9 +34,10 @@ struct RouteCfg {
   uint32_t color_cfg = 0;     // arch::ColorCfg: Tx 4:0, Rx 9:5 (direction masks)
   uint32_t switch_cfg = 0;    // arch::SwitchCfg: positions, Ring, Pos at load, Filter
   uint32_t filter_range = 0;  // arch::FilterRange: Min 15:0, Max 31:16 (with Filter set)
+  uint32_t filter_count = 0;  // arch::FilterCount: Count 15:0, Limit 31:16 (with Counter set)
   bool operator==(const RouteCfg& o) const {
     return color == o.color && color_cfg == o.color_cfg && switch_cfg == o.switch_cfg &&
-           filter_range == o.filter_range;
+           filter_range == o.filter_range && filter_count == o.filter_count;
   }
 };
 

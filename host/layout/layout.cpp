@@ -576,7 +576,7 @@ class FileParser {
       if (key.empty() || !c->Accept("=")) {
         c->set_pos(key_at);
         throw LineError(key_at, fmt::format("expected color=, at=, rx=, tx=, pos1=..pos3=, ring, "
-                                            "start=, filter=, swap_x or when={}",
+                                            "start=, filter=, counter=, count=, swap_x or when={}",
                                             c->Found()));
       }
       if (key == "color") {
@@ -627,16 +627,42 @@ class FileParser {
         c->Expect("..", "between the filter's lowest and highest index (filter=3..5)");
         const int hi = static_cast<int>(Int(c, scope, 0, 0xFFFF, "the filter's highest index"));
         r.filter = std::make_pair(lo, hi);
+      } else if (key == "counter") {
+        // counter=COUNT..LIMIT: the filter's index is a count of the wavelets offered to the
+        // RAMP, from COUNT at load, wrapping to 0 after LIMIT (docs/router.md, "Filters").
+        const int n = static_cast<int>(Int(c, scope, 0, 0xFFFF, "the counter's value at load"));
+        c->Expect("..", "between the counter's value at load and its limit (counter=0..14)");
+        const int lim = static_cast<int>(Int(c, scope, 0, 0xFFFF, "the counter's limit"));
+        r.counter = std::make_pair(n, lim);
+      } else if (key == "count") {
+        // count=data, ctrl, data,ctrl or none: the kinds of wavelets the counter counts.
+        r.count_data = r.count_ctrl = false;
+        do {
+          c->Space();
+          const size_t k_at = c->pos();
+          const std::string k = c->Word();
+          if (k == "none") {
+            break;  // a counter that never moves
+          } else if (k == "data") {
+            r.count_data = true;
+          } else if (k == "ctrl") {
+            r.count_ctrl = true;
+          } else {
+            throw LineError(k_at, fmt::format("count= takes data, ctrl, data,ctrl or none{}",
+                                              k.empty() ? c->Found() : ", found '" + k + "'"));
+          }
+        } while (c->Accept(","));
       } else if (key == "when") {
         r.when = c->ParseExpr();
       } else {
-        throw LineError(key_at,
-                        fmt::format("unknown route setting '{}' (there are color=, at=, "
-                                    "rx=, tx=, pos1=, pos2=, pos3=, ring, start=, filter=, swap_x "
-                                    "and when=)",
-                                    key));
+        throw LineError(key_at, fmt::format("unknown route setting '{}' (there are color=, at=, "
+                                            "rx=, tx=, pos1=, pos2=, pos3=, ring, start=, filter=, "
+                                            "counter=, count=, swap_x and when=)",
+                                            key));
       }
     }
+    if (r.counter && !r.filter)
+      throw LineError(s.keyword_pos, "counter= needs filter=MIN..MAX (the counts delivered)");
     if (!color || !at || !rx || !tx) {
       const char* missing = !color ? "color=" : !at ? "at=" : !rx ? "rx=" : "tx=";
       throw LineError(s.keyword_pos,

@@ -48,7 +48,10 @@ struct Route {
   bool ring = false;
   int start = 0;                              // the switch's position at load (start=N)
   std::optional<std::pair<int, int>> filter;  // filter=MIN..MAX: the RAMP's range of indices
-  bool swap_x = false;                        // swap_x: leaving W or E as color ^ 1
+  // counter=COUNT..LIMIT: a counter filter (its index is a count from COUNT, wrapping after LIMIT)
+  std::optional<std::pair<int, int>> counter;
+  bool count_data = true, count_ctrl = false;  // count=data,ctrl: the kinds a counter counts
+  bool swap_x = false;                         // swap_x: leaving W or E as color ^ 1
   std::optional<Expr> when;
   Scope scope;
   assembler::Location loc;

@@ -54,6 +54,11 @@ uint32_t SwitchValue(const Route& r) {
   v = arch::SwitchCfg::WithRing(v, r.ring);
   v = arch::SwitchCfg::WithPos(v, static_cast<uint32_t>(r.start));
   v = arch::SwitchCfg::WithFilter(v, r.filter ? 1 : 0);
+  if (r.counter) {
+    v = arch::SwitchCfg::WithCounter(v, 1);
+    v = arch::SwitchCfg::WithCountData(v, r.count_data ? 1 : 0);
+    v = arch::SwitchCfg::WithCountCtrl(v, r.count_ctrl ? 1 : 0);
+  }
   return v;
 }
 
@@ -207,6 +212,10 @@ class Linker {
       cfg.filter_range = arch::FilterRange::WithMax(
           arch::FilterRange::WithMin(0, static_cast<uint32_t>(r.filter->first)),
           static_cast<uint32_t>(r.filter->second));
+    if (r.counter)
+      cfg.filter_count = arch::FilterCount::WithLimit(
+          arch::FilterCount::WithCount(0, static_cast<uint32_t>(r.counter->first)),
+          static_cast<uint32_t>(r.counter->second));
     for (int y = r.y0; y <= r.y1; ++y) {
       for (int x = r.x0; x <= r.x1; ++x) {
         try {

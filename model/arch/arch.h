@@ -1545,6 +1545,24 @@ struct SwitchCfg {
   static constexpr uint32_t WithFilter(uint32_t r, uint32_t v) {
     return (r & ~(0x1u << 15)) | ((v & 0x1u) << 15);
   }
+  // 1: a counter filter: the index is FilterCount.Count, not the wavelet's
+  static constexpr unsigned kCounterLsb = 16, kCounterWidth = 1;
+  static constexpr uint32_t Counter(uint32_t r) { return (r >> 16) & 0x1u; }
+  static constexpr uint32_t WithCounter(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 16)) | ((v & 0x1u) << 16);
+  }
+  // counter filter: each data wavelet offered to the RAMP counts
+  static constexpr unsigned kCountDataLsb = 17, kCountDataWidth = 1;
+  static constexpr uint32_t CountData(uint32_t r) { return (r >> 17) & 0x1u; }
+  static constexpr uint32_t WithCountData(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 17)) | ((v & 0x1u) << 17);
+  }
+  // counter filter: each control wavelet offered to the RAMP counts
+  static constexpr unsigned kCountCtrlLsb = 18, kCountCtrlWidth = 1;
+  static constexpr uint32_t CountCtrl(uint32_t r) { return (r >> 18) & 0x1u; }
+  static constexpr uint32_t WithCountCtrl(uint32_t r, uint32_t v) {
+    return (r & ~(0x1u << 18)) | ((v & 0x1u) << 18);
+  }
 };
 
 // per-color range filter bounds
@@ -1563,6 +1581,26 @@ struct FilterRange {
   static constexpr unsigned kMaxLsb = 16, kMaxWidth = 16;
   static constexpr uint32_t Max(uint32_t r) { return (r >> 16) & 0xFFFFu; }
   static constexpr uint32_t WithMax(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 16)) | ((v & 0xFFFFu) << 16);
+  }
+};
+
+// per-color counter filter state
+struct FilterCount {
+  static constexpr uint16_t kAddr = 0xC680;
+  static constexpr uint32_t kCount = 24;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // the counter (the program's initial value at load)
+  static constexpr unsigned kCountLsb = 0, kCountWidth = 16;
+  static constexpr uint32_t Count(uint32_t r) { return (r >> 0) & 0xFFFFu; }
+  static constexpr uint32_t WithCount(uint32_t r, uint32_t v) {
+    return (r & ~(0xFFFFu << 0)) | ((v & 0xFFFFu) << 0);
+  }
+  // the highest count: after it, the count wraps to 0
+  static constexpr unsigned kLimitLsb = 16, kLimitWidth = 16;
+  static constexpr uint32_t Limit(uint32_t r) { return (r >> 16) & 0xFFFFu; }
+  static constexpr uint32_t WithLimit(uint32_t r, uint32_t v) {
     return (r & ~(0xFFFFu << 16)) | ((v & 0xFFFFu) << 16);
   }
 };
@@ -2117,6 +2155,7 @@ enum class RegId : uint8_t {
   kColorCfg,
   kSwitchCfg,
   kFilterRange,
+  kFilterCount,
   kRouterFault,
   kRouterInCount,
   kFabricDim,
@@ -2145,7 +2184,7 @@ enum class RegId : uint8_t {
   kCePc,
   kDsr,
 };
-inline constexpr unsigned kNumRegIds = 31;
+inline constexpr unsigned kNumRegIds = 32;
 
 // What a CE access may do with a register.
 enum class RegAccess : uint8_t {
@@ -2172,6 +2211,7 @@ inline constexpr RegInfo kRegisters[kNumRegIds] = {
     {RegId::kColorCfg, "ColorCfg", 0xC100, 24, 4, RegAccess::kRW, true, true, false},
     {RegId::kSwitchCfg, "SwitchCfg", 0xC180, 24, 4, RegAccess::kRW, true, true, false},
     {RegId::kFilterRange, "FilterRange", 0xC600, 24, 4, RegAccess::kRW, true, true, false},
+    {RegId::kFilterCount, "FilterCount", 0xC680, 24, 4, RegAccess::kRW, true, true, false},
     {RegId::kRouterFault, "RouterFault", 0xC200, 1, 4, RegAccess::kRW, true, true, false},
     {RegId::kRouterInCount, "RouterInCount", 0xC220, 15, 4, RegAccess::kHost, true, true, false},
     {RegId::kFabricDim, "FabricDim", 0xC004, 1, 4, RegAccess::kRO, false, true, false},

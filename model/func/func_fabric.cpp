@@ -113,11 +113,14 @@ void FuncFabric::WriteReg(fabric::Coord pe, uint16_t addr, uint32_t value) {
     s.UpdateRoute(c);
   } else if (addr >= SC::kAddr && addr < SC::Addr(kColors) && addr % 4 == 0) {
     int c = (addr - SC::kAddr) / 4;
-    s.switch_cfg[c] = value & ((1u << (SC::kFilterLsb + SC::kFilterWidth)) - 1);
+    s.switch_cfg[c] = value & ((1u << (SC::kCountCtrlLsb + SC::kCountCtrlWidth)) - 1);
     s.UpdateRoute(c);
   } else if (addr >= arch::FilterRange::kAddr && addr < arch::FilterRange::Addr(kColors) &&
              addr % 4 == 0) {
     s.filter_range[(addr - arch::FilterRange::kAddr) / 4] = value;
+  } else if (addr >= arch::FilterCount::kAddr && addr < arch::FilterCount::Addr(kColors) &&
+             addr % 4 == 0) {
+    s.filter_count[(addr - arch::FilterCount::kAddr) / 4] = value;
   } else if (addr == arch::RouterFault::kAddr) {
     s.fault_reg = 0;  // writing acknowledges (clears) the fault record
   }
@@ -135,6 +138,8 @@ uint32_t FuncFabric::ReadReg(fabric::Coord pe, uint16_t addr) {
     return s.switch_cfg[(addr - SC::kAddr) / 4];
   if (addr >= arch::FilterRange::kAddr && addr < arch::FilterRange::Addr(kColors) && addr % 4 == 0)
     return s.filter_range[(addr - arch::FilterRange::kAddr) / 4];
+  if (addr >= arch::FilterCount::kAddr && addr < arch::FilterCount::Addr(kColors) && addr % 4 == 0)
+    return s.filter_count[(addr - arch::FilterCount::kAddr) / 4];
   if (addr == arch::RouterFault::kAddr) return s.fault_reg;
   using IC = arch::RouterInCount;
   if (addr >= IC::kAddr && addr < IC::Addr(IC::kCount) && addr % 4 == 0) {
@@ -731,9 +736,14 @@ void FuncFabric::StepRouter(int r, const uint64_t* in) {
       for (int o = 0; o < kDirs; ++o) {
         if (!(tx >> o & 1)) continue;
         // A filtered RAMP copy is not made (it takes no credit); the other targets are served.
-        if (o == kRampDir &&
-            !FilterPasses(s.switch_cfg[c], s.filter_range[c], ctrl, static_cast<uint32_t>(payload)))
-          continue;
+        // A counter filter counts what is offered to the RAMP, delivered or not.
+        if (o == kRampDir) {
+          const uint32_t n = s.filter_count[c];
+          s.filter_count[c] = FilterCountAfter(s.switch_cfg[c], n, ctrl);
+          if (!FilterPasses(s.switch_cfg[c], s.filter_range[c], n, ctrl,
+                            static_cast<uint32_t>(payload)))
+            continue;
+        }
         // Leaving W or E with color swap, the wavelet is its color's pair (credit and word).
         const int oc = swap && SwapsAt(o) ? c ^ 1 : c;
         const uint64_t out =

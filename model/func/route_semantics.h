@@ -57,15 +57,29 @@ inline Route AnyPosition(uint32_t color_cfg, uint32_t switch_cfg) {
 
 // SwitchCfg after a control wavelet of its color has been forwarded: the position advances; from
 // 3 it wraps to 0 in ring mode and stays at 3 otherwise.
-// The range filter (docs/router.md, "Filters"): whether the RAMP copy of a wavelet is delivered.
-// Control wavelets pass; a data wavelet passes when the color has no filter or its index (bits
-// 31:16) lies in FilterRange's Min..Max.
-inline bool FilterPasses(uint32_t switch_cfg, uint32_t filter_range, bool ctrl, uint32_t data) {
+// The filter (docs/router.md, "Filters"): whether the RAMP copy of a wavelet is delivered.
+// Control wavelets pass; a data wavelet passes when the color has no filter or its index lies in
+// FilterRange's Min..Max. The index is the wavelet's bits 31:16 (range filter) or the color's
+// FilterCount.Count (counter filter, SwitchCfg.Counter).
+inline bool FilterPasses(uint32_t switch_cfg, uint32_t filter_range, uint32_t filter_count,
+                         bool ctrl, uint32_t data) {
   using S = arch::SwitchCfg;
   using F = arch::FilterRange;
   if (ctrl || !S::Filter(switch_cfg)) return true;
-  const uint32_t index = data >> 16;
+  const uint32_t index =
+      S::Counter(switch_cfg) ? arch::FilterCount::Count(filter_count) : data >> 16;
   return index >= F::Min(filter_range) && index <= F::Max(filter_range);
+}
+
+// A counter filter's FilterCount after a wavelet of its color was offered to the RAMP: a wavelet
+// of a counted kind (SwitchCfg.CountData, CountCtrl) moves Count on, from Limit back to 0.
+inline uint32_t FilterCountAfter(uint32_t switch_cfg, uint32_t filter_count, bool ctrl) {
+  using S = arch::SwitchCfg;
+  using FC = arch::FilterCount;
+  if (!S::Filter(switch_cfg) || !S::Counter(switch_cfg)) return filter_count;
+  if (!(ctrl ? S::CountCtrl(switch_cfg) : S::CountData(switch_cfg))) return filter_count;
+  const uint32_t n = FC::Count(filter_count);
+  return FC::WithCount(filter_count, n >= FC::Limit(filter_count) ? 0 : n + 1);
 }
 
 // Color swap (docs/router.md, "Color swap"): a color with ColorCfg.SwapX leaves toward W or E as

@@ -66,7 +66,7 @@ struct RouterState {
   std::array<std::array<uint8_t, kColors>, kDirs> head{}, count{};
 
   // Routing registers.
-  std::array<uint32_t, kColors> color_cfg{}, switch_cfg{}, filter_range{};
+  std::array<uint32_t, kColors> color_cfg{}, switch_cfg{}, filter_range{}, filter_count{};
 
   // kQueueSlots payloads (see QueueSlot()) the state does not own: the fabric's util::LazyArena,
   // where the queues of a router that never held a wavelet cost no host memory.

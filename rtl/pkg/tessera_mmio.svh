@@ -30,6 +30,12 @@ if (addr_i[1:0] == 2'b00) begin
     reg_o = MmioFilterRange;
     router_o = 1'b1;
   end
+  if (addr_i >= 16'hC680 && addr_i < 16'hC6E0) begin  // FilterCount[24]
+    off = addr_i - 16'hC680;
+    valid_o = 1'b1;
+    reg_o = MmioFilterCount;
+    router_o = 1'b1;
+  end
   if (addr_i == 16'hC200) begin  // RouterFault
     valid_o = 1'b1;
     reg_o = MmioRouterFault;

@@ -381,6 +381,9 @@ package tessera_pkg;
   localparam int unsigned SwitchCfgRingLsb = 12;  localparam int unsigned SwitchCfgRingWidth = 1;  // 1: position wraps 3 -> 0
   localparam int unsigned SwitchCfgPosLsb = 13;  localparam int unsigned SwitchCfgPosWidth = 2;  // current position
   localparam int unsigned SwitchCfgFilterLsb = 15;  localparam int unsigned SwitchCfgFilterWidth = 1;  // 1: the RAMP copy of a data wavelet needs its index in FilterRange
+  localparam int unsigned SwitchCfgCounterLsb = 16;  localparam int unsigned SwitchCfgCounterWidth = 1;  // 1: a counter filter: the index is FilterCount.Count, not the wavelet's
+  localparam int unsigned SwitchCfgCountDataLsb = 17;  localparam int unsigned SwitchCfgCountDataWidth = 1;  // counter filter: each data wavelet offered to the RAMP counts
+  localparam int unsigned SwitchCfgCountCtrlLsb = 18;  localparam int unsigned SwitchCfgCountCtrlWidth = 1;  // counter filter: each control wavelet offered to the RAMP counts
 
   // per-color range filter bounds
   localparam logic [15:0] FilterRangeAddr = 16'hC600;
@@ -388,6 +391,13 @@ package tessera_pkg;
   localparam int unsigned FilterRangeStride = 4;
   localparam int unsigned FilterRangeMinLsb = 0;  localparam int unsigned FilterRangeMinWidth = 16;  // lowest index delivered to the RAMP
   localparam int unsigned FilterRangeMaxLsb = 16;  localparam int unsigned FilterRangeMaxWidth = 16;  // highest index delivered to the RAMP
+
+  // per-color counter filter state
+  localparam logic [15:0] FilterCountAddr = 16'hC680;
+  localparam int unsigned FilterCountCount = 24;
+  localparam int unsigned FilterCountStride = 4;
+  localparam int unsigned FilterCountCountLsb = 0;  localparam int unsigned FilterCountCountWidth = 16;  // the counter (the program's initial value at load)
+  localparam int unsigned FilterCountLimitLsb = 16;  localparam int unsigned FilterCountLimitWidth = 16;  // the highest count: after it, the count wraps to 0
 
   // first router fault since last cleared (a write clears)
   localparam logic [15:0] RouterFaultAddr = 16'hC200;
@@ -555,33 +565,34 @@ package tessera_pkg;
     MmioColorCfg = 5'd1,
     MmioSwitchCfg = 5'd2,
     MmioFilterRange = 5'd3,
-    MmioRouterFault = 5'd4,
-    MmioRouterInCount = 5'd5,
-    MmioFabricDim = 5'd6,
-    MmioCeStatus = 5'd7,
-    MmioCycleLo = 5'd8,
-    MmioCycleHi = 5'd9,
-    MmioFpFlags = 5'd10,
-    MmioFaultStatus = 5'd11,
-    MmioFaultPc = 5'd12,
-    MmioFaultAddr = 5'd13,
-    MmioFaultInfo = 5'd14,
-    MmioDebugPort = 5'd15,
-    MmioCeColor = 5'd16,
-    MmioUtStatus = 5'd17,
-    MmioUtInfo = 5'd18,
-    MmioTaskCfg = 5'd19,
-    MmioTaskArg = 5'd20,
-    MmioTaskActive = 5'd21,
-    MmioTaskActiveSet = 5'd22,
-    MmioTaskActiveClr = 5'd23,
-    MmioTaskBlocked = 5'd24,
-    MmioTaskBlockSet = 5'd25,
-    MmioTaskBlockClr = 5'd26,
-    MmioPerfCount = 5'd27,
-    MmioGpr = 5'd28,
-    MmioCePc = 5'd29,
-    MmioDsr = 5'd30
+    MmioFilterCount = 5'd4,
+    MmioRouterFault = 5'd5,
+    MmioRouterInCount = 5'd6,
+    MmioFabricDim = 5'd7,
+    MmioCeStatus = 5'd8,
+    MmioCycleLo = 5'd9,
+    MmioCycleHi = 5'd10,
+    MmioFpFlags = 5'd11,
+    MmioFaultStatus = 5'd12,
+    MmioFaultPc = 5'd13,
+    MmioFaultAddr = 5'd14,
+    MmioFaultInfo = 5'd15,
+    MmioDebugPort = 5'd16,
+    MmioCeColor = 5'd17,
+    MmioUtStatus = 5'd18,
+    MmioUtInfo = 5'd19,
+    MmioTaskCfg = 5'd20,
+    MmioTaskArg = 5'd21,
+    MmioTaskActive = 5'd22,
+    MmioTaskActiveSet = 5'd23,
+    MmioTaskActiveClr = 5'd24,
+    MmioTaskBlocked = 5'd25,
+    MmioTaskBlockSet = 5'd26,
+    MmioTaskBlockClr = 5'd27,
+    MmioPerfCount = 5'd28,
+    MmioGpr = 5'd29,
+    MmioCePc = 5'd30,
+    MmioDsr = 5'd31
   } mmio_reg_e;
 
   // ---- Instruction set (generated from model/arch/isa.def; docs/isa.md) ----

@@ -70,6 +70,8 @@ module tessera_router #(
   logic [NumDirs*NumColors-1:0] tx_has_flat, rx_has_flat, rx_any_flat;
   logic [NumColors-1:0]         adv;
   logic [NumColors-1:0]         filter_en;
+  logic [NumColors-1:0]         cnt;  // a counter filter counts the RAMP winner's color
+  logic [NumColors-1:0]         cnt_mode, cnt_data, cnt_ctrl, cnt_pass;
   logic [NumColors-1:0]         swap_x;  // ColorCfg.SwapX per color
   localparam logic [NumColors-1:0] PairEven = {(NumColors / 2){2'b01}};  // the even colors
   logic [NumColors*32-1:0]      filter_range;
@@ -81,6 +83,7 @@ module tessera_router #(
     .cfg_rdata_o(route_rdata),
     .cfg_hit_o  (route_hit),
     .adv_i      (adv & {NumColors{en_i}}),
+    .cnt_i      (cnt & {NumColors{en_i}}),
     .tx_of_o    (tx_of_flat),
     .tx_has_o   (tx_has_flat),
     .rx_has_o   (rx_has_flat),
@@ -89,6 +92,10 @@ module tessera_router #(
     .ramp_tx_any_o,
     .filter_en_o   (filter_en),
     .swap_x_o      (swap_x),
+    .cnt_mode_o    (cnt_mode),
+    .cnt_data_o    (cnt_data),
+    .cnt_ctrl_o    (cnt_ctrl),
+    .cnt_pass_o    (cnt_pass),
     .filter_range_o(filter_range)
   );
 
@@ -274,8 +281,9 @@ module tessera_router #(
   end
 
   // ---- Outputs: a winner is copied to all its targets; control wavelets advance switches ----
-  // A color's range filter drops the RAMP copy of a data wavelet whose index (bits 31:16) lies
-  // outside FilterRange; that copy takes no credit, and the other targets are served.
+  // A color's filter drops the RAMP copy of a data wavelet whose index (bits 31:16; a counter
+  // filter's Count) lies outside FilterRange; that copy takes no credit, and the other targets
+  // are served. A counter filter counts the wavelets of its kinds offered to the RAMP.
   logic [LinkBits-1:0] out_d [NumDirs];
   logic [LinkBits-1:0] out_q [NumDirs];
 
@@ -286,6 +294,7 @@ module tessera_router #(
     logic          drop;  // the RAMP copy this cycle is filtered out
     for (int o = 0; o < NumDirs; o++) out_d[o] = '0;
     adv   = '0;
+    cnt   = '0;
     c     = '0;
     range = '0;
     index = '0;
@@ -296,7 +305,10 @@ module tessera_router #(
         if (head[d][DataBits]) adv[c] = 1'b1;
         // At most one winner targets the RAMP in a cycle: the filter looks at that one only.
         drop = 1'b0;
-        if (tx_of[c][DirRamp] && filter_en[c] && !head[d][DataBits]) begin
+        if (tx_of[c][DirRamp] && filter_en[c] && cnt_mode[c]) begin
+          drop   = !head[d][DataBits] && !cnt_pass[c];
+          cnt[c] = head[d][DataBits] ? cnt_ctrl[c] : cnt_data[c];
+        end else if (tx_of[c][DirRamp] && filter_en[c] && !head[d][DataBits]) begin
           range = filter_range[32'(c)*32 +: 32];
           index = head[d][31:16];
           drop  = index < range[FilterRangeMinLsb +: 16] || index > range[FilterRangeMaxLsb +: 16];

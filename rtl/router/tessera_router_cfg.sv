@@ -1,9 +1,10 @@
 // The router's routing configuration: per color the base route (ColorCfg: rx and tx masks), the
-// switch (SwitchCfg: positions 1..3, ring mode, current position, the filter's enable) and the
-// range filter's bounds (FilterRange). Exposes, per
+// switch (SwitchCfg: positions 1..3, ring mode, current position, the filter's enable and kind)
+// and the filter's bounds (FilterRange) and counter (FilterCount). Exposes, per
 // color, the effective route of the current switch position, also transposed into per-direction
 // color masks for the allocator. Written through the PE's register bus; a control wavelet that
-// leaves (adv_i) advances its color's position. A register write wins over an advance.
+// leaves (adv_i) advances its color's position, and a wavelet a counter filter counts (cnt_i) moves
+// its color's FilterCount.Count on. A register write wins over an advance or a count.
 module tessera_router_cfg (
   input  logic                                          clk_i,
   input  logic                                          rst_ni,
@@ -13,6 +14,7 @@ module tessera_router_cfg (
   output logic [31:0]                                   cfg_rdata_o,
   output logic                                          cfg_hit_o,   // address is ours
   input  logic [tessera_pkg::NumColors-1:0]             adv_i,
+  input  logic [tessera_pkg::NumColors-1:0]             cnt_i,
   // effective route per color: tx_of_o[c*NumDirs +: NumDirs]
   output logic [tessera_pkg::NumColors*tessera_pkg::NumDirs-1:0] tx_of_o,
   // per direction d, the colors whose effective tx (rx) has d: [d*NumColors +: NumColors]
@@ -31,51 +33,65 @@ module tessera_router_cfg (
   output logic [tessera_pkg::NumColors-1:0]             filter_en_o,
   // per color: ColorCfg.SwapX (leaving W or E, the color becomes its pair)
   output logic [tessera_pkg::NumColors-1:0]             swap_x_o,
+  // per color: a counter filter (SwitchCfg.Counter), the kinds it counts (CountData, CountCtrl),
+  // and whether its Count lies in FilterRange's Min..Max now (a data wavelet is delivered)
+  output logic [tessera_pkg::NumColors-1:0]             cnt_mode_o,
+  output logic [tessera_pkg::NumColors-1:0]             cnt_data_o,
+  output logic [tessera_pkg::NumColors-1:0]             cnt_ctrl_o,
+  output logic [tessera_pkg::NumColors-1:0]             cnt_pass_o,
   output logic [tessera_pkg::NumColors*32-1:0]          filter_range_o
 );
   `include "tessera_pkg_use.svh"
   // Only the low bits of a written word are state; the rest read back as zero.
 
   localparam int unsigned BaseW = ColorCfgSwapXLsb + ColorCfgSwapXWidth;
-  localparam int unsigned SwW   = SwitchCfgFilterLsb + SwitchCfgFilterWidth;
+  localparam int unsigned SwW   = SwitchCfgCountCtrlLsb + SwitchCfgCountCtrlWidth;
   localparam logic [15:0] BaseEnd = ColorCfgAddr + 16'(ColorCfgCount * ColorCfgStride);
   localparam logic [15:0] SwEnd   = SwitchCfgAddr + 16'(SwitchCfgCount * SwitchCfgStride);
   localparam logic [15:0] RangeEnd = FilterRangeAddr + 16'(FilterRangeCount * FilterRangeStride);
+  localparam logic [15:0] CountEnd = FilterCountAddr + 16'(FilterCountCount * FilterCountStride);
 
   logic [BaseW-1:0] base_q [NumColors];
   logic [BaseW-1:0] base_d [NumColors];
   logic [SwW-1:0]   sw_q [NumColors];
   logic [SwW-1:0]   sw_d [NumColors];
   logic [NumColors*32-1:0] range_q, range_d;  // FilterRange[c] at [c*32 +: 32]
+  logic [NumColors*32-1:0] fcnt_q, fcnt_d;    // FilterCount[c] at [c*32 +: 32]
 
-  logic       is_base, is_sw, is_range;
+  logic       is_base, is_sw, is_range, is_count;
   logic [4:0] idx;
 
-  logic [15:0] base_off, sw_off, range_off;
+  logic [15:0] base_off, sw_off, range_off, count_off;
   always_comb begin
     base_off  = cfg_addr_i - ColorCfgAddr;
     sw_off    = cfg_addr_i - SwitchCfgAddr;
     range_off = cfg_addr_i - FilterRangeAddr;
+    count_off = cfg_addr_i - FilterCountAddr;
     is_base  = cfg_addr_i >= ColorCfgAddr && cfg_addr_i < BaseEnd
                && 32'(base_off) % ColorCfgStride == 0;
     is_sw    = cfg_addr_i >= SwitchCfgAddr && cfg_addr_i < SwEnd
                && 32'(sw_off) % SwitchCfgStride == 0;
     is_range = cfg_addr_i >= FilterRangeAddr && cfg_addr_i < RangeEnd
                && 32'(range_off) % FilterRangeStride == 0;
+    is_count = cfg_addr_i >= FilterCountAddr && cfg_addr_i < CountEnd
+               && 32'(count_off) % FilterCountStride == 0;
     idx      = is_sw    ? 5'(32'(sw_off) / SwitchCfgStride)
              : is_range ? 5'(32'(range_off) / FilterRangeStride)
+             : is_count ? 5'(32'(count_off) / FilterCountStride)
              : 5'(32'(base_off) / ColorCfgStride);
-    cfg_hit_o   = is_base || is_sw || is_range;
+    cfg_hit_o   = is_base || is_sw || is_range || is_count;
     cfg_rdata_o = '0;
     if (is_base)  cfg_rdata_o = 32'(base_q[idx]);
     if (is_sw)    cfg_rdata_o = 32'(sw_q[idx]);
     if (is_range) cfg_rdata_o = range_q[32'(idx)*32 +: 32];
+    if (is_count) cfg_rdata_o = fcnt_q[32'(idx)*32 +: 32];
   end
 
-  // The colors whose registers change in this cycle: an advance, a register write (which wins).
+  // The colors whose registers change in this cycle: an advance, a count, a register write (which
+  // wins).
   logic [NumColors-1:0] upd;
   always_comb begin
-    upd = adv_i;
+    upd = adv_i | cnt_i;
     if (cfg_we_i && cfg_hit_o && 32'(idx) < NumColors) upd[idx] = 1'b1;
   end
 
@@ -94,6 +110,8 @@ module tessera_router_cfg (
   logic [NumColors-1:0] ramp_tx_q, ramp_tx_d;
   logic [NumColors-1:0] filt_en_q, filt_en_d;  // SwitchCfg.Filter per color, kept beside it
   logic [NumColors-1:0] swap_q, swap_d;        // ColorCfg.SwapX per color, kept beside it
+  // The counter filter's SwitchCfg bits per color, and whether its Count now lies in Min..Max
+  logic [NumColors-1:0] cmode_q, cmode_d, cdata_q, cdata_d, cctrl_q, cctrl_d, cpass_q, cpass_d;
 
   always_comb begin
     logic [1:0]         pos;
@@ -102,11 +120,19 @@ module tessera_router_cfg (
     logic [8:0]         codes;  // position p's direction code at [3*p +: 3]
     logic [2:0]         outs;   // position p replaces the output side
     logic [NumDirs-1:0] mask, tx, rx, tx_any, rx_any;
+    logic [15:0]        count, limit;
     for (int c = 0; c < NumColors; c++) begin
       base_d[c] = base_q[c];
       sw_d[c]   = sw_q[c];
     end
     range_d   = range_q;
+    fcnt_d    = fcnt_q;
+    cmode_d   = cmode_q;
+    cdata_d   = cdata_q;
+    cctrl_d   = cctrl_q;
+    cpass_d   = cpass_q;
+    count     = '0;
+    limit     = '0;
     filt_en_d = filt_en_q;
     swap_d    = swap_q;
     tx_of_d   = tx_of_q;
@@ -137,6 +163,19 @@ module tessera_router_cfg (
           if (cfg_we_i && is_base && 32'(idx) == c) base_d[c] = cfg_wdata_i[BaseW-1:0];
           if (cfg_we_i && is_sw && 32'(idx) == c)   sw_d[c]   = cfg_wdata_i[SwW-1:0];
           if (cfg_we_i && is_range && 32'(idx) == c) range_d[c*32 +: 32] = cfg_wdata_i;
+          if (cnt_i[c]) begin
+            // A counted wavelet: Count moves on, from Limit back to 0.
+            count = fcnt_q[c*32 + FilterCountCountLsb +: 16];
+            limit = fcnt_q[c*32 + FilterCountLimitLsb +: 16];
+            fcnt_d[c*32 + FilterCountCountLsb +: 16] = (count >= limit) ? 16'd0 : count + 16'd1;
+          end
+          if (cfg_we_i && is_count && 32'(idx) == c) fcnt_d[c*32 +: 32] = cfg_wdata_i;
+          cmode_d[c] = sw_d[c][SwitchCfgCounterLsb];
+          cdata_d[c] = sw_d[c][SwitchCfgCountDataLsb];
+          cctrl_d[c] = sw_d[c][SwitchCfgCountCtrlLsb];
+          count      = fcnt_d[c*32 + FilterCountCountLsb +: 16];
+          cpass_d[c] = count >= range_d[c*32 + FilterRangeMinLsb +: 16]
+                       && count <= range_d[c*32 + FilterRangeMaxLsb +: 16];
           filt_en_d[c] = sw_d[c][SwitchCfgFilterLsb];
           swap_d[c]    = base_d[c][ColorCfgSwapXLsb];
           // what the new registers imply
@@ -183,6 +222,11 @@ module tessera_router_cfg (
         sw_q[c]   <= '0;
       end
       range_q   <= '0;
+      fcnt_q    <= '0;
+      cmode_q   <= '0;
+      cdata_q   <= '0;
+      cctrl_q   <= '0;
+      cpass_q   <= {NumColors{1'b1}};  // Count 0 lies in Min..Max 0..0
       filt_en_q <= '0;
       swap_q    <= '0;
       tx_of_q   <= '0;  // what the reset registers imply
@@ -196,6 +240,11 @@ module tessera_router_cfg (
         sw_q[c]   <= sw_d[c];
       end
       range_q   <= range_d;
+      fcnt_q    <= fcnt_d;
+      cmode_q   <= cmode_d;
+      cdata_q   <= cdata_d;
+      cctrl_q   <= cctrl_d;
+      cpass_q   <= cpass_d;
       filt_en_q <= filt_en_d;
       swap_q    <= swap_d;
       tx_of_q   <= tx_of_d;
@@ -215,4 +264,8 @@ module tessera_router_cfg (
   assign filter_en_o    = filt_en_q;
   assign filter_range_o = range_q;
   assign swap_x_o       = swap_q;
+  assign cnt_mode_o     = cmode_q;
+  assign cnt_data_o     = cdata_q;
+  assign cnt_ctrl_o     = cctrl_q;
+  assign cnt_pass_o     = cpass_q;
 endmodule

@@ -170,7 +170,7 @@ class Planner {
       for (PeLinks::Route& rt : out[pe].routes)
         if (rt.color == color) {
           rt.filter = true;
-          rt.filter_range = detail::RandomFilterRange(r_);
+          rt.filter_spec = detail::RandomFilter(r_);
         }
     };
     if (!streams || r_.Chance(0.5)) {  // to data tasks, as much as the sender's code sends

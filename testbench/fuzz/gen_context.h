@@ -89,6 +89,9 @@ class Rng {
 // A range filter's bounds (arch::FilterRange): from 0 up, up to 0xFFFF, somewhere between, or
 // empty (Max < Min: nothing reaches the CE).
 uint32_t RandomFilterRange(Rng& r);
+// A range filter, or a counter filter: a count from anywhere in 0..Limit (Limit small, so that
+// it wraps, or large), counting data, control, both or neither, delivering a part of the counts.
+FilterSpec RandomFilter(Rng& r);
 
 class Gen : public Rng {
  public:
@@ -114,7 +117,7 @@ class Gen : public Rng {
   void EmitSeq(const Ctx& c, int units);
   void EmitUnit(const Ctx& c, int& budget);
   void EmitMain();
-  void EmitFilter(int color, uint32_t range);  // SwitchCfg.Filter and FilterRange of a color
+  void EmitFilter(int color, const FilterSpec& f);  // a color's filter registers
   // Main's units with the fabric's streams and stream readers (and the fault) placed among them.
   void EmitMainWithLinks(const Ctx& c, int units, int fault_at);
   void EmitLocal(TaskPlan& t);

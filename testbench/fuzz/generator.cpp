@@ -70,6 +70,27 @@ bool Rng::Chance(double p) {
 
 uint32_t Rng::U32() { return static_cast<uint32_t>(rng_()); }
 
+FilterSpec RandomFilter(Rng& r) {
+  using S = arch::SwitchCfg;
+  using FC = arch::FilterCount;
+  FilterSpec f;
+  f.switch_bits = S::WithFilter(0, 1);
+  if (r.Chance(0.5)) {
+    f.range = RandomFilterRange(r);
+    return f;
+  }
+  const auto limit = static_cast<uint32_t>(r.Chance(0.8) ? r.Int(0, 20) : r.Int(0, 0xFFFF));
+  const auto count = static_cast<uint32_t>(r.Int(0, static_cast<int>(limit)));
+  f.count = FC::WithLimit(FC::WithCount(0, count), limit);
+  const auto lo = static_cast<uint32_t>(r.Int(0, static_cast<int>(limit)));
+  const auto hi = static_cast<uint32_t>(r.Int(static_cast<int>(lo), static_cast<int>(limit)));
+  f.range = arch::FilterRange::WithMax(arch::FilterRange::WithMin(0, lo), hi);
+  f.switch_bits = S::WithCounter(f.switch_bits, 1);
+  f.switch_bits = S::WithCountData(f.switch_bits, r.Chance(0.8) ? 1 : 0);
+  f.switch_bits = S::WithCountCtrl(f.switch_bits, r.Chance(0.3) ? 1 : 0);
+  return f;
+}
+
 uint32_t RandomFilterRange(Rng& r) {
   using F = arch::FilterRange;
   uint32_t lo = 0, hi = 0xFFFF;
@@ -404,11 +425,15 @@ void Gen::EmitUnit(const Ctx& c, int& budget) {
   }
 }
 
-void Gen::EmitFilter(int color, uint32_t range) {
-  LoadConst(1, 1u << arch::SwitchCfg::kFilterLsb);
-  Line(fmt::format("sw      r1, SwitchCfg+4*{}", color));
-  LoadConst(1, range);
+void Gen::EmitFilter(int color, const FilterSpec& f) {
+  LoadConst(1, f.range);
   Line(fmt::format("sw      r1, FilterRange+4*{}", color));
+  if (arch::SwitchCfg::Counter(f.switch_bits)) {
+    LoadConst(1, f.count);
+    Line(fmt::format("sw      r1, FilterCount+4*{}", color));
+  }
+  LoadConst(1, f.switch_bits);
+  Line(fmt::format("sw      r1, SwitchCfg+4*{}", color));
 }
 
 void Gen::EmitMain() {
@@ -420,7 +445,7 @@ void Gen::EmitMain() {
   for (const PeLinks::Route& r : opt_.links.routes) {
     LoadConst(1, r.color_cfg);
     Line(fmt::format("sw      r1, ColorCfg+4*{}", r.color));
-    if (r.filter) EmitFilter(r.color, r.filter_range);
+    if (r.filter) EmitFilter(r.color, r.filter_spec);
   }
   Line(fmt::format("la      {}, buf", Reg(kBaseReg)));
   // Loop every used color back into this PE's CE: RAMP -> RAMP.
@@ -433,10 +458,11 @@ void Gen::EmitMain() {
     LoadConst(1, route);
     for (int c : routed) Line(fmt::format("sw      r1, ColorCfg+4*{}", c));
   }
-  // Range filters on some data-task colors: the CE gets only the wavelets whose index lies in
-  // the range (data tasks run fewer times; nothing waits for a count of them).
+  // Range and counter filters on some data-task colors: the CE gets only the wavelets whose
+  // index (or count) lies in the range (data tasks run fewer times; nothing waits for a count
+  // of them).
   for (int c : data_colors_)
-    if (Chance(0.25)) EmitFilter(c, RandomFilterRange(*this));
+    if (Chance(0.25)) EmitFilter(c, RandomFilter(*this));
   for (int r : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, kAsyncAcc}) {
     if (opt_.mix.Has(Category::kFp) && Chance(0.3)) {
       LoadFpConst(r, Chance(0.3));

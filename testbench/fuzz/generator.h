@@ -36,12 +36,21 @@ namespace tessera::fuzz {
 // wavelets over the whole program than the credits of its path (kSendBudget, as the looped-back
 // colors), so no sender ever waits for a receiver; and in every main the streams come before
 // the readers of streams, so no PE waits for a neighbour before it has sent all it sends.
+// A filter on a color's RAMP copy (docs/router.md, "Filters"): SwitchCfg's filter bits (Filter;
+// for a counter filter also Counter, CountData and CountCtrl), FilterRange and, for a counter,
+// FilterCount.
+struct FilterSpec {
+  uint32_t switch_bits = 0;
+  uint32_t range = 0;
+  uint32_t count = 0;
+};
+
 struct PeLinks {
   struct Route {  // this router's part of a link: written first in main
     int color = 0;
     uint32_t color_cfg = 0;
-    bool filter = false;        // a range filter on the RAMP (receivers with data tasks only)
-    uint32_t filter_range = 0;  // arch::FilterRange
+    bool filter = false;     // a range or counter filter on the RAMP (data-task receivers only)
+    FilterSpec filter_spec;  // its registers
   };
   struct Stream {  // one fabout of `count` wavelets, then perhaps a control wavelet naming no task
     int color = 0;

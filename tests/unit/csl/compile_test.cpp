@@ -265,6 +265,57 @@ TEST_F(CslCompile, TheFabricMustHoldTheProgramAndMemcpy) {
             "least 8,3");
 }
 
+TEST_F(CslCompile, RectangleTuplesCounterFiltersAndQueueColors) {
+  // @get_rectangle in a PE file; a tuple's element by a known index, and one out of range.
+  OnePe(
+      "const t = .{ 4, 9 };\nvar w: u16 = 0;\n"
+      "fn f() void { w = @get_rectangle().width + t[1]; }");
+  ASSERT_EQ(ErrorOf(), "");
+  EXPECT_NE(Read("out/pe_0.s").find("li      r1, 0xa"), std::string::npos) << Read("out/pe_0.s");
+  OnePe("const t = .{ 4, 9 };\nvar w: u16 = 0;\nfn f() void { w = t[2]; }");
+  EXPECT_NE(ErrorOf().find("pe.csl:3:21: error: index 2 is out of range"), std::string::npos)
+      << ErrorOf();
+  // A counter filter becomes the route's counter= and count=; a field of the other kind is
+  // refused.
+  OnePe(
+      "fn f() void {}\ncomptime {\n"
+      "  @set_local_color_config(@get_color(3), .{ .routes = .{ .rx = .{WEST}, .tx = .{RAMP} },\n"
+      "    .filter = .{ .kind = .{ .counter = true }, .count_data = true, .count_control = true,\n"
+      "                 .init_counter = 2, .max_counter = 1, .limit1 = 14 } });\n}");
+  ASSERT_EQ(ErrorOf(), "");
+  EXPECT_NE(Read("out/out.tlayout").find("filter=0..1 counter=2..14 count=data,ctrl"),
+            std::string::npos)
+      << Read("out/out.tlayout");
+  OnePe(
+      "fn f() void {}\ncomptime {\n"
+      "  @set_local_color_config(@get_color(3), .{ .routes = .{ .rx = .{WEST}, .tx = .{RAMP} },\n"
+      "    .filter = .{ .kind = .{ .counter = true }, .min_idx = 1, .max_counter = 1,\n"
+      "                 .init_counter = 0, .limit1 = 3 } });\n}");
+  EXPECT_NE(ErrorOf().find(".filter.min_idx is not a counter filter's"), std::string::npos)
+      << ErrorOf();
+  // A queue's color from the table, in a file that imports <tile_config>; without it, refused.
+  OnePe(
+      "const tc = @import_module(\"<tile_config>\");\n"
+      "const in = @get_dsd(fabin_dsd, .{ .extent = 2, .input_queue = @get_input_queue(2) });\n"
+      "var b = @zeros([2]u32);\n"
+      "const m = @get_dsd(mem1d_dsd, .{ .tensor_access = |i|{2} -> b[i] });\n"
+      "fn f() void { tc.input_queue_config.encode_input_queue(2, 7, true); @mov32(m, in); }\n"
+      "comptime {\n  @initialize_queue(@get_input_queue(2), .{ .color = @get_color(5) });\n"
+      "  @set_local_color_config(@get_color(5), .{ .routes = .{ .rx = .{WEST}, .tx = .{RAMP} } "
+      "});\n}");
+  ASSERT_EQ(ErrorOf(), "");
+  const std::string s = Read("out/pe_0.s");
+  EXPECT_NE(s.find("__queue_colors+8"), std::string::npos) << s;  // the store and the load
+  EXPECT_NE(s.find("__queue_colors:\n        .word   0\n        .word   0\n        .word   5"),
+            std::string::npos)
+      << s;
+  OnePe(
+      "const tc = @import_module(\"<tile_config>\");\n"
+      "fn f() void { tc.output_queue_config.encode_output_queue(8, 3); }");
+  EXPECT_NE(ErrorOf().find("encode_output_queue takes a queue number 0..7"), std::string::npos)
+      << ErrorOf();
+}
+
 TEST_F(CslCompile, ControlWaveletsAndSwitches) {
   // The payload: task << 16 | data; {} is no task (31); IDs above 29 map onto 29, 28, ...
   OnePe(
@@ -343,7 +394,8 @@ TEST_F(CslCompile, LibrariesWrittenInCsl) {
   EXPECT_EQ(ErrorOf(), "");
   OnePe("const m = @import_module(\"<nosuch>\");\nfn f() void {}");
   EXPECT_NE(ErrorOf().find("unknown library <nosuch> (Tessera's cslc has <memcpy/get_params>, "
-                           "<memcpy/memcpy>, <layout>, <simprint>, <control>, <debug>, <math>, "
+                           "<memcpy/memcpy>, <layout>, <simprint>, <control>, <tile_config>, "
+                           "<collectives_2d/params>, <collectives_2d/pe>, <debug>, <math>, "
                            "<random> and <time>)"),
             std::string::npos)
       << ErrorOf();

@@ -173,8 +173,14 @@ TEST(ImageErrors, MalformedRecordsAreNamed) {
   EXPECT_EQ(ReadError(Damage("tx RAMP", "tx UP")),
             "i.timg:12:19: error: malformed image: bad direction set 'UP' (W, E, S, N, RAMP)");
   EXPECT_EQ(
-      ReadError(Damage("switch 0x0000", "switch 0x10000")),
-      "i.timg:12:31: error: malformed image: switch value 0x10000 is out of range (0..65535)");
+      ReadError(Damage("switch 0x0000", "switch 0x80000")),
+      "i.timg:12:31: error: malformed image: switch value 0x80000 is out of range (0..524287)");
+  EXPECT_EQ(ReadError(Damage("switch 0x0000", "switch 0x10000")),
+            "i.timg:12:31: error: malformed image: the switch value's Counter bit (16) needs "
+            "'filter MIN MAX count COUNT LIMIT'");
+  EXPECT_EQ(ReadError(Damage("switch 0x0000", "switch 0x0000 filter 0 1 count 0 3")),
+            "i.timg:12:38: error: malformed image: a filter needs the switch value's Filter bit "
+            "(15)");
   EXPECT_EQ(ReadError(Damage("switch 0x0000", "switch 0x8000")),
             "i.timg:12:31: error: malformed image: the switch value's Filter bit (15) needs "
             "'filter MIN MAX' after it");

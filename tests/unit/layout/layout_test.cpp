@@ -155,6 +155,38 @@ route color=3 at=1,0 rx=W tx=RAMP filter=4..9 swap_x
   EXPECT_EQ(WriteImage(ReadImage(text, "t.timg")), text);
 }
 
+TEST(Layout, CounterFilters) {
+  // counter=COUNT..LIMIT with filter=: SwitchCfg.Counter and the counted kinds, FilterCount;
+  // the image carries them and reads back the same.
+  const Image img = Link(ParseLayoutText("t.tlayout", R"(fabric 2x1
+route color=4 at=0,0 rx=W tx=RAMP filter=0..1 counter=3..14 count=data,ctrl
+route color=4 at=1,0 rx=W tx=RAMP filter=2..2 counter=0..5 count=none
+)"));
+  using SC = arch::SwitchCfg;
+  const RouteCfg* a = FindRoute(img, 0, 0, 4);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(SC::Filter(a->switch_cfg) + SC::Counter(a->switch_cfg) + SC::CountData(a->switch_cfg) +
+                SC::CountCtrl(a->switch_cfg),
+            4u);
+  EXPECT_EQ(a->filter_count, 14u << 16 | 3u);
+  const RouteCfg* b = FindRoute(img, 1, 0, 4);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(SC::CountData(b->switch_cfg) + SC::CountCtrl(b->switch_cfg), 0u);
+  std::map<std::tuple<int, int, uint16_t>, uint32_t> w;
+  img.ForEachWrite([&](int x, int y, uint16_t ad, uint32_t v) { w[{x, y, ad}] = v; });
+  EXPECT_EQ(w.at({1, 0, arch::FilterCount::Addr(4)}), 5u << 16);
+  const std::string text = WriteImage(img);
+  EXPECT_NE(text.find("filter 0 1 count 3 14"), std::string::npos) << text;
+  EXPECT_EQ(WriteImage(ReadImage(text, "t.timg")), text);
+  try {
+    ParseLayoutText("t.tlayout", "fabric 1x1\nroute color=2 at=0,0 rx=W tx=RAMP counter=0..3\n");
+    FAIL() << "a counter without filter= was accepted";
+  } catch (const assembler::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("counter= needs filter=MIN..MAX"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Layout, EmptySidesWithSwitchPositions) {
   // rx=none tx=none: no base route; the positions accept W and E, so early wavelets wait for a
   // route the program writes (<collectives_2d>). `none` stands alone.
