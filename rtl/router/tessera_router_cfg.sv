@@ -121,25 +121,48 @@ module tessera_router_cfg (
     logic [2:0]         outs;   // position p replaces the output side
     logic [NumDirs-1:0] mask, tx, rx, tx_any, rx_any;
     logic [15:0]        count, limit;
-    for (int c = 0; c < NumColors; c++) begin
-      base_d[c] = base_q[c];
-      sw_d[c]   = sw_q[c];
+    // The flops load only when upd is not 0 (below): only then do the next values start from
+    // the current ones. Otherwise they are don't-care, and zeros cost a simulator no loads
+    // (Verilator runs this block on every edge).
+    if (upd != '0) begin
+      for (int c = 0; c < NumColors; c++) begin
+        base_d[c] = base_q[c];
+        sw_d[c]   = sw_q[c];
+      end
+      range_d   = range_q;
+      fcnt_d    = fcnt_q;
+      cmode_d   = cmode_q;
+      cdata_d   = cdata_q;
+      cctrl_d   = cctrl_q;
+      cpass_d   = cpass_q;
+      filt_en_d = filt_en_q;
+      swap_d    = swap_q;
+      tx_of_d   = tx_of_q;
+      tx_has_d  = tx_has_q;
+      rx_has_d  = rx_has_q;
+      rx_any_d  = rx_any_q;
+      ramp_tx_d = ramp_tx_q;
+    end else begin
+      for (int c = 0; c < NumColors; c++) begin
+        base_d[c] = '0;
+        sw_d[c]   = '0;
+      end
+      range_d   = '0;
+      fcnt_d    = '0;
+      cmode_d   = '0;
+      cdata_d   = '0;
+      cctrl_d   = '0;
+      cpass_d   = '0;
+      filt_en_d = '0;
+      swap_d    = '0;
+      tx_of_d   = '0;
+      tx_has_d  = '0;
+      rx_has_d  = '0;
+      rx_any_d  = '0;
+      ramp_tx_d = '0;
     end
-    range_d   = range_q;
-    fcnt_d    = fcnt_q;
-    cmode_d   = cmode_q;
-    cdata_d   = cdata_q;
-    cctrl_d   = cctrl_q;
-    cpass_d   = cpass_q;
     count     = '0;
     limit     = '0;
-    filt_en_d = filt_en_q;
-    swap_d    = swap_q;
-    tx_of_d   = tx_of_q;
-    tx_has_d  = tx_has_q;
-    rx_has_d  = rx_has_q;
-    rx_any_d  = rx_any_q;
-    ramp_tx_d = ramp_tx_q;
     pos       = '0;
     code      = '0;
     dir       = '0;
