@@ -140,20 +140,13 @@ case $mode in
         --mode streaming --train 2 --backend "$b"
     done
     echo "regress: CSL programs (tests/csl) through cslc and cs_python on func, rtl and cosim"
-    csl_args() {  # the cslc options of a tests/csl program
-      case $1 in
-        scalar|dsd|libs) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=8,3" ;;
-        tasks) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
-        memcpy) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=9,4 --params=MEMCPYH2D_DATA_1_ID:0,MEMCPYD2H_DATA_1_ID:1" ;;
-        switches) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=10,3" ;;
-        filters) echo "--memcpy --fabric-offsets=4,1 --fabric-dims=11,3" ;;
-      esac
-    }
-    for t in scalar dsd tasks memcpy switches libs filters; do
+    for dir in tests/csl/*/; do
+      [ -f "$dir/cslc.args" ] || continue
+      t=$(basename "$dir")
       for b in func rtl cosim; do
         # shellcheck disable=SC2046
         run "csl_${t}_$b" bash tests/csl/run_csl.sh "$PWD/build/bin" "$PWD/tests/csl/$t" \
-          "$PWD/$logs/csl_${t}_$b" "$b" $(csl_args "$t")
+          "$PWD/$logs/csl_${t}_$b" "$b" $(cat "$dir/cslc.args")
       done
     done
     # The SDK's tutorials, unchanged, when a copy of the public sdk-examples is at hand
@@ -165,7 +158,8 @@ case $mode in
                gemv-09-streaming pipeline-01-basic topic-01-arrays-and-pointers \
                topic-02-libraries topic-03-streaming-wavelet-data topic-04-sparse-tensors \
                topic-05-sentinels topic-06-switches topic-07-switches-entrypt topic-08-filters \
-               topic-10-map-builtin topic-12-debug-library topic-13-simprint topic-14-color-swap; do
+               topic-10-map-builtin topic-11-collectives topic-12-debug-library \
+               topic-13-simprint topic-14-color-swap topic-16-queue-flush; do
         for b in func rtl cosim; do
           run "sdk_${t}_$b" bash scripts/sdk_tutorial.sh "$TESSERA_SDK_EXAMPLES/tutorials/$t" \
             "$PWD/$logs/sdk_${t}_$b" "$b"
