@@ -178,6 +178,16 @@ case $mode in
         "$TESSERA_SDK_EXAMPLES" "$PWD/$logs/sdk_examples"
       grep -h "^PASS\|^REFUSED\|^FAIL\|^sdk_examples" "$logs/sdk_examples.log" | sed 's/^/  /'
     fi
+    echo "regress: random <collectives_2d> programs (tests/csl/collectives_random.py)"
+    for seed in $(seq 100 299); do
+      run "csl_collectives_random_func_s$seed" python3 tests/csl/collectives_random.py \
+        --seed "$seed" --bin "$PWD/build/bin" --work "$PWD/$logs/collectives_random/f$seed"
+    done
+    for seed in $(seq 300 319); do
+      run "csl_collectives_random_cosim_s$seed" python3 tests/csl/collectives_random.py \
+        --seed "$seed" --bin "$PWD/build/bin" --work "$PWD/$logs/collectives_random/c$seed" \
+        --backend cosim
+    done
     echo "regress: compute engine, long random-program campaign"
     run "fuzz_all_s1000000_20000" "$tessera" fuzz --seed 1000000 --programs 20000 --backend cosim
     run "fuzz_2x2_s3000000_2000" "$tessera" fuzz --fabric 2x2 --seed 3000000 --programs 2000 \

@@ -264,6 +264,24 @@ module tessera_ce_dsd_ut (
         if (why == UtWaitReady) ready = 1'b1;
       end
     end
+`ifdef SYNTHESIS
+    // The temporaries are don't-care for an idle microthread: a simulator leaves them as they
+    // were, synthesis gets constants so that it infers no latch.
+    else begin
+      r0     = 1'b0;
+      r1     = 1'b0;
+      in_ok  = 1'b0;
+      dot_ok = 1'b1;
+      st     = '0;
+      j      = '0;
+      for (int r = 0; r < 3; r++) begin
+        a[r]     = '0;
+        mem[r]   = 1'b0;
+        banks[r] = '0;
+        rows[r]  = '0;
+      end
+    end
+`endif
     if (ending) begin
       why = UtWaitDrain;
       wc  = 5'(NoColor);
