@@ -164,6 +164,7 @@ uint32_t Ce::ReadReg(uint16_t addr) {
     case RegId::kColorCfg:  // the router's registers: read above
     case RegId::kSwitchCfg:
     case RegId::kFilterRange:
+    case RegId::kFilterCount:
     case RegId::kRouterFault:
     case RegId::kRouterInCount:
       break;
@@ -192,6 +193,7 @@ void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
     case RegId::kColorCfg:  // the router's registers: written above
     case RegId::kSwitchCfg:
     case RegId::kFilterRange:
+    case RegId::kFilterCount:
     case RegId::kRouterFault:
     case RegId::kRouterInCount:
       return;

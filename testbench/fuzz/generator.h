@@ -50,7 +50,7 @@ struct PeLinks {
     int color = 0;
     uint32_t color_cfg = 0;
     bool filter = false;     // a range or counter filter on the RAMP (data-task receivers only)
-    FilterSpec filter_spec;  // its registers
+    FilterSpec filter_spec = {};  // its registers
   };
   struct Stream {  // one fabout of `count` wavelets, then perhaps a control wavelet naming no task
     int color = 0;
