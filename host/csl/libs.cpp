@@ -48,14 +48,16 @@ std::string LibraryDir() {
 std::string LibraryNames() {
   std::vector<std::string> names = {"<memcpy/get_params>", "<memcpy/memcpy>", "<layout>",
                                     "<simprint>",          "<control>",       "<tile_config>"};
+  const size_t native = names.size();
+  // Every .csl file under the folder, by its path without the extension (<collectives_2d/pe>).
+  namespace fs = std::filesystem;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(LibraryDir(), ec))
-    if (e.path().extension() == ".csl") names.push_back("<" + e.path().stem().string() + ">");
-  for (const char* sub : {"collectives_2d"})
-    for (const auto& e : std::filesystem::directory_iterator(LibraryDir() + "/" + sub, ec))
-      if (e.path().extension() == ".csl")
-        names.push_back("<" + std::string(sub) + "/" + e.path().stem().string() + ">");
-  std::sort(names.begin() + 6, names.end());
+  for (const auto& e : fs::recursive_directory_iterator(LibraryDir(), ec))
+    if (e.path().extension() == ".csl")
+      names.push_back(
+          "<" + fs::relative(e.path(), LibraryDir(), ec).replace_extension().generic_string() +
+          ">");
+  std::sort(names.begin() + static_cast<std::ptrdiff_t>(native), names.end());
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];

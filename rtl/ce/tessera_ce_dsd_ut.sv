@@ -158,7 +158,12 @@ module tessera_ce_dsd_ut (
     wc       = 5'(NoColor);
     // The temporaries below matter only to a busy microthread: an idle one (most of them, most
     // of the time) leaves them as they were and skips their defaults (docs/performance.md).
+    // Synthesis gives them their defaults on every path, so that it infers no latch.
+`ifdef SYNTHESIS
+    begin
+`else
     if (busy_q && !ending) begin
+`endif
       r0     = 1'b0;
       r1     = 1'b0;
       in_ok  = 1'b0;
@@ -171,6 +176,8 @@ module tessera_ce_dsd_ut (
         banks[r] = '0;
         rows[r]  = '0;
       end
+    end
+    if (busy_q && !ending) begin
       if (split_me_i) begin
         why = UtWaitReady;  // its split step's second half is due
       end else if (ended_q) begin
@@ -264,24 +271,6 @@ module tessera_ce_dsd_ut (
         if (why == UtWaitReady) ready = 1'b1;
       end
     end
-`ifdef SYNTHESIS
-    // The temporaries are don't-care for an idle microthread: a simulator leaves them as they
-    // were, synthesis gets constants so that it infers no latch.
-    else begin
-      r0     = 1'b0;
-      r1     = 1'b0;
-      in_ok  = 1'b0;
-      dot_ok = 1'b1;
-      st     = '0;
-      j      = '0;
-      for (int r = 0; r < 3; r++) begin
-        a[r]     = '0;
-        mem[r]   = 1'b0;
-        banks[r] = '0;
-        rows[r]  = '0;
-      end
-    end
-`endif
     if (ending) begin
       why = UtWaitDrain;
       wc  = 5'(NoColor);

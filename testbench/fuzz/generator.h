@@ -49,7 +49,7 @@ struct PeLinks {
   struct Route {  // this router's part of a link: written first in main
     int color = 0;
     uint32_t color_cfg = 0;
-    bool filter = false;     // a range or counter filter on the RAMP (data-task receivers only)
+    bool filter = false;  // a range or counter filter on the RAMP (data-task receivers only)
     FilterSpec filter_spec = {};  // its registers
   };
   struct Stream {  // one fabout of `count` wavelets, then perhaps a control wavelet naming no task

@@ -126,7 +126,7 @@ layout {{
         json.dump(p, f, indent=1)
 
 
-def reduce_line(np, vals, root):
+def reduce_line(vals, root):
     """The library's order: each PE adds its own vector to the partial sum from beyond it; the
     root adds its low side's sum, then its high side's."""
     n = len(vals)
@@ -194,7 +194,7 @@ def run_and_check(name):
                                 if i == r0 else np.zeros(bw))
                         check(f"{where}, PE {i}", at(i, bo, bw), want)
                     else:
-                        want = (reduce_line(np, [at(q, ai, aw, inp) for q in range(n)], r0)
+                        want = (reduce_line([at(q, ai, aw, inp) for q in range(n)], r0)
                                 if i == r0 else np.zeros(bw))
                         check(f"{where}, PE {i}", at(i, bo, bw), want)
                     if op["kind"] != "broadcast":

@@ -3,8 +3,14 @@
 library's documented order (docs/csl.md, "<collectives_2d>"), so they match bit for bit."""
 import argparse
 import json
+import os
+import sys
 import numpy as np
 from cerebras.sdk.runtime.sdkruntimepybind import SdkRuntime, MemcpyDataType, MemcpyOrder
+
+# The library's summation order, written once for both tests (tests/csl/collectives_random.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from collectives_random import reduce_line  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("--name", default="out")
@@ -34,24 +40,6 @@ def sl(a, off, n):
 
 bx, bx2, v = sl(inp, 0, K), sl(inp, 3, K), sl(inp, 6, K)
 sc, scy, by, wy = sl(inp, 9, W * K), sl(inp, 24, H * K), sl(inp, 36, K), sl(inp, 39, K)
-
-
-def reduce_line(vals, root):
-    """The library's order: each PE adds its own vector to the partial sum from beyond it; the
-    root adds its low side's sum, then its high side's."""
-    n = len(vals)
-    total = vals[root].copy()
-    if root > 0:
-        low = vals[0].copy()
-        for i in range(1, root):
-            low = vals[i] + low
-        total = total + low
-    if root < n - 1:
-        high = vals[n - 1].copy()
-        for i in range(n - 2, root, -1):
-            high = vals[i] + high
-        total = total + high
-    return total
 
 
 failures = []
