@@ -401,17 +401,21 @@ std::vector<uint8_t> Assembler::EncodeDsd(const Stmt& s) {
       {"len", 0, arch::kUnboundedLength, RelocKind::kDLen},
       {"stride", -32768, 32767, RelocKind::kDStride},
       {"color", 0, arch::kNumColors - 1, RelocKind::kDColor},
+      {"fifo", 0, arch::kNumFifos - 1, RelocKind::kDColor},  // the FIFO's number, in Color
   };
   for (const FieldRule& r : kRules) {
     auto v = value(r.key);
-    const bool mem = s.dsd_kind == arch::DsdKind::kMem1d || s.dsd_kind == arch::DsdKind::kMem4d;
-    if (!v && std::string(r.key) == "stride" && mem) {
+    const bool mem = s.dsd_kind == arch::DsdKind::kMem1d || s.dsd_kind == arch::DsdKind::kMem4d ||
+                     s.dsd_kind == arch::DsdKind::kFifo;  // in SRAM
+    if (!v && std::string(r.key) == "stride" && mem && s.dsd_kind != arch::DsdKind::kFifo) {
       v = std::make_pair(Value{1, ""}, size_t(0));  // default stride
     }
     if (!v) continue;
     const auto& [val, pos] = *v;
     if (!val.IsConst()) {
       if (val.wrap != Wrap::kNone) throw LineError(pos, "lo() and hi() are not descriptor fields");
+      if (std::string(r.key) == "fifo")
+        throw LineError(pos, "fifo= is a constant: the FIFO's number, 0..7");
       AddReloc(s, s.offset, r.reloc, val);
       continue;
     }

@@ -595,7 +595,7 @@ void Assembler::Dsd(const std::vector<Token>& toks, size_t i, const std::vector<
   const auto parsed_kind = ParseDsdKind(kind);
   if (!parsed_kind) {
     throw LineError(items[1].pos, fmt::format("descriptor kind '{}' is not mem1d, mem4d, "
-                                              "fabin or fabout",
+                                              "fabin, fabout or fifo",
                                               ItemText(items[1])));
   }
   const arch::DsdKind dk = *parsed_kind;
@@ -610,6 +610,9 @@ void Assembler::Dsd(const std::vector<Token>& toks, size_t i, const std::vector<
       break;
     case arch::DsdKind::kFabIn:
       allowed = {"len", "color"};
+      break;
+    case arch::DsdKind::kFifo:  // its buffer, its capacity and its number
+      allowed = {"base", "len", "fifo"};
       break;
     default:
       allowed = {"len", "color", "ctrl", "idx", "base"};
@@ -631,13 +634,13 @@ void Assembler::Dsd(const std::vector<Token>& toks, size_t i, const std::vector<
       throw LineError(it.pos, fmt::format("expected key=value, got '{}'", ItemText(it)));
     }
     const std::string key = ToLower(toks[it.b].text);
-    static const std::set<std::string> kAll = {"base", "len",     "stride", "color",
-                                               "ctrl", "idx",     "len1",   "stride1",
-                                               "len2", "stride2", "len3",   "stride3"};
+    static const std::set<std::string> kAll = {"base", "len",     "stride",  "color", "ctrl",
+                                               "idx",  "len1",    "stride1", "len2",  "stride2",
+                                               "len3", "stride3", "fifo"};
     if (!kAll.count(key)) {
       throw LineError(it.pos, fmt::format("unknown descriptor key '{}' (keys: base, len, stride, "
                                           "color, ctrl, idx; mem4d: len1..len3, "
-                                          "stride1..stride3)",
+                                          "stride1..stride3; fifo: fifo)",
                                           toks[it.b].text));
     }
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
@@ -654,8 +657,10 @@ void Assembler::Dsd(const std::vector<Token>& toks, size_t i, const std::vector<
   };
   require("len");
   const bool mem = dk == arch::DsdKind::kMem1d || dk == arch::DsdKind::kMem4d;
-  if (mem) require("base");
-  if (!mem) require("color");
+  const bool fifo = dk == arch::DsdKind::kFifo;
+  if (mem || fifo) require("base");
+  if (fifo) require("fifo");
+  if (!mem && !fifo) require("color");
   int64_t idx = 0;
   for (const char* flag : {"ctrl", "idx"}) {
     const auto it = keys.find(flag);

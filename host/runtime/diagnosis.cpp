@@ -42,6 +42,8 @@ std::string UtWaitText(uint32_t wait, uint32_t color) {
       return "waits for its turn";
     case arch::UtWait::kDrain:
       return "is draining its last results";
+    case arch::UtWait::kFifo:
+      return "waits for a FIFO (a source empty or the destination full)";
     default:
       return "is in an unknown state";
   }

@@ -50,6 +50,8 @@ const char* Meaning(arch::PerfEvent e) {
       return "waiting its turn";
     case P::kUtDrain:
       return "draining results";
+    case P::kUtFifo:
+      return "waiting for a FIFO (empty, or full)";
     case P::kSplitSteps:
       return "split DSD steps: both sources in one SRAM bank (half speed)";
     case P::kFmacBusy:
@@ -188,13 +190,13 @@ std::string RunCounters::Summary(const std::string& backend) const {
   };
   const uint64_t ut_cycles = [&] {
     uint64_t n = 0;
-    for (int e = static_cast<int>(P::kUtReady); e <= static_cast<int>(P::kUtDrain); ++e)
+    for (int e = static_cast<int>(P::kUtReady); e <= static_cast<int>(P::kUtFifo); ++e)
       n += total[e];
     return n;
   }();
   if (ut_cycles)
     s += "  microthread-cycles: " +
-         classes(static_cast<int>(P::kUtReady), static_cast<int>(P::kUtDrain), ut_cycles, true) +
+         classes(static_cast<int>(P::kUtReady), static_cast<int>(P::kUtFifo), ut_cycles, true) +
          "\n";
   const std::string stalls =
       classes(static_cast<int>(P::kStallUt), static_cast<int>(P::kStallFmac), 0, false);

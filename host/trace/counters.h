@@ -31,7 +31,7 @@
 
 namespace tessera::trace {
 
-inline constexpr int kCountersVersion = 3;
+inline constexpr int kCountersVersion = 4;                   // 4: ut_fifo
 inline constexpr int kPerfEvents = arch::PerfCount::kCount;  // one per arch::PerfEvent
 
 struct PeCounters {

@@ -64,6 +64,8 @@ inline constexpr uint32_t kCeInDepth = 16;
 // 16-bit interleave: bank = addr[3:1]
 inline constexpr uint32_t kSramBanks = 8;
 inline constexpr uint32_t kNumDebugFmts = 6;
+// FIFO descriptors' state: FifoState[2k], FifoState[2k+1] (docs/isa.md 2.3)
+inline constexpr uint32_t kNumFifos = 8;
 
 // port order, also the bit order of every direction mask
 enum class Dir : uint8_t {
@@ -462,13 +464,14 @@ inline bool FromString(std::string_view s, TaskKind* out) {
   return false;
 }
 
-// 5..7 reserved (5: indexed, planned)
+// 5, 7 reserved (5: indexed, planned)
 enum class DsdKind : uint8_t {
   kNone = 0,
   kMem1d = 1,
   kFabIn = 2,
   kFabOut = 3,
   kMem4d = 4,
+  kFifo = 6,
 };
 inline constexpr unsigned kDsdKindWidth = 3;
 // How tools, messages and the languages spell DsdKind items.
@@ -479,6 +482,7 @@ inline const char* ToString(DsdKind v) {
     case DsdKind::kFabIn: return "fabin";
     case DsdKind::kFabOut: return "fabout";
     case DsdKind::kMem4d: return "mem4d";
+    case DsdKind::kFifo: return "fifo";
   }
   return "?";
 }
@@ -513,6 +517,10 @@ inline bool FromString(std::string_view s, DsdKind* out) {
     *out = DsdKind::kMem4d;
     return true;
   }
+  if (eq("fifo")) {
+    *out = DsdKind::kFifo;
+    return true;
+  }
   return false;
 }
 
@@ -525,6 +533,7 @@ enum class DsdWhy : uint8_t {
   kSameColor = 4,
   kPair = 5,
   kShape = 6,
+  kFifo = 7,
 };
 inline constexpr unsigned kDsdWhyWidth = 3;
 // How tools, messages and the languages spell DsdWhy items.
@@ -537,6 +546,7 @@ inline const char* ToString(DsdWhy v) {
     case DsdWhy::kSameColor: return "SameColor";
     case DsdWhy::kPair: return "Pair";
     case DsdWhy::kShape: return "Shape";
+    case DsdWhy::kFifo: return "Fifo";
   }
   return "?";
 }
@@ -577,6 +587,10 @@ inline bool FromString(std::string_view s, DsdWhy* out) {
   }
   if (eq("Shape")) {
     *out = DsdWhy::kShape;
+    return true;
+  }
+  if (eq("Fifo")) {
+    *out = DsdWhy::kFifo;
     return true;
   }
   return false;
@@ -873,6 +887,7 @@ enum class UtWait : uint8_t {
   kFmac = 4,
   kTurn = 5,
   kDrain = 6,
+  kFifo = 7,
 };
 inline constexpr unsigned kUtWaitWidth = 3;
 // How tools, messages and the languages spell UtWait items.
@@ -885,6 +900,7 @@ inline const char* ToString(UtWait v) {
     case UtWait::kFmac: return "Fmac";
     case UtWait::kTurn: return "Turn";
     case UtWait::kDrain: return "Drain";
+    case UtWait::kFifo: return "Fifo";
   }
   return "?";
 }
@@ -927,6 +943,10 @@ inline bool FromString(std::string_view s, UtWait* out) {
     *out = UtWait::kDrain;
     return true;
   }
+  if (eq("Fifo")) {
+    *out = UtWait::kFifo;
+    return true;
+  }
   return false;
 }
 
@@ -947,9 +967,10 @@ enum class PerfEvent : uint8_t {
   kUtFmac = 13,
   kUtTurn = 14,
   kUtDrain = 15,
-  kSplitSteps = 16,
-  kFmacBusy = 17,
-  kDsdElems = 18,
+  kUtFifo = 16,
+  kSplitSteps = 17,
+  kFmacBusy = 18,
+  kDsdElems = 19,
 };
 inline constexpr unsigned kPerfEventWidth = 5;
 // How tools, messages and the languages spell PerfEvent items.
@@ -971,6 +992,7 @@ inline const char* ToString(PerfEvent v) {
     case PerfEvent::kUtFmac: return "ut_fmac";
     case PerfEvent::kUtTurn: return "ut_turn";
     case PerfEvent::kUtDrain: return "ut_drain";
+    case PerfEvent::kUtFifo: return "ut_fifo";
     case PerfEvent::kSplitSteps: return "split_steps";
     case PerfEvent::kFmacBusy: return "fmac_busy";
     case PerfEvent::kDsdElems: return "dsd_elems";
@@ -1050,6 +1072,10 @@ inline bool FromString(std::string_view s, PerfEvent* out) {
   }
   if (eq("ut_drain")) {
     *out = PerfEvent::kUtDrain;
+    return true;
+  }
+  if (eq("ut_fifo")) {
+    *out = PerfEvent::kUtFifo;
     return true;
   }
   if (eq("split_steps")) {
@@ -2014,6 +2040,26 @@ struct UtInfo {
   }
 };
 
+// FIFO k (docs/isa.md 2.3), in elements: element 2k its positions, 2k+1 its fill
+struct FifoState {
+  static constexpr uint16_t kAddr = 0xC2C0;
+  static constexpr uint32_t kCount = 16;
+  static constexpr uint32_t kStride = 4;
+  static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
+  // 2k: Head, the next slot a pop reads; 2k+1: Count, elements written and not popped
+  static constexpr unsigned kLoLsb = 0, kLoWidth = 15;
+  static constexpr uint32_t Lo(uint32_t r) { return (r >> 0) & 0x7FFFu; }
+  static constexpr uint32_t WithLo(uint32_t r, uint32_t v) {
+    return (r & ~(0x7FFFu << 0)) | ((v & 0x7FFFu) << 0);
+  }
+  // 2k: Tail, the slot the next push writes; 2k+1: Used, Count plus pushes still in flight
+  static constexpr unsigned kHiLsb = 16, kHiWidth = 15;
+  static constexpr uint32_t Hi(uint32_t r) { return (r >> 16) & 0x7FFFu; }
+  static constexpr uint32_t WithHi(uint32_t r, uint32_t v) {
+    return (r & ~(0x7FFFu << 16)) | ((v & 0x7FFFu) << 16);
+  }
+};
+
 // task binding; entry 31 is read-only zero
 struct TaskCfg {
   static constexpr uint16_t kAddr = 0xC300;
@@ -2099,7 +2145,7 @@ struct TaskBlockClr {
 // performance counters, PerfEvent order; wrap at 2^32; a host write sets one
 struct PerfCount {
   static constexpr uint16_t kAddr = 0xC500;
-  static constexpr uint32_t kCount = 19;
+  static constexpr uint32_t kCount = 20;
   static constexpr uint32_t kStride = 4;
   static constexpr uint16_t Addr(uint32_t i) { return uint16_t(kAddr + i * kStride); }
   static constexpr unsigned kValueLsb = 0, kValueWidth = 32;
@@ -2171,6 +2217,7 @@ enum class RegId : uint8_t {
   kCeColor,
   kUtStatus,
   kUtInfo,
+  kFifoState,
   kTaskCfg,
   kTaskArg,
   kTaskActive,
@@ -2184,7 +2231,7 @@ enum class RegId : uint8_t {
   kCePc,
   kDsr,
 };
-inline constexpr unsigned kNumRegIds = 32;
+inline constexpr unsigned kNumRegIds = 33;
 
 // What a CE access may do with a register.
 enum class RegAccess : uint8_t {
@@ -2227,6 +2274,7 @@ inline constexpr RegInfo kRegisters[kNumRegIds] = {
     {RegId::kCeColor, "CeColor", 0xC080, 24, 4, RegAccess::kRO, false, true, false},
     {RegId::kUtStatus, "UtStatus", 0xC280, 8, 4, RegAccess::kRO, false, true, false},
     {RegId::kUtInfo, "UtInfo", 0xC2A0, 8, 4, RegAccess::kRO, false, true, false},
+    {RegId::kFifoState, "FifoState", 0xC2C0, 16, 4, RegAccess::kRO, false, true, false},
     {RegId::kTaskCfg, "TaskCfg", 0xC300, 32, 4, RegAccess::kRW, false, true, true},
     {RegId::kTaskArg, "TaskArg", 0xC380, 32, 4, RegAccess::kRW, false, true, true},
     {RegId::kTaskActive, "TaskActive", 0xC400, 1, 4, RegAccess::kRW, false, true, false},
@@ -2235,7 +2283,7 @@ inline constexpr RegInfo kRegisters[kNumRegIds] = {
     {RegId::kTaskBlocked, "TaskBlocked", 0xC40C, 1, 4, RegAccess::kRW, false, true, false},
     {RegId::kTaskBlockSet, "TaskBlockSet", 0xC410, 1, 4, RegAccess::kW1S, false, false, false},
     {RegId::kTaskBlockClr, "TaskBlockClr", 0xC414, 1, 4, RegAccess::kW1C, false, false, false},
-    {RegId::kPerfCount, "PerfCount", 0xC500, 19, 4, RegAccess::kRO, false, true, false},
+    {RegId::kPerfCount, "PerfCount", 0xC500, 20, 4, RegAccess::kRO, false, true, false},
     {RegId::kGpr, "Gpr", 0xC800, 16, 4, RegAccess::kHost, false, true, false},
     {RegId::kCePc, "CePc", 0xC840, 1, 4, RegAccess::kHost, false, true, false},
     {RegId::kDsr, "Dsr", 0xC880, 32, 4, RegAccess::kHost, false, true, false},
@@ -2284,6 +2332,7 @@ inline constexpr ConstInfo kConstants[] = {
     {"CeInDepth", kCeInDepth},
     {"SramBanks", kSramBanks},
     {"NumDebugFmts", kNumDebugFmts},
+    {"NumFifos", kNumFifos},
 };
 
 struct EnumItemInfo {
@@ -2335,6 +2384,7 @@ inline constexpr EnumItemInfo kEnumItems[] = {
     {"DsdKind", "fabin", static_cast<uint32_t>(DsdKind::kFabIn)},
     {"DsdKind", "fabout", static_cast<uint32_t>(DsdKind::kFabOut)},
     {"DsdKind", "mem4d", static_cast<uint32_t>(DsdKind::kMem4d)},
+    {"DsdKind", "fifo", static_cast<uint32_t>(DsdKind::kFifo)},
     {"DsdWhy", "Kind", static_cast<uint32_t>(DsdWhy::kKind)},
     {"DsdWhy", "Type", static_cast<uint32_t>(DsdWhy::kType)},
     {"DsdWhy", "Reserved", static_cast<uint32_t>(DsdWhy::kReserved)},
@@ -2342,6 +2392,7 @@ inline constexpr EnumItemInfo kEnumItems[] = {
     {"DsdWhy", "SameColor", static_cast<uint32_t>(DsdWhy::kSameColor)},
     {"DsdWhy", "Pair", static_cast<uint32_t>(DsdWhy::kPair)},
     {"DsdWhy", "Shape", static_cast<uint32_t>(DsdWhy::kShape)},
+    {"DsdWhy", "Fifo", static_cast<uint32_t>(DsdWhy::kFifo)},
     {"ElemType", "f32", static_cast<uint32_t>(ElemType::kF32)},
     {"ElemType", "f16", static_cast<uint32_t>(ElemType::kF16)},
     {"ElemType", "i32", static_cast<uint32_t>(ElemType::kI32)},
@@ -2377,6 +2428,7 @@ inline constexpr EnumItemInfo kEnumItems[] = {
     {"UtWait", "Fmac", static_cast<uint32_t>(UtWait::kFmac)},
     {"UtWait", "Turn", static_cast<uint32_t>(UtWait::kTurn)},
     {"UtWait", "Drain", static_cast<uint32_t>(UtWait::kDrain)},
+    {"UtWait", "Fifo", static_cast<uint32_t>(UtWait::kFifo)},
     {"PerfEvent", "insns", static_cast<uint32_t>(PerfEvent::kInsns)},
     {"PerfEvent", "task_cycles", static_cast<uint32_t>(PerfEvent::kTaskCycles)},
     {"PerfEvent", "ut_busy", static_cast<uint32_t>(PerfEvent::kUtBusy)},
@@ -2393,6 +2445,7 @@ inline constexpr EnumItemInfo kEnumItems[] = {
     {"PerfEvent", "ut_fmac", static_cast<uint32_t>(PerfEvent::kUtFmac)},
     {"PerfEvent", "ut_turn", static_cast<uint32_t>(PerfEvent::kUtTurn)},
     {"PerfEvent", "ut_drain", static_cast<uint32_t>(PerfEvent::kUtDrain)},
+    {"PerfEvent", "ut_fifo", static_cast<uint32_t>(PerfEvent::kUtFifo)},
     {"PerfEvent", "split_steps", static_cast<uint32_t>(PerfEvent::kSplitSteps)},
     {"PerfEvent", "fmac_busy", static_cast<uint32_t>(PerfEvent::kFmacBusy)},
     {"PerfEvent", "dsd_elems", static_cast<uint32_t>(PerfEvent::kDsdElems)},

@@ -110,7 +110,7 @@ bool Ce::Starved(int u) const {
   const Microthread& m = st_.ut[u];
   if (m.ended || m.in_flight || (st_.split.active && st_.split.ut == u)) return false;
   if (m.fabin & st_.head_ctrl) return false;  // the operation ends at the control wavelet
-  return (m.fabin & ~st_.head_data) != 0;
+  return (m.fabin & ~st_.head_data) != 0 || (m.fifos && FifoBlocked(m));
 }
 
 bool Ce::Settled() const {

@@ -179,6 +179,7 @@ class Ce {
     uint32_t dot_value = 0;
     uint8_t flags = 0;
     int credit_color = -1;
+    int8_t fifo_w = -1;  // the result due wrote into this FIFO: one more to pop
   };
 
   // path_cycle.cpp: the whole cycle model.
@@ -198,6 +199,7 @@ class Ce {
     const Cyc& x = cyc_;
     if (x.sram_w) WriteSram(x.sram_addr, x.sram_size, x.sram_value);
     if (x.dot_w) st_.gpr[x.dot_reg] = x.dot_value;  // the microthread's value wins
+    if (x.fifo_w >= 0) ++st_.fifo[x.fifo_w].count;
     if (x.flags) st_.fp_flags = static_cast<uint8_t>((st_.fp_flags | x.flags) & 0x1F);
   }
   // A copy of 1, 2 or 4 bytes (each a fixed-size copy).
@@ -379,6 +381,7 @@ class Ce {
     ++st_.ut[u].in_flight;
   }
   uint32_t ReadOperand(int u, int role, bool pair);
+  bool FifoBlocked(const Microthread& m) const;
   bool ColorUsable(uint32_t color, bool out);
 
   // mmio.cpp

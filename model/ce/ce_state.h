@@ -41,6 +41,7 @@ struct DsdOperand {
   bool ctrl = false, idx = false;
   uint16_t base = 0;
   int32_t stride = 0;  // in elements (mem4d: of dimension 0)
+  uint16_t cap = 0;    // fifo: the capacity (Length); color is the FIFO's number
   // mem4d (docs/isa.md 2.3): the lengths of dimensions 0..2 and the strides of dimensions 1..3,
   // in elements, from the descriptor and its extension. Dimension 3 runs on.
   std::array<uint16_t, 3> dim_len{};
@@ -84,6 +85,7 @@ struct Microthread {
   bool dot = false;    // fdot: combine steps, result in R[S]
   bool pairs = false;  // 16-bit pair steps possible (all operands mem1d, stride 1)
   uint32_t fabin = 0;  // colors of its fabin operands
+  bool fifos = false;  // a FIFO operand
   // Every operand mem1d with every element in SRAM (running ahead, DSD steps in bulk).
   bool mem1d = false;
   // Progress.
@@ -107,6 +109,7 @@ struct PendingResult {
   uint64_t link = 0;  // kWavelet: arch::Link
   uint8_t reg = 0;    // kGpr
   uint8_t flags = 0;
+  int8_t fifo = -1;  // kSram: a push into FIFO k, counted when it is written
 };
 inline constexpr int kPerfEvents = arch::PerfCount::kCount;  // one per arch::PerfEvent
 inline constexpr int kResultRing = 8;  // > DsdLatency: one result per cycle at most
@@ -129,6 +132,15 @@ struct ScalarPipe {
   uint8_t fp_flags = 0;
   uint8_t stall = 0;  // arch::CeStall found in the last cycle
   uint8_t stall_color = 0;
+};
+
+// A FIFO's state (docs/isa.md 2.3, FifoPtr and FifoCount), in elements. Its buffer and capacity
+// are the descriptor's: every operation on FIFO k names the same ones.
+struct FifoState {
+  uint16_t head = 0;   // the next element a pop reads
+  uint16_t tail = 0;   // the slot the next push writes
+  uint16_t count = 0;  // written and not popped
+  uint16_t used = 0;   // count plus pushes in flight
 };
 
 // A split step (docs/isa.md 6.8, refined): src0 was read in the previous cycle; src1 is read in
@@ -183,6 +195,7 @@ struct CeState {
   uint8_t rr_ptr = 0;
   std::array<PendingResult, kResultRing> results{};
   SplitStep split;
+  std::array<FifoState, arch::kNumFifos> fifo{};
 
   ScalarPipe pipe;
 

@@ -129,8 +129,15 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
     return false;
   };
   auto word1 = [&](int r) { return static_cast<uint32_t>(o[r].raw >> 32); };
-  // The lead operand sets N (docs/isa.md 4.11): src0, else src1, else dst.
-  const int lead = has[kSrc0] ? kSrc0 : has[kSrc1] ? kSrc1 : kDst;
+  // The lead operand sets N (docs/isa.md 4.11): src0, else src1, else dst, passing over FIFOs;
+  // with FIFOs only, N is unbounded (lead -1).
+  int lead = -1;
+  for (const int r : {kSrc0, kSrc1, kDst}) {
+    if (has[r] && !IsFifo(o[r])) {
+      lead = r;
+      break;
+    }
+  }
   for (int r = 0; r < 3; ++r) {  // valid descriptors
     DsdInvalidWhy why;
     if (has[r] && InvalidDsd(o[r], why))
@@ -143,7 +150,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   }
   for (int r = 0; r < 3; ++r) {  // roles
     if (!has[r]) continue;
-    const bool ok = IsMem(o[r]) || Is(o[r], r == kDst ? DsdKind::kFabOut : DsdKind::kFabIn);
+    const bool ok = InSram(o[r]) || Is(o[r], r == kDst ? DsdKind::kFabOut : DsdKind::kFabIn);
     if (!ok)
       return fault(CeFault::kDsdInvalid, word1(r), r, static_cast<unsigned>(DsdInvalidWhy::kRole));
   }
@@ -151,16 +158,20 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
       o[kSrc0].color == o[kSrc1].color)
     return fault(CeFault::kDsdInvalid, word1(kSrc1), kSrc1,
                  static_cast<unsigned>(DsdInvalidWhy::kSameColor));
+  if (has[kSrc0] && has[kSrc1] && IsFifo(o[kSrc0]) && IsFifo(o[kSrc1]) &&
+      o[kSrc0].color == o[kSrc1].color)  // one pop per FIFO and step
+    return fault(CeFault::kDsdInvalid, word1(kSrc1), kSrc1,
+                 static_cast<unsigned>(DsdInvalidWhy::kSameColor));
   for (int r = 0; r < 3; ++r)  // element types
     if (has[r] && !TypeFits(n.types[r], o[r].elem)) return fault(CeFault::kDsdType, word1(r), r, 0);
   for (int r = 0; r < 3; ++r) {  // colors
-    if (!has[r] || IsMem(o[r])) continue;
+    if (!has[r] || InSram(o[r])) continue;
     const bool out = Is(o[r], DsdKind::kFabOut);
     if (o[r].color >= arch::kNumColors || !ColorUsable(o[r].color, out))
       return fault(CeFault::kBadColor, o[r].color, r, 0);
   }
-  for (int r = 0; r < 3; ++r)  // mem1d and mem4d bases aligned to their elements
-    if (has[r] && IsMem(o[r]) && o[r].base % o[r].size)
+  for (int r = 0; r < 3; ++r)  // mem1d, mem4d and FIFO bases aligned to their elements
+    if (has[r] && InSram(o[r]) && o[r].base % o[r].size)
       return fault(CeFault::kDsdMisaligned, o[r].base, r, 0);
 
   Microthread& m = st_.ut[u];
@@ -175,9 +186,10 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
   m.opnd = o;
   m.scalar = st_.gpr[f.s];
   m.s_reg = f.s;
-  const auto len = IsMem4d(o[lead]) ? static_cast<uint32_t>(Mem4dCount(o[lead]))
-                                    : static_cast<uint32_t>(arch::Dsd::Length(o[lead].raw));
-  m.n = !IsMem4d(o[lead]) && len == arch::kUnboundedLength ? kUnbounded : len;
+  const auto len = lead < 0           ? arch::kUnboundedLength
+                   : IsMem4d(o[lead]) ? static_cast<uint32_t>(Mem4dCount(o[lead]))
+                                      : static_cast<uint32_t>(arch::Dsd::Length(o[lead].raw));
+  m.n = (lead < 0 || !IsMem4d(o[lead])) && len == arch::kUnboundedLength ? kUnbounded : len;
   m.tid = f.tid;
   m.unblock = f.u && f.tid != kNoTask;
   m.sync = f.u && f.tid == kNoTask;
@@ -190,6 +202,7 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
     if (!Is(o[r], DsdKind::kMem1d)) m.mem1d = false;
     if (!Is(o[r], DsdKind::kMem1d) || o[r].stride != 1) m.pairs = false;
     if (r != kDst && Is(o[r], DsdKind::kFabIn)) m.fabin |= 1u << o[r].color;
+    if (IsFifo(o[r])) m.fifos = true;
   }
   if (m.dot) DotInit(m.dotst, m.op, m.fmt, m.scalar);
   m.ended = m.n == 0;
@@ -306,9 +319,11 @@ void Ce::EngineStage() {
     uint8_t banks[3] = {0, 0, 0};
     uint16_t rows[3] = {0, 0, 0};
     for (int r = 0; r < 3; ++r) {
-      if (!m.has[r] || !IsMem(o[r])) continue;
+      if (!m.has[r] || !InSram(o[r])) continue;
       const unsigned bytes = pair ? 4 : o[r].size;
-      const int64_t a = ElemAddr(o[r], i);
+      const int64_t a = !IsFifo(o[r]) ? ElemAddr(o[r], i)
+                        : r == kDst   ? FifoAddr(o[r], st_.fifo[o[r].color].tail)
+                                      : FifoAddr(o[r], st_.fifo[o[r].color].head);
       if (a < 0 || a > static_cast<int64_t>(kSram - bytes)) {
         if (pl.range_role < 0) {
           pl.range_role = r;
@@ -332,6 +347,7 @@ void Ce::EngineStage() {
       why = Wait(arch::UtWait::kFabOut);
       m.wait_color = o[kDst].color;
     }
+    if (!why && m.fifos && FifoBlocked(m)) why = Wait(arch::UtWait::kFifo);
     if (!why) {
       // Reads: src0 and src1 through the ports and banks the scalar pipeline left.
       const bool r0 = mem[kSrc0], r1 = mem[kSrc1];
@@ -415,6 +431,14 @@ uint32_t Ce::ReadOperand(int u, int r, bool pair) {
     const uint32_t data = Pop(o.color);
     return o.size == 2 ? data & 0xFFFF : data;
   }
+  if (IsFifo(o)) {  // a pop: the head's element, then the next slot
+    FifoState& f = st_.fifo[o.color];
+    const uint32_t v = ReadElem(st_.sram, static_cast<uint32_t>(FifoAddr(o, f.head)), o.size);
+    f.head = FifoNext(o, f.head);
+    --f.count;
+    --f.used;
+    return v;
+  }
   return ReadElem(st_.sram, static_cast<uint32_t>(ElemAddr(o, m.i)), pair ? 4 : o.size);
 }
 
@@ -455,10 +479,35 @@ void Ce::FinishSplit() {
 // The computation of an element step taken at `taken`, its result put in flight.
 void Ce::Finish(int u, bool pair, uint32_t x0, uint32_t x1, uint64_t taken) {
   Microthread& m = st_.ut[u];
-  Advance(u, pair, taken,
-          m.dot ? DotStep(m, pair, x0, x1, taken)
-                : ElementResult(m, ResolveStep(m.op, m.fmt), StepScalar(m), pair, x0, x1, m.i,
-                                IsMem(m.opnd[kDst]) ? ElemAddr(m.opnd[kDst], m.i) : 0));
+  const DsdOperand& dst = m.opnd[kDst];
+  if (m.dot) {
+    Advance(u, pair, taken, DotStep(m, pair, x0, x1, taken));
+    return;
+  }
+  int64_t addr = IsMem(dst) ? ElemAddr(dst, m.i) : 0;
+  int8_t fifo = -1;
+  if (m.has[kDst] && IsFifo(dst)) {  // a push: into the tail's slot, counted when written
+    FifoState& f = st_.fifo[dst.color];
+    addr = FifoAddr(dst, f.tail);
+    f.tail = FifoNext(dst, f.tail);
+    ++f.used;
+    fifo = static_cast<int8_t>(dst.color);
+  }
+  PendingResult r =
+      ElementResult(m, ResolveStep(m.op, m.fmt), StepScalar(m), pair, x0, x1, m.i, addr);
+  r.fifo = fifo;
+  Advance(u, pair, taken, r);
+}
+
+// Whether a FIFO operand stops the next step: a source FIFO empty, or the destination FIFO full.
+bool Ce::FifoBlocked(const Microthread& m) const {
+  for (int r = 0; r < 3; ++r) {
+    const DsdOperand& o = m.opnd[r];
+    if (!m.has[r] || !IsFifo(o)) continue;
+    const FifoState& f = st_.fifo[o.color];
+    if (r == kDst ? f.used >= o.cap : f.count == 0) return true;
+  }
+  return false;
 }
 
 // An fdot element step: into a partial (docs/isa.md 6.5); the result carries its flags only.

@@ -23,6 +23,11 @@ inline bool IsMem(const DsdOperand& o) {
 inline bool IsMem4d(const DsdOperand& o) {
   return o.kind == static_cast<uint8_t>(arch::DsdKind::kMem4d);
 }
+inline bool IsFifo(const DsdOperand& o) {
+  return o.kind == static_cast<uint8_t>(arch::DsdKind::kFifo);
+}
+// An operand that reads or writes SRAM: mem1d, mem4d, or a FIFO's buffer.
+inline bool InSram(const DsdOperand& o) { return IsMem(o) || IsFifo(o); }
 
 // A descriptor register's fields; ext is the odd register of its pair (used by mem4d only).
 inline DsdOperand DecodeDsd(uint64_t raw, uint8_t dsr, uint64_t ext) {
@@ -39,6 +44,7 @@ inline DsdOperand DecodeDsd(uint64_t raw, uint8_t dsr, uint64_t ext) {
   o.idx = D::Idx(raw);
   o.base = static_cast<uint16_t>(D::Base(raw));
   o.stride = static_cast<int16_t>(D::Stride(raw));
+  if (IsFifo(o)) o.cap = static_cast<uint16_t>(D::Length(raw));
   if (IsMem4d(o)) {
     o.dim_len = {static_cast<uint16_t>(D::Length(raw)), static_cast<uint16_t>(X::Len1(ext)),
                  static_cast<uint16_t>(X::Len2(ext))};
@@ -69,10 +75,19 @@ inline int64_t ElemAddr(const DsdOperand& o, uint64_t i) {
   return o.base + off * o.size;
 }
 
+// A FIFO operand (docs/isa.md 2.3): the byte address of slot p of its buffer, and the slot after
+// p (the last wraps to 0; so does any slot past the capacity).
+inline int64_t FifoAddr(const DsdOperand& o, uint16_t p) {
+  return o.base + static_cast<int64_t>(p) * o.size;
+}
+inline uint16_t FifoNext(const DsdOperand& o, uint16_t p) {
+  return p + 1 >= o.cap ? 0 : static_cast<uint16_t>(p + 1);
+}
+
 // Why a descriptor is not valid at all (docs/isa.md 2.3), or false if it is.
 inline bool InvalidDsd(const DsdOperand& o, DsdInvalidWhy& why) {
   using D = arch::Dsd;
-  if (o.kind == 0 || o.kind > static_cast<uint8_t>(arch::DsdKind::kMem4d)) {
+  if (o.kind == 0 || (o.kind > static_cast<uint8_t>(arch::DsdKind::kMem4d) && !IsFifo(o))) {
     why = DsdInvalidWhy::kKind;
     return true;
   }
@@ -86,6 +101,10 @@ inline bool InvalidDsd(const DsdOperand& o, DsdInvalidWhy& why) {
   }
   if (IsMem4d(o) && o.dsr % 2) {
     why = DsdInvalidWhy::kPair;
+    return true;
+  }
+  if (IsFifo(o) && (o.cap == 0 || o.cap == arch::kUnboundedLength || o.color >= arch::kNumFifos)) {
+    why = DsdInvalidWhy::kFifo;
     return true;
   }
   return false;
@@ -275,7 +294,7 @@ inline PendingResult ElementResult(const Microthread& m, const StepKernel& k, ui
   const StepValue v = ComputeStep(k, m.op, m.fmt, m.form, x0, x1, s, pair ? 3 : 1);
   r.flags = v.flags;
   const DsdOperand& dst = m.opnd[kDst];
-  if (IsMem(dst)) {
+  if (InSram(dst)) {
     r.kind = PendingResult::kSram;
     r.addr = static_cast<uint16_t>(addr);
     r.size = static_cast<uint8_t>(pair ? 4 : dst.size);

@@ -159,14 +159,20 @@ std::string Body(const FaultContext& f) {
           return fmt::format("{} {}: {} is a {} descriptor, which {} cannot be", mn, at, op,
                              DsdKindText(kind), RoleText(in.role));
         case DsdInvalidWhy::kSameColor:
-          return fmt::format("{} {}: src0 (d{}) and {} both read color {}", mn, at,
+          return fmt::format("{} {}: src0 (d{}) and {} both read {} {}", mn, at,
                              RoleDsr(f.word, static_cast<unsigned>(arch::DsdRole::kSrc0)), op,
+                             kind == static_cast<unsigned>(arch::DsdKind::kFifo) ? "FIFO" : "color",
                              (w1 >> 16) & 0x1F);
         case DsdInvalidWhy::kPair:
           return fmt::format(
               "{} {}: {} is a mem4d descriptor in an odd register (it needs an even one, with its "
               "extension in the next)",
               mn, at, op);
+        case DsdInvalidWhy::kFifo:
+          return fmt::format(
+              "{} {}: {} is a fifo descriptor of number {} or of capacity 0 or "
+              "0x7FFF (a FIFO is number 0..{} and holds 1..0x7FFE elements)",
+              mn, at, op, (w1 >> 16) & 0x1F, arch::kNumFifos - 1);
         case DsdInvalidWhy::kShape:
           return fmt::format("{} {}: {} is a mem4d descriptor of {}{} elements, more than 0x7FFE",
                              mn, at, op, f.addr == ~0u ? "at least " : "", f.addr);

@@ -139,6 +139,11 @@ uint32_t Ce::ReadReg(uint16_t addr) {
       return UtStatusWord(i);
     case RegId::kUtInfo:
       return UtInfoWord(i);
+    case RegId::kFifoState: {
+      const FifoState& f = st_.fifo[i / 2];
+      return i % 2 ? arch::FifoState::WithHi(f.count, f.used)
+                   : arch::FifoState::WithHi(f.head, f.tail);
+    }
     case RegId::kPerfCount:
       return st_.perf[i];
     case RegId::kTaskCfg:
@@ -189,8 +194,9 @@ void Ce::WriteReg(uint16_t addr, uint32_t value, bool host) {
     case RegId::kCeColor:
     case RegId::kUtStatus:
     case RegId::kUtInfo:
-      return;               // fixed, or derived from other state
-    case RegId::kColorCfg:  // the router's registers: written above
+    case RegId::kFifoState:  // the FIFOs move only by DSD steps
+      return;                // fixed, or derived from other state
+    case RegId::kColorCfg:   // the router's registers: written above
     case RegId::kSwitchCfg:
     case RegId::kFilterRange:
     case RegId::kFilterCount:

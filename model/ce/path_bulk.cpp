@@ -200,7 +200,7 @@ uint64_t Ce::BulkSteps(uint64_t c, uint64_t end, arch::CeStall stall) {
   for (int j = 0; j < kResultRing; ++j) {
     const PendingResult& r = st_.results[j];
     if (r.due == kNoCycle) continue;
-    if (r.kind != PendingResult::kSram) return c;  // not a memory operation's: no bulk
+    if (r.kind != PendingResult::kSram || r.fifo >= 0) return c;  // not a memory operation's
     ring[j] = {true, r.ut, r.size, r.flags, r.addr, r.value};
   }
   uint8_t rr = st_.rr_ptr;

@@ -78,6 +78,7 @@ void Ce::ResultsDue(fabric::RampPort& port) {
       x.sram_addr = r.addr;
       x.sram_size = r.size;
       x.sram_value = r.value;
+      x.fifo_w = r.fifo;
       break;
     case PendingResult::kWavelet:
       port.to_router = r.link;

@@ -75,6 +75,7 @@ module tessera_ce (
   logic [NumUts-1:0]       ut_busy;
   logic [NumUts-1:0]       ut_starved;  // busy and waiting for fabin data only (CeStatus.Settled)
   logic [NumUts*32-1:0]    ut_status, ut_info;
+  logic [NumFifos*15-1:0]  fifo_head, fifo_tail, fifo_count, fifo_used;
   logic [NumColors-1:0]    in_valid;
   logic                    owed;
   logic [31:0]             gpr_q [NumGprs] /* verilator public_flat_rd */;
@@ -158,7 +159,8 @@ module tessera_ce (
   // ---------------------------------------------------------------------------------------------
   // The scalar stage (item 3)
   logic [31:0]                ea, mm_rdata;
-  logic [4:0]                 mm_reg, mm_idx;
+  logic [5:0]                 mm_reg;
+  logic [4:0]                 mm_idx;
   logic                       mm_router;
   logic                       fp_pend, sc_fault, sc_fmac, dsd_issue, dbg, cyc_latch;
   tessera_pkg::ce_fault_t  sc_fault_rec;
@@ -303,7 +305,11 @@ module tessera_ce (
     .starved_o      (ut_starved),
     .reads_o        (ut_reads),
     .status_o       (ut_status),
-    .info_o         (ut_info)
+    .info_o         (ut_info),
+    .fifo_head_o    (fifo_head),
+    .fifo_tail_o    (fifo_tail),
+    .fifo_count_o   (fifo_count),
+    .fifo_used_o    (fifo_used)
   );
 
   // ---------------------------------------------------------------------------------------------
@@ -473,6 +479,10 @@ module tessera_ce (
     .in_count_i    (in_count),
     .ut_status_i   (ut_status),
     .ut_info_i     (ut_info),
+    .fifo_head_i   (fifo_head),
+    .fifo_tail_i   (fifo_tail),
+    .fifo_count_i  (fifo_count),
+    .fifo_used_i   (fifo_used),
     .perf_i        (perf),
     .gpr_o         (gpr_flat),
     .dsr_o         (dsr_flat),

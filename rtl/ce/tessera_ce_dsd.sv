@@ -85,7 +85,12 @@ module tessera_ce_dsd (
   output logic [tessera_pkg::NumMicrothreads-1:0]      starved_o,  // waits for fabin data, only
   output logic [tessera_pkg::NumColors-1:0]            reads_o,
   output logic [tessera_pkg::NumMicrothreads*32-1:0]   status_o,
-  output logic [tessera_pkg::NumMicrothreads*32-1:0]   info_o
+  output logic [tessera_pkg::NumMicrothreads*32-1:0]   info_o,
+  // the FIFOs, for FifoState: FIFO k at [15*k +: 15]
+  output logic [tessera_pkg::NumFifos*15-1:0]          fifo_head_o,
+  output logic [tessera_pkg::NumFifos*15-1:0]          fifo_tail_o,
+  output logic [tessera_pkg::NumFifos*15-1:0]          fifo_count_o,
+  output logic [tessera_pkg::NumFifos*15-1:0]          fifo_used_o
 );
   `include "tessera_pkg_use.svh"
 
@@ -226,6 +231,25 @@ module tessera_ce_dsd (
       due_dw_data = merge(dw[NumDw*32'(res_due.ut) + 32'(res_due.dw)], fmac_i.result, res_due.dm);
   end
 
+  // The FIFOs: moved by the steps of operations with FIFO operands and by their results due.
+  logic [NumFifos-1:0] fifo_any;
+  logic                fifo_step;
+  assign fifo_step = step && view_step.fifos;
+
+  tessera_ce_fifo u_fifo (
+    .clk_i, .rst_ni,
+    .step_i     (fifo_step),
+    .split_i    (split),
+    .view_i     (view_step),
+    .done_i     (due && res_due.fifo),
+    .done_k_i   (res_due.color[2:0]),
+    .head_o     (fifo_head_o),
+    .tail_o     (fifo_tail_o),
+    .count_o    (fifo_count_o),
+    .used_o     (fifo_used_o),
+    .any_o      (fifo_any)
+  );
+
   for (genvar u = 0; u < NumUts; u++) begin : g_ut
     assign ut_due[u] = due && res_due.ut == 3'(u);
 
@@ -254,6 +278,10 @@ module tessera_ce_dsd (
       .due_dw_i      (res_due.dw),
       .due_dw_data_i (due_dw_data),
       .tkind_i,
+      .fifo_head_i   (fifo_head_o),
+      .fifo_tail_i   (fifo_tail_o),
+      .fifo_used_i   (fifo_used_o),
+      .fifo_any_i    (fifo_any),
       .ready_o       (ready[u]),
       .comp_o        (comp[u]),
       .cfault_o      (cfault[u]),

@@ -2,15 +2,16 @@
 // dst, src0, src1 (those its form has), each check names the operands that fail it, and the
 // first failing check in the order below, on its first failing operand, is the fault:
 //   1. not a descriptor (DsdInvalid; FaultInfo.Index = DsdWhy: kind, element type, reserved
-//      bits, a mem4d in an odd register; then, on the operand that sets N, a mem4d whose four
-//      lengths multiply to more than 0x7FFE)
+//      bits, a mem4d in an odd register, a FIFO of capacity 0 or 0x7FFF or number 8 and up;
+//      then, on the operand that sets N, a mem4d whose four lengths multiply to more than 0x7FFE)
 //   2. a kind the role does not take (DsdInvalid, Index 3)
-//   3. two fabin sources on one color (DsdInvalid on src1, Index 4)
+//   3. two fabin sources on one color, or two FIFO sources on one FIFO (DsdInvalid on src1,
+//      Index 4)
 //   4. an element type outside the role's class (DsdType)
 //   5. a color this PE cannot send on (fabout) or receive on (fabin) (BadColor)
-//   6. a mem1d or mem4d base not aligned to its elements (DsdMisaligned)
-// It also gives N, the operation's length: the Length of src0, else src1, else dst, or for a
-// mem4d there the product of its four lengths.
+//   6. a mem1d, mem4d or FIFO base not aligned to its elements (DsdMisaligned)
+// It also gives N, the operation's length: the Length of src0, else src1, else dst, passing over
+// FIFOs (FIFOs only: unbounded), or for a mem4d there the product of its four lengths.
 // Computed only while a DSD instruction is at issue (active_i); otherwise no fault and N = 0.
 // The functional model's twin is Ce::IssueDsd (model/ce/dsd.cpp).
 module tessera_ce_dsd_check (
@@ -72,7 +73,9 @@ module tessera_ce_dsd_check (
   logic [63:0]          ext [3];
   logic [3:0]           dsr [3];
   logic [2:0]           has;
-  logic [1:0]           lead;  // the role that sets N
+  logic [1:0]           lead;  // the role that sets N ...
+  logic                 lead_none;  // ... none: every operand is a FIFO
+  logic [2:0]           fifo;  // a FIFO in role r
   always_comb begin
     d      = insn_i;
     form   = dec_i.dsd_form;
@@ -89,7 +92,17 @@ module tessera_ce_dsd_check (
     dsr[1] = d.src0;
     dsr[2] = d.src1;
     has    = {DsdFormHasSrc1[form], DsdFormHasSrc0[form], DsdFormHasDst[form]};
-    lead   = has[1] ? 2'd1 : has[2] ? 2'd2 : 2'd0;
+    // (read only while an instruction is at issue: a simulator computes them only then;
+    // synthesis in every cycle, so that it infers no latch)
+`ifdef SYNTHESIS
+    begin
+`else
+    if (active_i) begin
+`endif
+      for (int k = 0; k < 3; k++) fifo[k] = has[k] && raw[k][DsdKindLsb +: 3] == 3'(DsdKindFifo);
+      lead      = (has[1] && !fifo[1]) ? 2'd1 : (has[2] && !fifo[2]) ? 2'd2 : 2'd0;
+      lead_none = has == fifo;
+    end
   end
 
   // N: the lead's Length, or a mem4d lead's four lengths multiplied (up to 36 bits).
@@ -106,13 +119,15 @@ module tessera_ce_dsd_check (
       count    = 36'(raw[lead][DsdLengthLsb +: 15]) * 36'(ext[lead][Dsd4xLen1Lsb +: 11]) *
                  36'(ext[lead][Dsd4xLen2Lsb +: 5]) * 36'(raw[lead][DsdColorLsb +: 5]);
       too_many = lead4 && count > 36'(UnboundedLength) - 36'd1;
-      len_o    = lead4 ? count[14:0] : raw[lead][DsdLengthLsb +: 15];
+      len_o    = lead_none ? 15'(UnboundedLength) :
+                 lead4 ? count[14:0] : raw[lead][DsdLengthLsb +: 15];
     end
   end
 
   // Each check, per role (bit r).
   logic [2:0] bad_kind, bad_elem, rsvd;  // 1: not a descriptor
   logic [2:0] odd4;                      //    a mem4d in an odd register
+  logic [2:0] shape;                     //    a FIFO's capacity or number
   logic [2:0] bad_role;                  // 2
   logic       same_color;                // 3
   logic [2:0] bad_type;                  // 4
@@ -122,7 +137,7 @@ module tessera_ce_dsd_check (
     logic [2:0] kind, elem;
     logic [4:0] col;
     logic [1:0] base;  // of Base, the bits alignment needs
-    logic       mem;   // mem1d or mem4d
+    logic       mem;   // mem1d, mem4d or FIFO: in SRAM
     kind       = '0;
     elem       = '0;
     col        = '0;
@@ -132,6 +147,7 @@ module tessera_ce_dsd_check (
     bad_elem   = '0;
     rsvd       = '0;
     odd4       = '0;
+    shape      = '0;
     bad_role   = '0;
     bad_type   = '0;
     bad_color  = '0;
@@ -143,11 +159,15 @@ module tessera_ce_dsd_check (
         elem = raw[r][DsdElemLsb +: 3];
         col  = raw[r][DsdColorLsb +: 5];
         base = raw[r][DsdBaseLsb +: 2];
-        mem  = kind == 3'(DsdKindMem1d) || kind == 3'(DsdKindMem4d);
-        bad_kind[r]   = has[r] && (kind == 3'(DsdKindNone) || kind > 3'(DsdKindMem4d));
+        mem  = kind == 3'(DsdKindMem1d) || kind == 3'(DsdKindMem4d) || fifo[r];
+        bad_kind[r]   = has[r] && (kind == 3'(DsdKindNone) ||
+                                   (kind > 3'(DsdKindMem4d) && kind != 3'(DsdKindFifo)));
         bad_elem[r]   = has[r] && elem > 3'(ElemTypeU16);
         rsvd[r]       = has[r] && (raw[r][31] || raw[r][63:61] != 3'b000);
         odd4[r]       = has[r] && kind == 3'(DsdKindMem4d) && dsr[r][0];
+        shape[r]      = fifo[r] && (raw[r][DsdLengthLsb +: 15] == '0 ||
+                                    raw[r][DsdLengthLsb +: 15] == 15'(UnboundedLength) ||
+                                    32'(col) >= NumFifos);
         bad_role[r]   = has[r] && !mem && kind != (r == 0 ? 3'(DsdKindFabOut) : 3'(DsdKindFabIn));
         bad_type[r]   = has[r] && !type_fits(cls[r], elem);
         bad_color[r]  = has[r] && !mem &&
@@ -157,8 +177,8 @@ module tessera_ce_dsd_check (
                         (elem[0] ? base[0] : base[1:0] != 2'b00);  // ElemType: odd = 16-bit
       end
       same_color = has[1] && has[2] &&
-                   raw[1][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
-                   raw[2][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
+                   ((raw[1][DsdKindLsb +: 3] == 3'(DsdKindFabIn) &&
+                     raw[2][DsdKindLsb +: 3] == 3'(DsdKindFabIn)) || (fifo[1] && fifo[2])) &&
                    raw[1][DsdColorLsb +: 5] == raw[2][DsdColorLsb +: 5];
     end
   end
@@ -168,7 +188,7 @@ module tessera_ce_dsd_check (
   logic [1:0] r;
   always_comb begin
     dsd_why_e why;
-    invalid     = bad_kind | bad_elem | rsvd | odd4;
+    invalid     = bad_kind | bad_elem | rsvd | odd4 | shape;
     invalid[lead] = invalid[lead] | too_many;
     fault_o     = 1'b1;
     fault_rec_o = '0;
@@ -180,7 +200,7 @@ module tessera_ce_dsd_check (
     end else if (invalid != '0) begin
       r = first_role(invalid[1:0]);
       why = bad_kind[r] ? DsdWhyKind : bad_elem[r] ? DsdWhyType : rsvd[r] ? DsdWhyReserved :
-            odd4[r] ? DsdWhyPair : DsdWhyShape;
+            odd4[r] ? DsdWhyPair : shape[r] ? DsdWhyFifo : DsdWhyShape;
       fault_rec_o.cause = CeFaultDsdInvalid;
       fault_rec_o.addr  = why == DsdWhyShape ? (count[35:32] != '0 ? '1 : count[31:0]) :
                                                raw[r][63:32];

@@ -337,8 +337,12 @@ module tessera_ce_dsd_step (
             end
           end
           if (view_i.dst.kind == 2'(DsdKindMem1d)) begin
-            result_o.kind = tessera_pkg::DsdResSram;
-            result_o.addr = view_i.dst.addr[15:2];
+            result_o.kind  = tessera_pkg::DsdResSram;
+            result_o.addr  = view_i.dst.addr[15:2];
+            if (view_i.fifos && view_i.dst.fifo) begin  // a push: counted when it is written
+              result_o.fifo  = 1'b1;
+              result_o.color = view_i.dst.color;
+            end
             result_o.half = !pair && view_i.dst.half;
             result_o.be   = (pair || !view_i.dst.half) ? 4'b1111
                           : view_i.dst.addr[1] ? 4'b1100 : 4'b0011;

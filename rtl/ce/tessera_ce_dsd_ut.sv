@@ -31,6 +31,11 @@ module tessera_ce_dsd_ut (
   input  logic [2:0]                          due_dw_i,      // ... this fdot word ...
   input  logic [31:0]                         due_dw_data_i, // ... to this
   input  logic [tessera_pkg::NumTasks*2-1:0]  tkind_i,       // the task table's kinds
+  // the FIFOs (tessera_ce_fifo), FIFO k at [15*k +: 15] and bit k
+  input  logic [tessera_pkg::NumFifos*15-1:0] fifo_head_i,
+  input  logic [tessera_pkg::NumFifos*15-1:0] fifo_tail_i,
+  input  logic [tessera_pkg::NumFifos*15-1:0] fifo_used_i,
+  input  logic [tessera_pkg::NumFifos-1:0]    fifo_any_i,    // Count is not zero
   // the plan of its next step, and what completes or faults
   output logic                                ready_o,       // its next step may be taken
   output logic                                comp_o,        // its operation completes
@@ -53,7 +58,7 @@ module tessera_ce_dsd_ut (
   // state
   output logic                                busy_o,
   output logic [2:0]                          in_flight_o,
-  output logic                                starved_o,     // waits for fabin data, only
+  output logic                                starved_o,     // waits for fabin data or a FIFO, only
   output logic [tessera_pkg::NumColors-1:0]   reads_o,       // its fabin colors while busy
   output logic [31:0]                         status_o,      // UtStatus, UtInfo
   output logic [31:0]                         info_o,
@@ -80,6 +85,9 @@ module tessera_ce_dsd_ut (
   logic [2:0]           form_q;              // dsd_form_e
   logic [2:0]           has_q;
   logic [3*2-1:0]       okind_q;             // per role: kind, 16-bit, color, DSR, stride
+  logic [2:0]           ofifo_q;             // per role: a FIFO (number in ocol, capacity in l0)
+  logic                 anyf_q;              // some operand is a FIFO
+  logic                 stv_q;               // some operand can starve it: a fabin or a FIFO
   logic [2:0]           ohalf_q;
   logic [3*5-1:0]       ocol_q;
   logic [3*4-1:0]       odsr_q;
@@ -132,6 +140,42 @@ module tessera_ce_dsd_ut (
   assign act = issue_i || busy_q || due_i || infl_q != '0 || cnt_q;
 
   // ---------------------------------------------------------------------------------------------
+  // FIFO operands (docs/isa.md 2.3): the slot a source pops (the head) or the destination pushes
+  // (the tail), its address, whether it is the last slot, and whether the FIFO stops the step
+  // (a source empty, the destination full). From state alone, and read only while the
+  // microthread is busy with a FIFO operand (anyf_q): a simulator computes them only then.
+  // Synthesis computes them in every cycle, so that it infers no latch.
+  logic [3*AW-1:0] fa;
+  logic [2:0]      fwrap;
+  logic            fblk;
+  always_comb begin
+    logic [2:0]  fk;
+    logic [14:0] fp, fcap;
+`ifdef SYNTHESIS
+    begin
+`else
+    if (busy_q && anyf_q) begin
+`endif
+      fa    = '0;
+      fwrap = '0;
+      fblk  = 1'b0;
+      fk    = '0;
+      fp    = '0;
+      fcap  = '0;
+      for (int r = 0; r < 3; r++) begin
+        fk   = ocol_q[5*r +: 3];
+        fcap = l0_q[15*r +: 15];
+        fp   = r == 0 ? fifo_tail_i[15*fk +: 15] : fifo_head_i[15*fk +: 15];
+        if (ofifo_q[r]) begin
+          fa[AW*r +: AW] = oaddr_q[r] + (ohalf_q[r] ? AW'({fp, 1'b0}) : AW'({fp, 2'b00}));
+          fwrap[r]       = 16'(fp) + 16'd1 >= 16'(fcap);
+          if (r == 0 ? fifo_used_i[15*fk +: 15] >= fcap : !fifo_any_i[fk]) fblk = 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------------
   // The plan of the next step (docs/isa.md 6.8 item 4). It reads no SRAM data.
   logic                 ending;    // a control wavelet heads a fabin color: the operation ends
   logic                 ready, pl_comb, pl_split, pl_pair, pl_range;
@@ -176,6 +220,8 @@ module tessera_ce_dsd_ut (
         banks[r] = '0;
         rows[r]  = '0;
       end
+      if (anyf_q)
+        for (int r = 0; r < 3; r++) if (ofifo_q[r]) a[r] = fa[AW*r +: AW];
     end
     if (busy_q && !ending) begin
       if (split_me_i) begin
@@ -239,6 +285,7 @@ module tessera_ce_dsd_ut (
           why = UtWaitFabOut;
           wc  = ocol_q[0 +: 5];
         end
+        if (why == UtWaitReady && anyf_q && fblk) why = UtWaitFifo;
         // reads: src0 and src1 through the ports and banks the scalar stage left
         if (why == UtWaitReady) begin
           logic f0, f1;
@@ -519,8 +566,11 @@ module tessera_ce_dsd_ut (
       fmac_q  <= 1'b0;
       pairs_q <= 1'b0;
       fabin_q <= '0;
+      anyf_q  <= 1'b0;
+      stv_q   <= 1'b0;
       for (int r = 0; r < 3; r++) begin
         okind_q[2*r +: 2] <= '0;
+        ofifo_q[r] <= 1'b0;
         ohalf_q[r] <= 1'b0;
         ocol_q[5*r +: 5]  <= '0;
         odsr_q[4*r +: 4]  <= '0;
@@ -555,6 +605,9 @@ module tessera_ce_dsd_ut (
       pairs_q <= iss_i.pairs;
       fabin_q <= iss_i.fabin;
       okind_q <= iss_i.okind;
+      ofifo_q <= iss_i.ofifo;
+      anyf_q  <= iss_i.ofifo != '0;
+      stv_q   <= iss_i.ofifo != '0 || iss_i.fabin != '0;
       ohalf_q <= iss_i.ohalf;
       ocol_q  <= iss_i.ocol;
       odsr_q  <= iss_i.odsr;
@@ -626,12 +679,12 @@ module tessera_ce_dsd_ut (
       view_o.dot    = dot_q;
       view_o.fmac   = fmac_q;
       view_o.has    = has_q;
-      view_o.dst    = {okind_q[0 +: 2], ohalf_q[0], ocol_q[0 +: 5], oaddr_q[0][15:0]};
+      view_o.dst    = {okind_q[0 +: 2], 2'b00, ohalf_q[0], ocol_q[0 +: 5], oaddr_q[0][15:0]};
       view_o.ctrl   = dctrl_q;
       view_o.idx    = didx_q;
       view_o.base   = dbase_q;
-      view_o.src0   = {okind_q[2 +: 2], ohalf_q[1], ocol_q[5 +: 5], oaddr_q[1][15:0]};
-      view_o.src1   = {okind_q[4 +: 2], ohalf_q[2], ocol_q[10 +: 5], oaddr_q[2][15:0]};
+      view_o.src0   = {okind_q[2 +: 2], 2'b00, ohalf_q[1], ocol_q[5 +: 5], oaddr_q[1][15:0]};
+      view_o.src1   = {okind_q[4 +: 2], 2'b00, ohalf_q[2], ocol_q[10 +: 5], oaddr_q[2][15:0]};
       view_o.scalar = scal_q;
       view_o.sreg   = sreg_q;
       view_o.i      = i_q;
@@ -639,6 +692,18 @@ module tessera_ce_dsd_ut (
       view_o.comb   = pl_comb;
       view_o.split  = pl_split;
       view_o.pair   = pl_pair;
+      if (anyf_q) begin
+        view_o.fifos     = 1'b1;
+        view_o.dst.fifo  = ofifo_q[0];
+        view_o.src0.fifo = ofifo_q[1];
+        view_o.src1.fifo = ofifo_q[2];
+        view_o.dst.wrap  = fwrap[0];
+        view_o.src0.wrap = fwrap[1];
+        view_o.src1.wrap = fwrap[2];
+        if (ofifo_q[0]) view_o.dst.addr = fa[0 +: 16];
+        if (ofifo_q[1]) view_o.src0.addr = fa[AW +: 16];
+        if (ofifo_q[2]) view_o.src1.addr = fa[2*AW +: 16];
+      end
     end
   end
 
@@ -663,15 +728,17 @@ module tessera_ce_dsd_ut (
   assign in_flight_o = infl_q;
   // CeStatus.Settled's part (docs/isa.md 3.2): busy with element steps to take (not ended, no
   // split step due), nothing of it in flight, no control wavelet ending it, and some fabin
-  // color's queue empty: UtWait FabIn, found from state alone (`why` also weighs this cycle's
-  // ports, which would loop through the status register). Only an operation with a fabin operand
-  // can starve: testing that first keeps the rest out of every other cycle's evaluation (a
-  // simulator evaluates this whenever the microthread's state moves).
+  // color's queue empty or a FIFO operand stopping it (a source empty, the destination full):
+  // UtWait FabIn or Fifo, found from state alone (`why` also weighs this cycle's ports, which
+  // would loop through the status register). Only an operation with a fabin or FIFO operand can
+  // starve: testing that first keeps the rest out of every other cycle's evaluation (a simulator
+  // evaluates this whenever the microthread's state moves).
   always_comb begin
     starved_o = 1'b0;
-    if (fabin_q != '0) begin
+    if (stv_q) begin
       starved_o = busy_q && !ended_q && !split_me_i && infl_q == '0 && !cnt_q &&
-                  (fabin_q & head_ctrl_i) == '0 && (fabin_q & ~head_data_i) != '0;
+                  (fabin_q & head_ctrl_i) == '0 &&
+                  ((fabin_q & ~head_data_i) != '0 || (anyf_q && fblk));
     end
   end
   assign reads_o     = busy_q ? fabin_q : '0;

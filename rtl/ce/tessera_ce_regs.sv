@@ -22,7 +22,7 @@ module tessera_ce_regs (
   input  logic [15:0]                                 host_addr_i,
   input  logic [31:0]                                 host_wdata_i,
   input  logic                                        host_valid_i,  // a listed register
-  input  logic [4:0]                                  host_reg_i,    // mmio_reg_e
+  input  logic [5:0]                                  host_reg_i,    // mmio_reg_e
   input  logic [4:0]                                  host_idx_i,
   input  logic                                        host_router_i,
   output logic [31:0]                                 host_rdata_o,
@@ -33,7 +33,7 @@ module tessera_ce_regs (
   output logic [31:0]                                 rt_wdata_o,
   input  logic [31:0]                                 rt_rdata_i,
   // a CE load of a register
-  input  logic [4:0]                                  ce_reg_i,      // mmio_reg_e
+  input  logic [5:0]                                  ce_reg_i,      // mmio_reg_e
   input  logic [4:0]                                  ce_idx_i,
   input  logic                                        ce_router_i,   // the router holds it
   output logic [31:0]                                 ce_rdata_o,
@@ -69,6 +69,10 @@ module tessera_ce_regs (
   input  logic [tessera_pkg::NumColors*5-1:0]         in_count_i,
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_status_i,
   input  logic [tessera_pkg::NumMicrothreads*32-1:0]  ut_info_i,
+  input  logic [tessera_pkg::NumFifos*15-1:0]         fifo_head_i,   // FifoState: FIFO k at
+  input  logic [tessera_pkg::NumFifos*15-1:0]         fifo_tail_i,   // [15*k +: 15]
+  input  logic [tessera_pkg::NumFifos*15-1:0]         fifo_count_i,
+  input  logic [tessera_pkg::NumFifos*15-1:0]         fifo_used_i,
   input  logic [tessera_pkg::PerfCountCount*32-1:0]   perf_i,        // PerfCount
   // the registers, for the rest of the CE
   output logic [tessera_pkg::NumGprs*32-1:0]          gpr_o,         // r at [32*r +: 32]
@@ -98,7 +102,7 @@ module tessera_ce_regs (
   // ---------------------------------------------------------------------------------------------
   // The register write port: a CE store while running, the host while frozen
   tessera_pkg::reg_wr_t rw;
-  logic [4:0]              rw_reg;  // mmio_reg_e, as a plain signal for the case below
+  logic [5:0]              rw_reg;  // mmio_reg_e, as a plain signal for the case below
   logic                    host_wr; // the host writes a register (not SRAM)
   always_comb begin
     host_wr   = !en_i && host_we_i && host_valid_i;
@@ -257,7 +261,7 @@ module tessera_ce_regs (
 
   // ---------------------------------------------------------------------------------------------
   // The read mux: the value of register r, element i (r as tessera_ce_mmio decodes it, valid)
-  function automatic logic [31:0] reg_read(input logic [4:0] r, input logic [4:0] i);
+  function automatic logic [31:0] reg_read(input logic [5:0] r, input logic [4:0] i);
     logic [31:0] v;
     v = '0;
     unique case (r)
@@ -276,6 +280,8 @@ module tessera_ce_regs (
                             in_ctrl_i[i] & in_valid_i[i], in_count_i[i*5 +: 5]};
       MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
       MmioUtInfo:      v = ut_info_i[32*i[2:0] +: 32];
+      MmioFifoState:   v = i[0] ? {1'b0, fifo_used_i[15*i[3:1] +: 15], 1'b0, fifo_count_i[15*i[3:1] +: 15]}
+                            : {1'b0, fifo_tail_i[15*i[3:1] +: 15], 1'b0, fifo_head_i[15*i[3:1] +: 15]};
       MmioPerfCount:   v = perf_i[32*i +: 32];
       MmioTaskCfg:     v = {14'h0, tkind_q[2*i +: 2], tentry_q[16*i +: 16]};
       MmioTaskArg:     v = {16'h0, targ_q[16*i +: 16]};

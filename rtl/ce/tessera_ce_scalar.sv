@@ -35,7 +35,7 @@ module tessera_ce_scalar (
   input  logic [63:0]                                 da_i,        // D[A]
   input  logic [63:0]                                 db_i,        // D[B]
   output logic [31:0]                                 ea_o,        // effective address
-  output logic [4:0]                                  mm_reg_o,    // the register at ea_o ...
+  output logic [5:0]                                  mm_reg_o,    // the register at ea_o ...
   output logic [4:0]                                  mm_idx_o,
   output logic                                        mm_router_o, // ... is the router's
   input  logic [31:0]                                 mm_rdata_i,  // ... its value

@@ -77,7 +77,7 @@
   // A write of a memory-mapped register (docs/isa.md 3.2): a CE store, or the host's back door.
   typedef struct packed {
     logic        we;
-    logic [4:0]  id;      // tessera_pkg::mmio_reg_e
+    logic [5:0]  id;      // tessera_pkg::mmio_reg_e (its width)
     logic [4:0]  idx;     // element of a register array
     logic        router;  // the router holds it
     logic [31:0] data;
@@ -125,7 +125,9 @@
 
   // One operand of a microthread's operation, as its next step finds it.
   typedef struct packed {
-    logic [1:0]  kind;   // tessera_pkg::dsd_kind_e, bits 1:0 (Mem1d, FabIn, FabOut)
+    logic [1:0]  kind;   // tessera_pkg::dsd_kind_e, bits 1:0 (Mem1d, FabIn, FabOut; a FIFO as Mem1d)
+    logic        fifo;   // a FIFO: color is its number, addr its head's (src) or tail's (dst) slot
+    logic        wrap;   // ... and that slot is its last: the next one is slot 0
     logic        half;   // 16-bit elements
     logic [4:0]  color;  // fabin, fabout
     logic [15:0] addr;   // mem1d: the byte address of the next element (bits 15:0)
@@ -140,6 +142,7 @@
     logic        dot;     // fdot
     logic        fmac;    // every element step uses the FMAC
     logic [2:0]  has;     // bit r: an operand in role r (0 dst, 1 src0, 2 src1)
+    logic        fifos;   // some operand is a FIFO
     dsd_opnd_t   dst;
     logic        ctrl;    // dst fabout: control wavelets
     logic        idx;     // dst fabout, 16-bit: data[31:16] = base + i
@@ -182,7 +185,8 @@
     logic [15:0] dbase;
     logic [23:0] fabin;   // its fabin colors (tessera_pkg::NumColors)
     logic [2:0]  o4;      // role r: mem4d
-    logic [5:0]  okind;   // role r: tessera_pkg::dsd_kind_e bits 1:0 (mem4d as mem1d), W 2
+    logic [5:0]  okind;   // role r: tessera_pkg::dsd_kind_e bits 1:0 (mem4d, FIFO as mem1d), W 2
+    logic [2:0]  ofifo;   // role r: a FIFO (its number in ocol, its capacity in l0)
     logic [2:0]  ohalf;   // role r: 16-bit elements
     logic [14:0] ocol;    // role r: color, W 5
     logic [11:0] odsr;    // role r: DSR, W 4
@@ -236,8 +240,9 @@
     logic        half;    // a 16-bit value, in bits 15:0
     logic [13:0] addr;    // SRAM: word address
     logic [3:0]  be;      //   byte enables
+    logic        fifo;    //   a push into FIFO color[2:0]: one more element to pop
     logic        ctrl;    // wavelet: control
-    logic [4:0]  color;   //   color
+    logic [4:0]  color;   //   color (SRAM: the FIFO)
     logic [15:0] hi;      //   data[31:16] of a 16-bit value
     logic [3:0]  gpr;     // GPR: the register
     logic [31:0] value;   // the value of a step without the FMAC

@@ -115,6 +115,12 @@ if (addr_i[1:0] == 2'b00) begin
     reg_o = MmioUtInfo;
     ro_o = 1'b1;
   end
+  if (addr_i >= 16'hC2C0 && addr_i < 16'hC300) begin  // FifoState[16]
+    off = addr_i - 16'hC2C0;
+    valid_o = 1'b1;
+    reg_o = MmioFifoState;
+    ro_o = 1'b1;
+  end
   if (addr_i >= 16'hC300 && addr_i < 16'hC380) begin  // TaskCfg[32]
     off = addr_i - 16'hC300;
     valid_o = 1'b1;
@@ -151,7 +157,7 @@ if (addr_i[1:0] == 2'b00) begin
     valid_o = 1'b1;
     reg_o = MmioTaskBlockClr;
   end
-  if (addr_i >= 16'hC500 && addr_i < 16'hC54C) begin  // PerfCount[19]
+  if (addr_i >= 16'hC500 && addr_i < 16'hC550) begin  // PerfCount[20]
     off = addr_i - 16'hC500;
     valid_o = 1'b1;
     reg_o = MmioPerfCount;

@@ -59,6 +59,8 @@ package tessera_pkg;
   // 16-bit interleave: bank = addr[3:1]
   localparam int unsigned SramBanks = 8;
   localparam int unsigned NumDebugFmts = 6;
+  // FIFO descriptors' state: FifoState[2k], FifoState[2k+1] (docs/isa.md 2.3)
+  localparam int unsigned NumFifos = 8;
 
   // port order, also the bit order of every direction mask
   typedef enum logic [2:0] {
@@ -124,13 +126,14 @@ package tessera_pkg;
     TaskKindControl = 2'd3
   } task_kind_e;
 
-  // 5..7 reserved (5: indexed, planned)
+  // 5, 7 reserved (5: indexed, planned)
   typedef enum logic [2:0] {
     DsdKindNone = 3'd0,
     DsdKindMem1d = 3'd1,
     DsdKindFabIn = 3'd2,
     DsdKindFabOut = 3'd3,
-    DsdKindMem4d = 3'd4
+    DsdKindMem4d = 3'd4,
+    DsdKindFifo = 3'd6
   } dsd_kind_e;
 
   // FaultInfo.Index of DsdInvalid at issue
@@ -141,7 +144,8 @@ package tessera_pkg;
     DsdWhyRole = 3'd3,
     DsdWhySameColor = 3'd4,
     DsdWhyPair = 3'd5,
-    DsdWhyShape = 3'd6
+    DsdWhyShape = 3'd6,
+    DsdWhyFifo = 3'd7
   } dsd_why_e;
 
   typedef enum logic [2:0] {
@@ -194,7 +198,8 @@ package tessera_pkg;
     UtWaitPort = 3'd3,
     UtWaitFmac = 3'd4,
     UtWaitTurn = 3'd5,
-    UtWaitDrain = 3'd6
+    UtWaitDrain = 3'd6,
+    UtWaitFifo = 3'd7
   } ut_wait_e;
 
   typedef enum logic [4:0] {
@@ -214,9 +219,10 @@ package tessera_pkg;
     PerfEventUtFmac = 5'd13,
     PerfEventUtTurn = 5'd14,
     PerfEventUtDrain = 5'd15,
-    PerfEventSplitSteps = 5'd16,
-    PerfEventFmacBusy = 5'd17,
-    PerfEventDsdElems = 5'd18
+    PerfEventUtFifo = 5'd16,
+    PerfEventSplitSteps = 5'd17,
+    PerfEventFmacBusy = 5'd18,
+    PerfEventDsdElems = 5'd19
   } perf_event_e;
 
   typedef enum logic [4:0] {
@@ -506,6 +512,13 @@ package tessera_pkg;
   localparam int unsigned UtInfoTidLsb = 24;  localparam int unsigned UtInfoTidWidth = 5;  // completion task, 31 if none
   localparam int unsigned UtInfoUnblockLsb = 29;  localparam int unsigned UtInfoUnblockWidth = 1;
 
+  // FIFO k (docs/isa.md 2.3), in elements: element 2k its positions, 2k+1 its fill
+  localparam logic [15:0] FifoStateAddr = 16'hC2C0;
+  localparam int unsigned FifoStateCount = 16;
+  localparam int unsigned FifoStateStride = 4;
+  localparam int unsigned FifoStateLoLsb = 0;  localparam int unsigned FifoStateLoWidth = 15;  // 2k: Head, the next slot a pop reads; 2k+1: Count, elements written and not popped
+  localparam int unsigned FifoStateHiLsb = 16;  localparam int unsigned FifoStateHiWidth = 15;  // 2k: Tail, the slot the next push writes; 2k+1: Used, Count plus pushes still in flight
+
   // task binding; entry 31 is read-only zero
   localparam logic [15:0] TaskCfgAddr = 16'hC300;
   localparam int unsigned TaskCfgCount = 32;
@@ -539,7 +552,7 @@ package tessera_pkg;
 
   // performance counters, PerfEvent order; wrap at 2^32; a host write sets one
   localparam logic [15:0] PerfCountAddr = 16'hC500;
-  localparam int unsigned PerfCountCount = 19;
+  localparam int unsigned PerfCountCount = 20;
   localparam int unsigned PerfCountStride = 4;
   localparam int unsigned PerfCountValueLsb = 0;  localparam int unsigned PerfCountValueWidth = 32;
 
@@ -560,39 +573,40 @@ package tessera_pkg;
   localparam int unsigned DsrValueLsb = 0;  localparam int unsigned DsrValueWidth = 32;  // element 2n + w: word w of dn
 
   // The memory-mapped registers (docs/isa.md 3.2), as tessera_ce_mmio names them.
-  typedef enum logic [4:0] {
-    MmioPeCoord = 5'd0,
-    MmioColorCfg = 5'd1,
-    MmioSwitchCfg = 5'd2,
-    MmioFilterRange = 5'd3,
-    MmioFilterCount = 5'd4,
-    MmioRouterFault = 5'd5,
-    MmioRouterInCount = 5'd6,
-    MmioFabricDim = 5'd7,
-    MmioCeStatus = 5'd8,
-    MmioCycleLo = 5'd9,
-    MmioCycleHi = 5'd10,
-    MmioFpFlags = 5'd11,
-    MmioFaultStatus = 5'd12,
-    MmioFaultPc = 5'd13,
-    MmioFaultAddr = 5'd14,
-    MmioFaultInfo = 5'd15,
-    MmioDebugPort = 5'd16,
-    MmioCeColor = 5'd17,
-    MmioUtStatus = 5'd18,
-    MmioUtInfo = 5'd19,
-    MmioTaskCfg = 5'd20,
-    MmioTaskArg = 5'd21,
-    MmioTaskActive = 5'd22,
-    MmioTaskActiveSet = 5'd23,
-    MmioTaskActiveClr = 5'd24,
-    MmioTaskBlocked = 5'd25,
-    MmioTaskBlockSet = 5'd26,
-    MmioTaskBlockClr = 5'd27,
-    MmioPerfCount = 5'd28,
-    MmioGpr = 5'd29,
-    MmioCePc = 5'd30,
-    MmioDsr = 5'd31
+  typedef enum logic [5:0] {
+    MmioPeCoord = 6'd0,
+    MmioColorCfg = 6'd1,
+    MmioSwitchCfg = 6'd2,
+    MmioFilterRange = 6'd3,
+    MmioFilterCount = 6'd4,
+    MmioRouterFault = 6'd5,
+    MmioRouterInCount = 6'd6,
+    MmioFabricDim = 6'd7,
+    MmioCeStatus = 6'd8,
+    MmioCycleLo = 6'd9,
+    MmioCycleHi = 6'd10,
+    MmioFpFlags = 6'd11,
+    MmioFaultStatus = 6'd12,
+    MmioFaultPc = 6'd13,
+    MmioFaultAddr = 6'd14,
+    MmioFaultInfo = 6'd15,
+    MmioDebugPort = 6'd16,
+    MmioCeColor = 6'd17,
+    MmioUtStatus = 6'd18,
+    MmioUtInfo = 6'd19,
+    MmioFifoState = 6'd20,
+    MmioTaskCfg = 6'd21,
+    MmioTaskArg = 6'd22,
+    MmioTaskActive = 6'd23,
+    MmioTaskActiveSet = 6'd24,
+    MmioTaskActiveClr = 6'd25,
+    MmioTaskBlocked = 6'd26,
+    MmioTaskBlockSet = 6'd27,
+    MmioTaskBlockClr = 6'd28,
+    MmioPerfCount = 6'd29,
+    MmioGpr = 6'd30,
+    MmioCePc = 6'd31,
+    MmioDsr = 6'd32
   } mmio_reg_e;
 
   // ---- Instruction set (generated from model/arch/isa.def; docs/isa.md) ----

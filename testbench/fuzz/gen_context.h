@@ -21,6 +21,7 @@ inline constexpr int kBufBytes = 512;    // buf: loads and stores
 inline constexpr int kVbufBytes = 2048;  // vbuf: every mem1d element (stores reach it too)
 inline constexpr int kSaveBytes = 64;    // dsave: std
 inline constexpr int kCtabWords = 8;     // ctab: control-wavelet payloads for Ctrl fabout
+inline constexpr int kFifoSlots = 16;    // fbuf: FIFO k's buffer at 4 * kFifoSlots * k
 // Wavelets one looped-back color may carry to the CE over a whole program, and one link between
 // PEs over a whole fabric program: below the RAMP input credits (RampInDepth = 15), so no send or
 // fabout ever waits for its consumer.
@@ -156,6 +157,7 @@ class Gen : public Rng {
   void FabricStream(const Ctx& c);
   void FabricToTask(const Ctx& c);
   void CtrlStream(const Ctx& c);
+  void FifoStream(const Ctx& c);
   // The fabric's traffic (PeLinks): a stream to neighbours, a reader of a neighbour's stream.
   void LinkStream(const Ctx& c, const PeLinks::Stream& s);
   void LinkRead(const Ctx& c, const PeLinks::Read& r);
@@ -192,7 +194,8 @@ class Gen : public Rng {
   std::array<int, arch::kNumColors> sent_{};  // wavelets sent per color so far
   std::array<uint8_t, arch::kNumColors> color_uts_{};  // microthreads that read or write it
   std::array<uint32_t, kCtabWords> ctab_{};
-  std::vector<std::string> dsds_;  // `.dsd` lines
+  std::array<int, arch::kNumFifos> fifo_cap_{};  // FIFO k's capacity, from its first use
+  std::vector<std::string> dsds_;                // `.dsd` lines
   arch::CeFault fault_ = arch::CeFault::kNone;
   // A program that ends settled (docs/isa.md 3.2): at the end of main, microthread wait_ut_
   // starts reading color wait_color_, on which nothing is ever sent; no other code uses that

@@ -43,13 +43,14 @@ bool Is16(ElemClass c) {
 
 // One operand of an operation being built.
 struct Opnd {
-  enum Kind { kNone, kMem, kFabIn, kFabOut } kind = kNone;
+  enum Kind { kNone, kMem, kFabIn, kFabOut, kFifo } kind = kNone;
   ElemType type = ElemType::kF32;
   MemOperand mem;
   int len = 0;  // the descriptor's Length
   int color = 0;
   bool ctrl = false, idx = false;
   int idx_base = 0;
+  int fifo = 0, cap = 0;  // kFifo: its number and capacity
 };
 
 uint32_t DescriptorWord1(const Opnd& o) {
@@ -224,6 +225,14 @@ void Gen::MaterializeMem(int dsr, const MemOperand& m, int len) {
   }
 }
 
+// A FIFO descriptor (docs/isa.md 2.3): FIFO k's buffer in fbuf, its capacity, its number.
+static void MaterializeFifo(Gen& g, int dsr, const Opnd& o) {
+  g.Line(fmt::format(
+      "ldd     d{}, {}", dsr,
+      g.DefineDsd(fmt::format("fifo, {}, base=fbuf+{}, len={}, fifo={}", TypeName(o.type),
+                              4 * kFifoSlots * o.fifo, o.cap, o.fifo))));
+}
+
 // A fabin or fabout descriptor, from a `.dsd` or from two words.
 static void MaterializeFabric(Gen& g, int dsr, const Opnd& o) {
   if (g.Chance(0.6)) {
@@ -303,6 +312,8 @@ static void EmitOp(Gen& g, const arch::InsnInfo& n, const std::array<Opnd, 3>& o
     }
     if (ops[r].kind == Opnd::kMem) {
       g.MaterializeMem(reg[r], ops[r].mem, ops[r].len);
+    } else if (ops[r].kind == Opnd::kFifo) {
+      MaterializeFifo(g, reg[r], ops[r]);
     } else {
       MaterializeFabric(g, reg[r], ops[r]);
     }
@@ -494,6 +505,122 @@ void Gen::FabricStream(const Ctx& c) {
   ops[kSrc1] = Fabric(*this, Opnd::kFabIn, n.types[kSrc1], c2, Chance(0.7) ? count : Int(0, 40));
   FillMem(*this, n, ops, count, false);
   EmitOp(*this, n, ops, Completion(c, uts[1], 1), false);
+}
+
+// The bytes of a class's elements (kNone: 0).
+static int ClassBytes(ElemClass c) {
+  switch (c) {
+    case ElemClass::kF32:
+    case ElemClass::kI32:
+    case ElemClass::kX32:
+      return 4;
+    case ElemClass::kF16:
+    case ElemClass::kI16:
+    case ElemClass::kX16:
+      return 2;
+    case ElemClass::kNone:
+      break;
+  }
+  return 0;
+}
+
+// An operation with FIFO k in role `role` (popped as a source, pushed as the destination) and
+// memory operands elsewhere; the first non-FIFO operand of src0, src1, dst sets N = count.
+static void FifoOp(Gen& g, const arch::InsnInfo& n, int role, int k, int cap, int count,
+                   const std::string& done) {
+  std::array<Opnd, 3> ops{};
+  ops[role].kind = Opnd::kFifo;
+  ops[role].type = Gen::PickType(g, n.types[role]);
+  ops[role].fifo = k;
+  ops[role].cap = cap;
+  FillMem(g, n, ops, count, false);
+  for (const int r : {kSrc0, kSrc1, kDst}) {
+    if (!HasRole(n.form, r) || ops[r].kind == Opnd::kFifo) continue;
+    ops[r].len = count;
+    break;
+  }
+  EmitOp(g, n, ops, done, false);
+}
+
+// A FIFO stream: one operation pushes `count` elements into FIFO k, another pops them, on two
+// microthreads, in either order, one of them possibly synchronous; a FIFO of capacity below the
+// count makes the pusher wait for the popper. Both end before the unit does, so every unit finds
+// its FIFO empty. Sometimes a third operation relays the elements into a second FIFO.
+void Gen::FifoStream(const Ctx& c) {
+  (void)c;
+  auto fifo = [&](int k) {
+    if (!fifo_cap_[k]) fifo_cap_[k] = Chance(0.3) ? Int(1, 3) : Int(1, kFifoSlots);
+    return fifo_cap_[k];
+  };
+  const int k1 = Int(0, arch::kNumFifos - 1);
+  const bool relay = Chance(0.3);
+  const int k2 = (k1 + Int(1, arch::kNumFifos - 1)) % arch::kNumFifos;
+  const int count = Chance(0.05) ? 0 : Int(1, kMaxLen);
+  // The pusher: a destination, and a source to set N (not fill: its only operand is the FIFO).
+  const auto& push = PickDsdLine([](const arch::InsnInfo& i) {
+    return HasRole(i.form, kDst) && (HasRole(i.form, kSrc0) || HasRole(i.form, kSrc1));
+  });
+  const int size = ClassBytes(push.types[kDst]);
+  // A popper of elements of that size: its src0 or src1, with another operand to set N.
+  static int want;
+  want = size;
+  auto pops = [](const arch::InsnInfo& i) {
+    const bool s0 = HasRole(i.form, kSrc0) && ClassBytes(i.types[kSrc0]) == want;
+    const bool s1 = HasRole(i.form, kSrc1) && ClassBytes(i.types[kSrc1]) == want;
+    const int others = HasRole(i.form, kDst) + HasRole(i.form, kSrc0) + HasRole(i.form, kSrc1);
+    return (s0 || s1) && others >= 2;
+  };
+  const auto& pop = PickDsdLine(pops);
+  const int pop_role =
+      HasRole(pop.form, kSrc1) && ClassBytes(pop.types[kSrc1]) == size &&
+              (!HasRole(pop.form, kSrc0) || ClassBytes(pop.types[kSrc0]) != size || Chance(0.3))
+          ? kSrc1
+          : kSrc0;
+  // The operations in the order they issue: the popper first (it waits for data) or last, each
+  // on its own microthread; the last one may be synchronous (the others already run).
+  enum Op { kPush, kRelay, kPop };
+  std::vector<Op> order = {kPush};
+  if (relay) order.push_back(kRelay);
+  if (Chance(0.5)) {
+    order.insert(order.begin(), kPop);
+  } else {
+    order.push_back(kPop);
+  }
+  std::vector<int> uts;
+  FreeUts(3, uts);
+  const bool sync_last = Chance(0.4);
+  const int cap1 = fifo(k1), cap2 = relay ? fifo(k2) : 0;
+  for (size_t j = 0; j < order.size(); ++j) {
+    const std::string done = j + 1 == order.size() && sync_last
+                                 ? fmt::format(", ut{}", uts[j])
+                                 : fmt::format(", ut{} async", uts[j]);
+    if (order[j] == kPush) {
+      FifoOp(*this, push, kDst, k1, cap1, count, done);
+    } else if (order[j] == kPop) {
+      FifoOp(*this, pop, pop_role, relay ? k2 : k1, relay ? cap2 : cap1, count, done);
+    } else {  // FIFO k1 -> FIFO k2, and a memory source for N
+      static int rsize;
+      rsize = size;
+      const auto& rel = PickDsdLine([](const arch::InsnInfo& i) {
+        return HasRole(i.form, kDst) && HasRole(i.form, kSrc0) && HasRole(i.form, kSrc1) &&
+               ClassBytes(i.types[kSrc0]) == rsize && ClassBytes(i.types[kDst]) == rsize;
+      });
+      std::array<Opnd, 3> ops{};
+      ops[kSrc0].kind = ops[kDst].kind = Opnd::kFifo;
+      ops[kSrc0].type = PickType(*this, rel.types[kSrc0]);
+      ops[kDst].type = PickType(*this, rel.types[kDst]);
+      ops[kSrc0].fifo = k1;
+      ops[kSrc0].cap = cap1;
+      ops[kDst].fifo = k2;
+      ops[kDst].cap = cap2;
+      FillMem(*this, rel, ops, count, false);
+      ops[kSrc1].len = count;
+      EmitOp(*this, rel, ops, done, false);
+    }
+  }
+  uint32_t mask = 0;
+  for (size_t j = 0; j < order.size(); ++j) mask |= 1u << uts[j];
+  Line(fmt::format("utwait  {}", Hex(mask)));
 }
 
 void Gen::FabricToTask(const Ctx& c) {

@@ -31,7 +31,7 @@ constexpr uint16_t kF16Values[] = {0x0000, 0x8000, 0x3C00, 0xBC00, 0x3800, 0x424
                                    0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00,
                                    0x7C01, 0xFE01, 0x6400, 0x3555, 0xD640, 0x1400};
 
-constexpr int kUnitKinds = 18;
+constexpr int kUnitKinds = 19;
 enum Unit {
   kUAlu,
   kUMem,
@@ -51,6 +51,7 @@ enum Unit {
   kUFabric,
   kUFabricToTask,
   kUCtrlStream,
+  kUFifo,
 };
 
 }  // namespace
@@ -366,6 +367,7 @@ void Gen::EmitUnit(const Ctx& c, int& budget) {
   if (on(Category::kDsdFabric) && c.depth == 0 && !c.in_sub) w[kUFabric] = 3;
   if (on(Category::kDsdFabric) && straight && !TaskColors().empty()) w[kUFabricToTask] = 1;
   if (on(Category::kDsdFabric) && straight) w[kUCtrlStream] = 1;
+  if (on(Category::kDsdMem) && c.depth == 0 && !c.in_sub) w[kUFifo] = 2;
 
   switch (PickWeighted(w)) {
     case kUAlu:
@@ -421,6 +423,9 @@ void Gen::EmitUnit(const Ctx& c, int& budget) {
       break;
     case kUCtrlStream:
       CtrlStream(c);
+      break;
+    case kUFifo:
+      FifoStream(c);
       break;
   }
 }
@@ -772,6 +777,7 @@ std::string Gen::DataSection() {
   words("cnt", num_local_ + 1,
         [&](int k) { return k == 0 ? 0u : static_cast<uint32_t>(tasks_[k].self_count); });
   words("ctab", kCtabWords, [&](int k) { return ctab_[k]; });
+  s += fmt::format("fbuf:\n        .space  {}\n", 4 * kFifoSlots * arch::kNumFifos);
   for (const std::string& d : dsds_) s += "        .dsd    " + d + "\n";
   return s;
 }

@@ -48,7 +48,8 @@ def names_by_tid(events):
             if e["ph"] == "M" and e["name"] == "thread_name"}
 
 
-UT_CLASSES = ("ut_ready", "ut_fabin", "ut_fabout", "ut_port", "ut_fmac", "ut_turn", "ut_drain")
+UT_CLASSES = ("ut_ready", "ut_fabin", "ut_fabout", "ut_port", "ut_fmac", "ut_turn", "ut_drain",
+              "ut_fifo")
 STALLS = ("stall_ut", "stall_sync", "stall_send", "stall_ut_wait", "stall_port", "stall_fmac")
 
 
@@ -121,7 +122,7 @@ def test_traces_timeline_and_counters_agree_on_every_backend(tmp_path):
             root = ET.parse(d / "maps" / f"{svg}.svg").getroot()
             assert root.tag.endswith("svg")
         c = r.counters
-        assert c["version"] == 3 and c["cycles"] == 420
+        assert c["version"] == 4 and c["cycles"] == 420
         assert c["totals"]["instructions"] == c["totals"]["insns"] == 177
         assert [p["instructions"] for p in c["pes"]] == [p["insns"] for p in c["pes"]] == [7, 170]
         assert c["pes"][0]["link_out"]["E"] == 32 and c["pes"][1]["ce_received"] == 32

@@ -41,6 +41,21 @@ TEST(Errors, Mem4dDescriptorFields) {
             std::string::npos);
 }
 
+TEST(Errors, FifoDescriptorFields) {
+  EXPECT_NE(ErrorOf("        .data\n        .dsd a, fifo, f32, base=0, len=4, fifo=8\n")
+                .find("fifo=8 is out of range (0..7)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("        .data\n        .dsd a, fifo, f32, base=0, len=4\n")
+                .find("fifo descriptors need fifo="),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("        .data\n        .dsd a, fifo, f32, base=0, len=4, fifo=1, stride=2\n")
+                .find("fifo descriptors have no 'stride' (they use: base, len, fifo)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("        .data\n        .dsd a, fifo, f32, base=2, len=4, fifo=1\n")
+                .find("base=0x0002 is not aligned to the 4-byte f32 elements"),
+            std::string::npos);
+}
+
 TEST(Errors, WrongNumberOfOperands) {
   EXPECT_EQ(ErrorOf("        add r1, r2\n"),
             "t.s:1:9: error: wrong number of operands for 'add' (the form is 'add rd, rb, rc')");

@@ -120,6 +120,8 @@ class Prog {
 // Descriptors (docs/isa.md 2.3).
 uint64_t Mem1d(arch::ElemType t, uint16_t base, uint32_t len, int stride = 1);
 uint64_t FabIn(arch::ElemType t, uint32_t color, uint32_t len);
+// FIFO k over `cap` elements at base (docs/isa.md 2.3).
+uint64_t Fifo(arch::ElemType t, uint16_t base, uint32_t cap, uint32_t k);
 // A mem4d descriptor (even register) and its extension (the next): lengths and strides of
 // dimensions 0..3, dimension 0 fastest.
 std::pair<uint64_t, uint64_t> Mem4d(arch::ElemType t, uint16_t base, std::array<uint32_t, 4> len,

@@ -984,5 +984,95 @@ TEST(CeDsd, ResultsDueTakeTheWritePortAndTheRampFirst) {
   }
 }
 
+// FIFOs (docs/isa.md 2.3): a pusher and a popper on two microthreads through a FIFO of 3 slots.
+// The lengths come from the memory operands; the FIFO wraps (10 elements through 3 slots) and
+// ends empty, its head and tail at slot 10 mod 3; the pusher waited for room (UtWait Fifo).
+TEST(CeDsd, FifoCarriesElementsBetweenTwoMicrothreadsAndWraps) {
+  Prog p;
+  p.Dword(0x800, Fifo(ElemType::kU32, 0x1800, 3, 2));
+  p.Dword(0x808, Mem1d(ElemType::kU32, 0x1000, 10));
+  p.Dword(0x810, Mem1d(ElemType::kU32, 0x1400, 10));
+  for (int i = 0; i < 10; ++i) p.Word(static_cast<uint16_t>(0x1000 + 4 * i), 7u * i + 1);
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)})("ldd", {D(2), A(0x810)});
+  p("mov32", {D(0), D(1), Async(1)})("mov32", {D(2), D(0), Async(2)})("utwait", {I(0x06)})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.RunToQuiet();
+  ASSERT_FALSE(b.ce.Faulted()) << b.ce.FaultMessage();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(b.Word(static_cast<uint16_t>(0x1400 + 4 * i)), 7u * i + 1);
+  const auto& f = b.ce.State().fifo[2];
+  EXPECT_EQ(f.head, 1u);
+  EXPECT_EQ(f.tail, 1u);
+  EXPECT_EQ(f.count, 0u);
+  EXPECT_EQ(f.used, 0u);
+  EXPECT_EQ(b.Word(arch::FifoState::Addr(4)), 0x00010001u);  // Tail 1, Head 1
+  EXPECT_EQ(b.Word(arch::FifoState::Addr(5)), 0u);           // Used 0, Count 0
+  EXPECT_GT(b.ce.State().perf[static_cast<int>(arch::PerfEvent::kUtFifo)], 0u);
+  auto done = b.Records(Kind::kUtDone);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].ut, 1);  // the pusher ends first; the popper's last pop comes after
+  EXPECT_EQ(done[1].ut, 2);
+  EXPECT_GT(done[1].cycle, done[0].cycle);
+}
+
+// A popper of an empty FIFO waits (UtWait Fifo) and the CE is settled, not quiet; an operation
+// on FIFOs only is unbounded.
+TEST(CeDsd, FifoPopperOfAnEmptyFifoWaitsSettled) {
+  Prog p;
+  p.Dword(0x800, Fifo(ElemType::kF32, 0x1800, 4, 0));
+  p.Dword(0x808, Fifo(ElemType::kF32, 0x1900, 4, 1));
+  p("ldd", {D(0), A(0x800)})("ldd", {D(1), A(0x808)});
+  p("fnegs", {D(1), D(0), Async(3)})("tend");
+  Bench b;
+  b.Load(p, kMain);
+  b.Run(100);
+  ASSERT_FALSE(b.ce.Faulted()) << b.ce.FaultMessage();
+  const uint32_t st = b.Word(arch::UtStatus::Addr(3));
+  EXPECT_TRUE(arch::UtStatus::Busy(st));
+  EXPECT_EQ(arch::UtStatus::Wait(st), static_cast<uint32_t>(arch::UtWait::kFifo));
+  EXPECT_EQ(b.ce.State().ut[3].n, kUnbounded);
+  EXPECT_FALSE(b.ce.Quiet());
+  EXPECT_TRUE(b.ce.Settled());
+}
+
+TEST(CeDsd, FifoDescriptorsThatAreNotValidFault) {
+  struct Case {
+    uint64_t a, b;
+    arch::CeFault cause;
+    uint32_t index;
+    std::string text;
+  };
+  const std::vector<Case> cases = {
+      {Fifo(ElemType::kU32, 0x1800, 0, 1), Mem1d(ElemType::kU32, 0x1000, 4),
+       arch::CeFault::kDsdInvalid, static_cast<uint32_t>(arch::DsdWhy::kFifo),
+       "dst (d0) is a fifo descriptor of number 1 or of capacity 0 or 0x7FFF"},
+      {Fifo(ElemType::kU32, 0x1800, 4, 9), Mem1d(ElemType::kU32, 0x1000, 4),
+       arch::CeFault::kDsdInvalid, static_cast<uint32_t>(arch::DsdWhy::kFifo),
+       "dst (d0) is a fifo descriptor of number 9"},
+      {Fifo(ElemType::kU32, 0x1802, 4, 1), Mem1d(ElemType::kU32, 0x1000, 4),
+       arch::CeFault::kDsdMisaligned, 0, "base 0x1802 is not aligned"},
+  };
+  for (const Case& c : cases) {
+    auto d = MakeOp({c.a, c.b}, "mov32", {D(0), D(1), Sync()});
+    Bench b;
+    b.Load(d.p, kMain);
+    b.RunToQuiet();
+    EXPECT_EQ(static_cast<arch::CeFault>(b.ce.State().fault_status), c.cause) << c.text;
+    if (c.cause == arch::CeFault::kDsdInvalid)
+      EXPECT_EQ(arch::FaultInfo::Index(b.ce.State().fault_info), c.index);
+    EXPECT_NE(b.ce.FaultMessage().find(c.text), std::string::npos) << b.ce.FaultMessage();
+  }
+  // Two sources on one FIFO.
+  auto d = MakeOp({Mem1d(ElemType::kF32, 0x1000, 4), Fifo(ElemType::kF32, 0x1800, 4, 3),
+                   Fifo(ElemType::kF32, 0x1800, 4, 3)},
+                  "fadds", {D(0), D(1), D(2), Sync()});
+  Bench b;
+  b.Load(d.p, kMain);
+  b.RunToQuiet();
+  EXPECT_EQ(arch::FaultInfo::Index(b.ce.State().fault_info),
+            static_cast<uint32_t>(arch::DsdWhy::kSameColor));
+  EXPECT_NE(b.ce.FaultMessage().find("both read FIFO 3"), std::string::npos) << b.ce.FaultMessage();
+}
+
 }  // namespace
 }  // namespace tessera::ce::test
