@@ -12,7 +12,7 @@
 set -euo pipefail
 sdk=${1:?usage: bench/sdk_programs.sh SDK_EXAMPLES [BUILD_DIR]}
 build=$(cd "${2:-build}" && pwd)
-programs=${PROGRAMS:-"benchmarks/mandelbrot benchmarks/wide-multiplication benchmarks/residual benchmarks/gemv-checkerboard-pattern benchmarks/fft-1d-2d benchmarks/single-tile-matvec benchmarks/gemm-collectives_2d benchmarks/gemv-collectives_2d tutorials/topic-02-libraries tutorials/topic-11-collectives tutorials/topic-13-simprint tutorials/topic-16-queue-flush"}
+programs=${PROGRAMS:-"benchmarks/mandelbrot benchmarks/wide-multiplication benchmarks/residual benchmarks/gemv-checkerboard-pattern benchmarks/fft-1d-2d benchmarks/single-tile-matvec benchmarks/gemm-collectives_2d benchmarks/gemv-collectives_2d tutorials/topic-02-libraries tutorials/topic-09-fifos tutorials/topic-11-collectives tutorials/topic-13-simprint tutorials/topic-16-queue-flush"}
 backends=${BACKENDS:-func rtl}
 for tool in cslc cs_python; do
   [ -x "$build/bin/$tool" ] || { echo "sdk_programs: $build/bin/$tool is missing (make build)" >&2; exit 2; }

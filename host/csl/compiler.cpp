@@ -299,14 +299,16 @@ std::string Compiler::FunctionSymbol(ModuleInst* m, const Node* decl, Loc at) {
 }
 
 std::string Compiler::DsdDirective(const std::string& name, const DsdValue& d) {
-  static const char* const kinds[] = {"mem1d", "mem4d", "fabin", "fabout"};
+  static const char* const kinds[] = {"mem1d", "mem4d", "fabin", "fabout", "fifo"};
   std::string s =
       fmt::format(".dsd    {}, {}, {}", name, kinds[static_cast<int>(d.kind)], DsdElemName(d.elem));
+  const std::string base = d.base_symbol.empty()
+                               ? std::to_string(d.base_offset)
+                               : fmt::format("{}+{}", d.base_symbol, d.base_offset);
   if (d.kind == DsdKind::kMem1d) {
-    const std::string base = d.base_symbol.empty()
-                                 ? std::to_string(d.base_offset)
-                                 : fmt::format("{}+{}", d.base_symbol, d.base_offset);
     s += fmt::format(", base={}, len={}, stride={}", base, d.length, d.stride);
+  } else if (d.kind == DsdKind::kFifo) {  // the buffer, its capacity, the FIFO's number
+    s += fmt::format(", base={}, len={}, fifo={}", base, d.length, d.color);
   } else {
     s += fmt::format(", color={}, len={}", d.color,
                      d.length >= 0x7FFF ? std::string("inf") : std::to_string(d.length));

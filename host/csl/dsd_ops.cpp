@@ -207,6 +207,50 @@ class DsdGen {
     return s_.Known(DsdVal(d));
   }
 
+  // @allocate_fifo(buffer): a FIFO descriptor over a global array (docs/isa.md 2.3): the array's
+  // elements are its slots, and the PE's next FIFO number is its own (the same array gives the
+  // same FIFO). The SDK's options (.activate_push, ...) are refused.
+  RV AllocateFifo() {
+    if (a_.size() != 1)
+      s_.Fail(a_.size() > 1 ? a_[1] : call_,
+              "@allocate_fifo takes one array (Tessera's cslc has no FIFO options: .activate_push "
+              "and .activate_pop are not supported)");
+    Program* p = s_.module()->program;
+    if (!p) s_.Fail(call_, "@allocate_fifo belongs in a PE's code, not in the layout");
+    FnState* saved = s_.fn();
+    s_.SetFn(nullptr);
+    const Place arr = s_.PlaceOf(a_[0]);
+    s_.SetFn(saved);
+    if (arr.where != Place::W::kMem || arr.base >= 0 || arr.sym.empty() || !arr.type ||
+        arr.type->kind != TypeKind::kArray || arr.type->dims.size() != 1)
+      s_.Fail(a_[0],
+              "@allocate_fifo takes a global one-dimensional array: its elements are the "
+              "FIFO's slots");
+    const int64_t n = arr.type->dims[0];
+    if (n < 1 || n > 0x7FFE)
+      s_.Fail(a_[0], fmt::format("a FIFO holds 1..32766 elements; this array has {}", n));
+    const TypeP elem = arr.type->elem;
+    if (SizeOf(elem) != 2 && SizeOf(elem) != 4)
+      s_.Fail(a_[0], fmt::format("a FIFO's elements are 16 or 32 bits, not {}", TypeName(elem)));
+    if (arr.global) arr.global->address_taken = true;
+    const std::string key = fmt::format("{}+{}", arr.sym, arr.off);
+    auto it = p->fifos.find(key);
+    if (it == p->fifos.end()) {
+      const int k = static_cast<int>(p->fifos.size());
+      if (k >= arch::kNumFifos)
+        s_.Fail(call_, fmt::format("a PE has {} FIFOs; this is one more", arch::kNumFifos));
+      it = p->fifos.emplace(key, k).first;
+    }
+    auto d = std::make_shared<DsdValue>();
+    d->kind = DsdKind::kFifo;
+    d->base_symbol = arr.sym;
+    d->base_offset = arr.off;
+    d->elem = elem;
+    d->length = n;
+    d->color = it->second;
+    return s_.Known(DsdVal(d));
+  }
+
   // `|i|{N} -> A[f(i)]` with f affine: base = &A[f(0)], stride = f(1) - f(0).
   void Tensor(const Node* t, DsdValue& d) {
     if (t->names.size() != 1) s_.Fail(t, "a mem1d tensor access has one index: |i|{N} -> A[...]");
@@ -546,11 +590,23 @@ class DsdGen {
       }
       if (ut < 0) {
         bool fabric = false;
-        for (size_t i = 0; i < ops.size(); ++i)
+        int push = -1, pop = -1;  // FIFO numbers pushed (the destination) and popped
+        for (size_t i = 0; i < ops.size(); ++i) {
           fabric |=
               is_dsd(v[i]) && (kind_of(i) == DsdKind::kFabin || kind_of(i) == DsdKind::kFabout);
-        if (!fabric) s_.Fail(call_, ".async needs a fabric DSD operand (fabin or fabout)");
-        ut = 7;  // fabric operands given by color only
+          const DsdValue* d = shape(i);
+          if (d && d->kind == DsdKind::kFifo) (i == 0 ? push : pop) = d->color;
+        }
+        if (fabric) {
+          ut = 7;  // fabric operands given by color only
+        } else if (push >= 0 || pop >= 0) {
+          // FIFOs without the fabric: the pusher into FIFO k runs on ut 7-k, a popper that
+          // pushes nothing on ut 3-k (mod 8), so that the two ends of a FIFO and a chain of
+          // FIFOs run side by side (docs/csl.md).
+          ut = push >= 0 ? (7 - push) & 7 : (3 - pop) & 7;
+        } else {
+          s_.Fail(call_, ".async needs a fabric DSD operand (fabin or fabout) or a FIFO");
+        }
       }
     }
     std::string done;
@@ -839,6 +895,11 @@ DsdOpResult DsdBuiltin(Sema& s, const Node* call, const std::vector<const Node*>
   if (n == "get_dsr") {
     r.handled = true;
     r.value = g.GetDsr();
+    return r;
+  }
+  if (n == "allocate_fifo") {
+    r.handled = true;
+    r.value = g.AllocateFifo();
     return r;
   }
   if (n == "load_to_dsr") {

@@ -110,8 +110,9 @@ struct Program {
   std::vector<std::string> launchable_names;  // and their host names
   int launch_task = -1;                       // the local task that runs them
   bool uses_memcpy = false;
-  bool uses_div = false;            // the integer division routine is needed
-  std::map<std::string, int> dsrs;  // @get_dsr: "file index" -> descriptor register
+  std::map<std::string, int> fifos;  // @allocate_fifo: buffer symbol -> FIFO number
+  bool uses_div = false;             // the integer division routine is needed
+  std::map<std::string, int> dsrs;   // @get_dsr: "file index" -> descriptor register
   // DSD globals that @map read as their initializers: none may be assigned (checked at the end)
   std::vector<std::pair<const GlobalVar*, Loc>> map_inits;
   // The program imports <tile_config>: a queue's color can change at run time

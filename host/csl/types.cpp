@@ -242,7 +242,8 @@ std::string TypeName(const TypeP& t) {
     case TypeKind::kDirection:
       return "direction";
     case TypeKind::kDsd: {
-      static const char* const n[] = {"mem1d_dsd", "mem4d_dsd", "fabin_dsd", "fabout_dsd"};
+      static const char* const n[] = {"mem1d_dsd", "mem4d_dsd", "fabin_dsd", "fabout_dsd",
+                                      "fifo (of @allocate_fifo)"};
       return n[static_cast<int>(t->dsd)];
     }
     case TypeKind::kModule:

@@ -41,7 +41,7 @@ enum class TypeKind : uint8_t {
   kNoReturn,   // what return, break and continue evaluate to
 };
 
-enum class DsdKind : uint8_t { kMem1d, kMem4d, kFabin, kFabout };
+enum class DsdKind : uint8_t { kMem1d, kMem4d, kFabin, kFabout, kFifo };
 
 struct Type {
   TypeKind kind = TypeKind::kVoid;
