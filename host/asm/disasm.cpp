@@ -500,6 +500,13 @@ class SectionPrinter {
         }
         break;
       }
+      case arch::DsdKind::kFifo:  // its buffer, its capacity and its number
+        if (stride || stride_rel || color_rel || color >= arch::kNumFifos || D::Ctrl(d) ||
+            D::Idx(d) || base % esize)
+          return "";
+        keys = fmt::format("base={}, len={}, fifo={}", val(RelocKind::kDBase, Hex(base)), len_text,
+                           color);
+        break;
       case arch::DsdKind::kFabIn:
         if (base || base_rel || stride || stride_rel || D::Ctrl(d) || D::Idx(d)) return "";
         keys = fmt::format("len={}, color={}", len_text,

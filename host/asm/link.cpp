@@ -314,7 +314,8 @@ class Linker {
                                   ? 2
                                   : 4;
         const bool mem = D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem1d) ||
-                         D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem4d);
+                         D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kMem4d) ||
+                         D::Kind(d) == static_cast<uint64_t>(arch::DsdKind::kFifo);
         if (mem && x % size != 0) {
           fail(fmt::format("descriptor base 0x{:04x} is not aligned to its {}-byte elements", x,
                            size));

@@ -648,6 +648,10 @@ class DsdGen {
       s_.Fail(call_, fmt::format("@{} takes {} arguments", n, n == "increment_dsd_offset" ? 3 : 2));
     RV d = s_.Expr(a_[0]);
     if (d.type->kind != TypeKind::kDsd) s_.Fail(a_[0], fmt::format("@{} takes a DSD first", n));
+    if (d.type->dsd == DsdKind::kFifo)
+      s_.Fail(a_[0], fmt::format("@{} does not take a FIFO: its buffer and capacity are fixed "
+                                 "by @allocate_fifo",
+                                 n));
     const TypeP xt = n == "set_dsd_base_addr" ? nullptr : types::Int(16, n != "set_dsd_length");
     // The SDK takes an array as a new base too (topic-16: @set_dsd_base_addr(d, data2)): its
     // address.

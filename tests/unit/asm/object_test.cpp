@@ -146,6 +146,7 @@ TEST(Object, DisassemblyAssemblesToTheSameObject) {
       "        .align 8\n"
       "        .dsd in, fabin, i16, color=7, len=inf\n"
       "        .dsd ix, fabout, u16, color=2, len=5, idx=1, base=40, ctrl=1\n"
+      "        .dsd q, fifo, f32, base=odd+2, len=12, fifo=5\n"
       "        .space 20\n"
       "        .bss\n"
       "b1:     .space 6\n"
@@ -171,6 +172,7 @@ TEST(Object, DisassemblyAssemblesToTheSameObject) {
   EXPECT_NE(text.find("li      r1, 0x12345678"), std::string::npos) << text;
   EXPECT_NE(text.find("li      r4, x-8"), std::string::npos) << text;
   EXPECT_NE(text.find(".dsd    d, mem1d, f32, base=x, len=P, stride=P"), std::string::npos);
+  EXPECT_NE(text.find(", fifo, f32, base=odd+2, len=12, fifo=5"), std::string::npos) << text;
   EXPECT_NE(text.find("activate here"), std::string::npos) << text;
   EXPECT_NE(text.find(".word   0x00000000 ; illegal"), std::string::npos) << text;
 }

@@ -387,6 +387,43 @@ TEST_F(CslCompile, MapChecksItsArguments) {
   EXPECT_EQ(ErrorOf(), "");
 }
 
+TEST_F(CslCompile, FifosAndTheirErrors) {
+  const std::string head =
+      "var a: [4]f32;\nvar b: [6]f32;\nvar m: [2, 2]f32;\n"
+      "const da = @get_dsd(mem1d_dsd, .{ .tensor_access = |i|{4} -> a[i] });\n";
+  OnePe(head +
+        "const q = @allocate_fifo(b);\nconst r = @allocate_fifo(a);\n"
+        "fn f() void { @fmovs(q, da, .{ .async = true }); @fnegs(da, q, .{ .async = true }); }");
+  EXPECT_EQ(ErrorOf(), "");
+  const std::string s = Read("out/pe_0.s");
+  EXPECT_NE(s.find(", fifo, f32, base=b+0, len=6, fifo=0"), std::string::npos) << s;
+  EXPECT_NE(s.find(", ut7 async"), std::string::npos) << s;  // pushes FIFO 0
+  EXPECT_NE(s.find(", ut3 async"), std::string::npos) << s;  // pops FIFO 0
+  const std::string use = "\nfn f() void { @fmovs(q, da); }";
+  OnePe(head + "const q = @allocate_fifo(m);" + use);
+  EXPECT_NE(ErrorOf().find("@allocate_fifo takes a global one-dimensional array"),
+            std::string::npos)
+      << ErrorOf();
+  OnePe(head + "const q = @allocate_fifo(b, .{ .activate_push = 3 });" + use);
+  EXPECT_NE(ErrorOf().find(".activate_push and .activate_pop are not supported"), std::string::npos)
+      << ErrorOf();
+  std::string nine = head;
+  for (int k = 0; k < 9; ++k)
+    nine += "var f" + std::to_string(k) + ": [2]u32;\nconst q" + std::to_string(k) +
+            " = @allocate_fifo(f" + std::to_string(k) + ");\n";
+  nine += "fn f() void {";
+  for (int k = 0; k < 8; ++k)
+    nine += " @mov32(q" + std::to_string(k + 1) + ", q" + std::to_string(k) + ");";
+  nine += " }";
+  OnePe(nine);
+  EXPECT_NE(ErrorOf().find("a PE has 8 FIFOs; this is one more"), std::string::npos) << ErrorOf();
+  OnePe(head +
+        "const q = @allocate_fifo(b);\n"
+        "fn f() void { @increment_dsd_offset(q, 1, f32); }");
+  EXPECT_NE(ErrorOf().find("@increment_dsd_offset does not take a FIFO"), std::string::npos)
+      << ErrorOf();
+}
+
 TEST_F(CslCompile, LibrariesWrittenInCsl) {
   OnePe(
       "const r = @import_module(\"<random>\");\nvar v: u32 = 0;\n"
