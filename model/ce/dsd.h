@@ -286,7 +286,8 @@ inline uint32_t StepScalar(const Microthread& m) {
 }
 
 // The result of element step i of an operation that is not a reduction (k: its ResolveStep; s:
-// its StepScalar; addr: ElemAddr of the destination's element i if it is in memory).
+// its StepScalar; addr: the SRAM address of the destination's element i: ElemAddr, or a FIFO's
+// slot).
 inline PendingResult ElementResult(const Microthread& m, const StepKernel& k, uint32_t s, bool pair,
                                    uint32_t x0, uint32_t x1, uint64_t i, int64_t addr) {
   PendingResult r;

@@ -158,7 +158,7 @@ struct Coverage final : ce::TraceSink {
 
 TEST(Generator, ProgramsCoverTheTableTasksCompletionsAndFabricStreams) {
   Coverage cov;
-  int wavelets = 0, fabric_reads = 0;
+  int wavelets = 0, fabric_reads = 0, fifo_waits = 0, fifo_popped = 0;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     const Program p = Generate(seed, GenOptions{});
     const assembler::PeProgram img = Link(p);
@@ -178,8 +178,13 @@ TEST(Generator, ProgramsCoverTheTableTasksCompletionsAndFabricStreams) {
         wavelets += b.CeOf({0, 0}).QueueCount(col) > 0;
         fabric_reads += arch::CeColor::Reader(b.Read({0, 0}, arch::CeColor::Addr(col)));
       }
+      for (int u = 0; u < arch::kNumMicrothreads; ++u)
+        fifo_waits += arch::UtStatus::Wait(b.Read({0, 0}, arch::UtStatus::Addr(u))) ==
+                      static_cast<uint32_t>(arch::UtWait::kFifo);
       faulted = e[0].faulted;
     }
+    for (int k = 0; k < arch::kNumFifos; ++k)
+      fifo_popped += b.CeOf({0, 0}).State().fifo[k].head != 0;
   }
   // 200 programs: about 3 local, 3 data and 2 control task runs each, 25 completions.
   EXPECT_GT(cov.starts[arch::TaskKind::kLocal], 400);
@@ -188,6 +193,8 @@ TEST(Generator, ProgramsCoverTheTableTasksCompletionsAndFabricStreams) {
   EXPECT_GT(cov.ut_done, 2000);
   EXPECT_GT(wavelets, 20000);      // color-cycles with wavelets waiting at the CE
   EXPECT_GT(fabric_reads, 10000);  // color-cycles with a DSD operation reading the color
+  EXPECT_GT(fifo_waits, 10000);    // microthread-cycles stopped by a FIFO (empty or full)
+  EXPECT_GT(fifo_popped, 100);     // FIFOs that popped: their head off slot 0 at the end
   for (const arch::InsnInfo& n : arch::kInsns) {
     if (n.cls == arch::InsnClass::kSys && std::string(n.mnemonic) == "trap") continue;  // faults
     EXPECT_TRUE(cov.lines.count(isa::Index(&n))) << n.mnemonic << " never retired";
