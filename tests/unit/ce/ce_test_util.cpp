@@ -180,12 +180,8 @@ uint64_t Mem1d(arch::ElemType t, uint16_t base, uint32_t len, int stride) {
 }
 
 uint64_t Fifo(arch::ElemType t, uint16_t base, uint32_t cap, uint32_t k) {
-  using Dd = arch::Dsd;
-  uint64_t d = Dd::WithKind(0, static_cast<uint64_t>(arch::DsdKind::kFifo));
-  d = Dd::WithElem(d, static_cast<uint64_t>(t));
-  d = Dd::WithBase(d, base);
-  d = Dd::WithLength(d, cap);
-  return Dd::WithColor(d, k);
+  using Dd = arch::Dsd;  // a mem1d's fields, of another kind, with no stride and a number
+  return Dd::WithColor(Dd::WithKind(Mem1d(t, base, cap, 0), uint64_t(arch::DsdKind::kFifo)), k);
 }
 
 std::pair<uint64_t, uint64_t> Mem4d(arch::ElemType t, uint16_t base, std::array<uint32_t, 4> len,
