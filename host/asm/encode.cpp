@@ -403,11 +403,11 @@ std::vector<uint8_t> Assembler::EncodeDsd(const Stmt& s) {
       {"color", 0, arch::kNumColors - 1, RelocKind::kDColor},
       {"fifo", 0, arch::kNumFifos - 1, RelocKind::kDColor},  // the FIFO's number, in Color
   };
+  const bool mem = s.dsd_kind == arch::DsdKind::kMem1d || s.dsd_kind == arch::DsdKind::kMem4d;
+  const bool in_sram = mem || s.dsd_kind == arch::DsdKind::kFifo;  // Base is an SRAM address
   for (const FieldRule& r : kRules) {
     auto v = value(r.key);
-    const bool mem = s.dsd_kind == arch::DsdKind::kMem1d || s.dsd_kind == arch::DsdKind::kMem4d ||
-                     s.dsd_kind == arch::DsdKind::kFifo;  // in SRAM
-    if (!v && std::string(r.key) == "stride" && mem && s.dsd_kind != arch::DsdKind::kFifo) {
+    if (!v && std::string(r.key) == "stride" && mem) {
       v = std::make_pair(Value{1, ""}, size_t(0));  // default stride
     }
     if (!v) continue;
@@ -427,7 +427,7 @@ std::vector<uint8_t> Assembler::EncodeDsd(const Stmt& s) {
     const uint64_t n = static_cast<uint64_t>(val.num);
     const std::string key = r.key;
     if (key == "base") {
-      if (mem && n % ElemBytes(s.dsd_type) != 0) {
+      if (in_sram && n % ElemBytes(s.dsd_type) != 0) {
         throw LineError(pos, fmt::format("base=0x{:04x} is not aligned to the {}-byte {} "
                                          "elements",
                                          n, ElemBytes(s.dsd_type), ElemTypeName(s.dsd_type)));

@@ -134,7 +134,7 @@ struct ScalarPipe {
   uint8_t stall_color = 0;
 };
 
-// A FIFO's state (docs/isa.md 2.3, FifoPtr and FifoCount), in elements. Its buffer and capacity
+// A FIFO's state (docs/isa.md 2.3, FifoState[2k] and [2k+1]), in elements. Its buffer and capacity
 // are the descriptor's: every operation on FIFO k names the same ones.
 struct FifoState {
   uint16_t head = 0;   // the next element a pop reads

@@ -154,12 +154,9 @@ bool Ce::IssueDsd(const arch::InsnInfo& n, const isa::Fields& f) {
     if (!ok)
       return fault(CeFault::kDsdInvalid, word1(r), r, static_cast<unsigned>(DsdInvalidWhy::kRole));
   }
-  if (has[kSrc0] && has[kSrc1] && Is(o[kSrc0], DsdKind::kFabIn) && Is(o[kSrc1], DsdKind::kFabIn) &&
-      o[kSrc0].color == o[kSrc1].color)
-    return fault(CeFault::kDsdInvalid, word1(kSrc1), kSrc1,
-                 static_cast<unsigned>(DsdInvalidWhy::kSameColor));
-  if (has[kSrc0] && has[kSrc1] && IsFifo(o[kSrc0]) && IsFifo(o[kSrc1]) &&
-      o[kSrc0].color == o[kSrc1].color)  // one pop per FIFO and step
+  // Two fabin sources on one color, or two FIFO sources on one FIFO (one pop each per step).
+  if (has[kSrc0] && has[kSrc1] && o[kSrc0].kind == o[kSrc1].kind &&
+      (Is(o[kSrc0], DsdKind::kFabIn) || IsFifo(o[kSrc0])) && o[kSrc0].color == o[kSrc1].color)
     return fault(CeFault::kDsdInvalid, word1(kSrc1), kSrc1,
                  static_cast<unsigned>(DsdInvalidWhy::kSameColor));
   for (int r = 0; r < 3; ++r)  // element types

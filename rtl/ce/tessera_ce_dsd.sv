@@ -82,7 +82,7 @@ module tessera_ce_dsd (
   output tessera_pkg::ce_fault_t             fault_rec_o,
   // state for CeStatus, CeColor, UtStatus and UtInfo
   output logic [tessera_pkg::NumMicrothreads-1:0]      busy_o,
-  output logic [tessera_pkg::NumMicrothreads-1:0]      starved_o,  // waits for fabin data, only
+  output logic [tessera_pkg::NumMicrothreads-1:0]      starved_o,  // waits for fabin data or a FIFO, only
   output logic [tessera_pkg::NumColors-1:0]            reads_o,
   output logic [tessera_pkg::NumMicrothreads*32-1:0]   status_o,
   output logic [tessera_pkg::NumMicrothreads*32-1:0]   info_o,
@@ -232,8 +232,7 @@ module tessera_ce_dsd (
   end
 
   // The FIFOs: moved by the steps of operations with FIFO operands and by their results due.
-  logic [NumFifos-1:0] fifo_any;
-  logic                fifo_step;
+  logic fifo_step;
   assign fifo_step = step && view_step.fifos;
 
   tessera_ce_fifo u_fifo (
@@ -246,8 +245,7 @@ module tessera_ce_dsd (
     .head_o     (fifo_head_o),
     .tail_o     (fifo_tail_o),
     .count_o    (fifo_count_o),
-    .used_o     (fifo_used_o),
-    .any_o      (fifo_any)
+    .used_o     (fifo_used_o)
   );
 
   for (genvar u = 0; u < NumUts; u++) begin : g_ut
@@ -280,8 +278,8 @@ module tessera_ce_dsd (
       .tkind_i,
       .fifo_head_i   (fifo_head_o),
       .fifo_tail_i   (fifo_tail_o),
+      .fifo_count_i  (fifo_count_o),
       .fifo_used_i   (fifo_used_o),
-      .fifo_any_i    (fifo_any),
       .ready_o       (ready[u]),
       .comp_o        (comp[u]),
       .cfault_o      (cfault[u]),

@@ -127,7 +127,7 @@ module tessera_ce_dsd_check (
   // Each check, per role (bit r).
   logic [2:0] bad_kind, bad_elem, rsvd;  // 1: not a descriptor
   logic [2:0] odd4;                      //    a mem4d in an odd register
-  logic [2:0] shape;                     //    a FIFO's capacity or number
+  logic [2:0] bad_fifo;                  //    a FIFO's capacity or number
   logic [2:0] bad_role;                  // 2
   logic       same_color;                // 3
   logic [2:0] bad_type;                  // 4
@@ -147,7 +147,7 @@ module tessera_ce_dsd_check (
     bad_elem   = '0;
     rsvd       = '0;
     odd4       = '0;
-    shape      = '0;
+    bad_fifo   = '0;
     bad_role   = '0;
     bad_type   = '0;
     bad_color  = '0;
@@ -165,7 +165,7 @@ module tessera_ce_dsd_check (
         bad_elem[r]   = has[r] && elem > 3'(ElemTypeU16);
         rsvd[r]       = has[r] && (raw[r][31] || raw[r][63:61] != 3'b000);
         odd4[r]       = has[r] && kind == 3'(DsdKindMem4d) && dsr[r][0];
-        shape[r]      = fifo[r] && (raw[r][DsdLengthLsb +: 15] == '0 ||
+        bad_fifo[r]   = fifo[r] && (raw[r][DsdLengthLsb +: 15] == '0 ||
                                     raw[r][DsdLengthLsb +: 15] == 15'(UnboundedLength) ||
                                     32'(col) >= NumFifos);
         bad_role[r]   = has[r] && !mem && kind != (r == 0 ? 3'(DsdKindFabOut) : 3'(DsdKindFabIn));
@@ -188,7 +188,7 @@ module tessera_ce_dsd_check (
   logic [1:0] r;
   always_comb begin
     dsd_why_e why;
-    invalid     = bad_kind | bad_elem | rsvd | odd4 | shape;
+    invalid     = bad_kind | bad_elem | rsvd | odd4 | bad_fifo;
     invalid[lead] = invalid[lead] | too_many;
     fault_o     = 1'b1;
     fault_rec_o = '0;
@@ -200,7 +200,7 @@ module tessera_ce_dsd_check (
     end else if (invalid != '0) begin
       r = first_role(invalid[1:0]);
       why = bad_kind[r] ? DsdWhyKind : bad_elem[r] ? DsdWhyType : rsvd[r] ? DsdWhyReserved :
-            odd4[r] ? DsdWhyPair : shape[r] ? DsdWhyFifo : DsdWhyShape;
+            odd4[r] ? DsdWhyPair : bad_fifo[r] ? DsdWhyFifo : DsdWhyShape;
       fault_rec_o.cause = CeFaultDsdInvalid;
       fault_rec_o.addr  = why == DsdWhyShape ? (count[35:32] != '0 ? '1 : count[31:0]) :
                                                raw[r][63:32];

@@ -339,7 +339,7 @@ module tessera_ce_dsd_step (
           if (view_i.dst.kind == 2'(DsdKindMem1d)) begin
             result_o.kind  = tessera_pkg::DsdResSram;
             result_o.addr  = view_i.dst.addr[15:2];
-            if (view_i.fifos && view_i.dst.fifo) begin  // a push: counted when it is written
+            if (view_i.dst.fifo) begin  // a push: counted when it is written
               result_o.fifo  = 1'b1;
               result_o.color = view_i.dst.color;
             end
@@ -359,5 +359,5 @@ module tessera_ce_dsd_step (
   end
 
   logic unused;
-  assign unused = ^{sram_i.fetch_data, view_i.i[15:3]};
+  assign unused = ^{sram_i.fetch_data, view_i.i[15:3], view_i.fifos};  // (the FIFOs' gate)
 endmodule

@@ -34,8 +34,8 @@ module tessera_ce_dsd_ut (
   // the FIFOs (tessera_ce_fifo), FIFO k at [15*k +: 15] and bit k
   input  logic [tessera_pkg::NumFifos*15-1:0] fifo_head_i,
   input  logic [tessera_pkg::NumFifos*15-1:0] fifo_tail_i,
+  input  logic [tessera_pkg::NumFifos*15-1:0] fifo_count_i,
   input  logic [tessera_pkg::NumFifos*15-1:0] fifo_used_i,
-  input  logic [tessera_pkg::NumFifos-1:0]    fifo_any_i,    // Count is not zero
   // the plan of its next step, and what completes or faults
   output logic                                ready_o,       // its next step may be taken
   output logic                                comp_o,        // its operation completes
@@ -86,7 +86,8 @@ module tessera_ce_dsd_ut (
   logic [2:0]           has_q;
   logic [3*2-1:0]       okind_q;             // per role: kind, 16-bit, color, DSR, stride
   logic [2:0]           ofifo_q;             // per role: a FIFO (number in ocol, capacity in l0)
-  logic                 anyf_q;              // some operand is a FIFO
+  // (two derived bits, kept so that every cycle tests one bit instead of the fields)
+  logic                 anyf_q;              // some operand is a FIFO: ofifo_q != 0
   logic                 stv_q;               // some operand can starve it: a fabin or a FIFO
   logic [2:0]           ohalf_q;
   logic [3*5-1:0]       ocol_q;
@@ -169,7 +170,8 @@ module tessera_ce_dsd_ut (
         if (ofifo_q[r]) begin
           fa[AW*r +: AW] = oaddr_q[r] + (ohalf_q[r] ? AW'({fp, 1'b0}) : AW'({fp, 2'b00}));
           fwrap[r]       = 16'(fp) + 16'd1 >= 16'(fcap);
-          if (r == 0 ? fifo_used_i[15*fk +: 15] >= fcap : !fifo_any_i[fk]) fblk = 1'b1;
+          if (r == 0 ? fifo_used_i[15*fk +: 15] >= fcap : fifo_count_i[15*fk +: 15] == '0)
+            fblk = 1'b1;
         end
       end
     end

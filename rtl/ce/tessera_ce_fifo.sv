@@ -19,15 +19,13 @@ module tessera_ce_fifo (
   output logic [tessera_pkg::NumFifos*15-1:0] head_o,
   output logic [tessera_pkg::NumFifos*15-1:0] tail_o,
   output logic [tessera_pkg::NumFifos*15-1:0] count_o,
-  output logic [tessera_pkg::NumFifos*15-1:0] used_o,
-  output logic [tessera_pkg::NumFifos-1:0]    any_o         // Count is not zero
+  output logic [tessera_pkg::NumFifos*15-1:0] used_o
 );
   `include "tessera_pkg_use.svh"
 
   localparam int unsigned W = 15 * NumFifos;
 
   logic [W-1:0]        head_q, head_d, tail_q, tail_d, count_q, count_d, used_q, used_d;
-  logic [NumFifos-1:0] any_q, any_d;
   logic                we;  // some FIFO may change
   assign we = step_i || done_i;
 
@@ -54,7 +52,6 @@ module tessera_ce_fifo (
       tail_d  = tail_q;
       count_d = count_q;
       used_d  = used_q;
-      any_d   = any_q;
       for (int k = 0; k < NumFifos; k++) begin
         logic p0, p1, pu, dn;
         p0 = pop0 && k0 == 3'(k);
@@ -66,7 +63,6 @@ module tessera_ce_fifo (
         if (pu) tail_d[15*k +: 15] = view_i.dst.wrap ? '0 : tail_q[15*k +: 15] + 15'd1;
         count_d[15*k +: 15] = count_q[15*k +: 15] + 15'(dn) - 15'(p0) - 15'(p1);
         used_d[15*k +: 15]  = used_q[15*k +: 15] + 15'(pu) - 15'(p0) - 15'(p1);
-        any_d[k]            = count_d[15*k +: 15] != '0;
       end
     end
   end
@@ -77,13 +73,11 @@ module tessera_ce_fifo (
       tail_q  <= '0;
       count_q <= '0;
       used_q  <= '0;
-      any_q   <= '0;
     end else if (we) begin
       head_q  <= head_d;
       tail_q  <= tail_d;
       count_q <= count_d;
       used_q  <= used_d;
-      any_q   <= any_d;
     end
   end
 
@@ -91,12 +85,12 @@ module tessera_ce_fifo (
   assign tail_o  = tail_q;
   assign count_o = count_q;
   assign used_o  = used_q;
-  assign any_o   = any_q;
 
   // Assertions: a FIFO pops only what was written, and src0 and src1 never share one.
   `include "tessera_assert.svh"
 `ifndef SYNTHESIS
   `ASSERT_IF(FifoPopsWrittenOfTwoFifos, we,
-             (!pop0 || any_q[k0]) && (!pop1 || any_q[k1]) && !(pop0 && pop1 && k0 == k1))
+             (!pop0 || count_q[15*k0 +: 15] != '0) && (!pop1 || count_q[15*k1 +: 15] != '0) &&
+             !(pop0 && pop1 && k0 == k1))
 `endif
 endmodule

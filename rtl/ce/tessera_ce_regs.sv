@@ -280,8 +280,10 @@ module tessera_ce_regs (
                             in_ctrl_i[i] & in_valid_i[i], in_count_i[i*5 +: 5]};
       MmioUtStatus:    v = ut_status_i[32*i[2:0] +: 32];
       MmioUtInfo:      v = ut_info_i[32*i[2:0] +: 32];
-      MmioFifoState:   v = i[0] ? {1'b0, fifo_used_i[15*i[3:1] +: 15], 1'b0, fifo_count_i[15*i[3:1] +: 15]}
-                            : {1'b0, fifo_tail_i[15*i[3:1] +: 15], 1'b0, fifo_head_i[15*i[3:1] +: 15]};
+      MmioFifoState:   v = i[0] ? {1'b0, fifo_used_i[15*i[3:1] +: 15],  // 2k+1: Used, Count
+                                   1'b0, fifo_count_i[15*i[3:1] +: 15]}
+                            : {1'b0, fifo_tail_i[15*i[3:1] +: 15],  // 2k: Tail, Head
+                               1'b0, fifo_head_i[15*i[3:1] +: 15]};
       MmioPerfCount:   v = perf_i[32*i +: 32];
       MmioTaskCfg:     v = {14'h0, tkind_q[2*i +: 2], tentry_q[16*i +: 16]};
       MmioTaskArg:     v = {16'h0, targ_q[16*i +: 16]};

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -162,7 +163,7 @@ class Gen : public Rng {
   void LinkStream(const Ctx& c, const PeLinks::Stream& s);
   void LinkRead(const Ctx& c, const PeLinks::Read& r);
   // Helpers shared with the deliberate DSD faults.
-  const arch::InsnInfo& PickDsdLine(bool (*fits)(const arch::InsnInfo&));
+  const arch::InsnInfo& PickDsdLine(const std::function<bool(const arch::InsnInfo&)>& fits);
   MemOperand PlaceMem(arch::ElemType t, int n, bool pair, bool allow4d = false);
   void MaterializeMem(int dsr, const MemOperand& m, int len);
   // A descriptor in .data (`.dsd` text after the name); returns its name.

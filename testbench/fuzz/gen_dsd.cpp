@@ -89,7 +89,7 @@ ElemType Gen::PickType(Gen& g, ElemClass c) {
   return ElemType::kF32;
 }
 
-const arch::InsnInfo& Gen::PickDsdLine(bool (*fits)(const arch::InsnInfo&)) {
+const arch::InsnInfo& Gen::PickDsdLine(const std::function<bool(const arch::InsnInfo&)>& fits) {
   std::vector<const arch::InsnInfo*> lines;
   for (const arch::InsnInfo& n : arch::kInsns)
     if (n.cls == arch::InsnClass::kDsd && fits(n)) lines.push_back(&n);
@@ -508,31 +508,22 @@ void Gen::FabricStream(const Ctx& c) {
 }
 
 // The bytes of a class's elements (kNone: 0).
-static int ClassBytes(ElemClass c) {
-  switch (c) {
-    case ElemClass::kF32:
-    case ElemClass::kI32:
-    case ElemClass::kX32:
-      return 4;
-    case ElemClass::kF16:
-    case ElemClass::kI16:
-    case ElemClass::kX16:
-      return 2;
-    case ElemClass::kNone:
-      break;
-  }
-  return 0;
+static int ClassBytes(ElemClass c) { return c == ElemClass::kNone ? 0 : Is16(c) ? 2 : 4; }
+
+// FIFO k of capacity cap as an operand of type class cls.
+static Opnd FifoOpnd(Gen& g, ElemClass cls, int k, int cap) {
+  Opnd o;
+  o.kind = Opnd::kFifo;
+  o.type = Gen::PickType(g, cls);
+  o.fifo = k;
+  o.cap = cap;
+  return o;
 }
 
-// An operation with FIFO k in role `role` (popped as a source, pushed as the destination) and
-// memory operands elsewhere; the first non-FIFO operand of src0, src1, dst sets N = count.
-static void FifoOp(Gen& g, const arch::InsnInfo& n, int role, int k, int cap, int count,
+// An operation with the FIFO operands given and memory operands elsewhere; the first non-FIFO
+// operand of src0, src1, dst sets N = count.
+static void FifoOp(Gen& g, const arch::InsnInfo& n, std::array<Opnd, 3> ops, int count,
                    const std::string& done) {
-  std::array<Opnd, 3> ops{};
-  ops[role].kind = Opnd::kFifo;
-  ops[role].type = Gen::PickType(g, n.types[role]);
-  ops[role].fifo = k;
-  ops[role].cap = cap;
   FillMem(g, n, ops, count, false);
   for (const int r : {kSrc0, kSrc1, kDst}) {
     if (!HasRole(n.form, r) || ops[r].kind == Opnd::kFifo) continue;
@@ -561,21 +552,15 @@ void Gen::FifoStream(const Ctx& c) {
     return HasRole(i.form, kDst) && (HasRole(i.form, kSrc0) || HasRole(i.form, kSrc1));
   });
   const int size = ClassBytes(push.types[kDst]);
-  // A popper of elements of that size: its src0 or src1, with another operand to set N.
-  static int want;
-  want = size;
-  auto pops = [](const arch::InsnInfo& i) {
-    const bool s0 = HasRole(i.form, kSrc0) && ClassBytes(i.types[kSrc0]) == want;
-    const bool s1 = HasRole(i.form, kSrc1) && ClassBytes(i.types[kSrc1]) == want;
-    const int others = HasRole(i.form, kDst) + HasRole(i.form, kSrc0) + HasRole(i.form, kSrc1);
-    return (s0 || s1) && others >= 2;
+  auto holds = [&](const arch::InsnInfo& i, int r) {  // role r takes elements of that size
+    return HasRole(i.form, r) && ClassBytes(i.types[r]) == size;
   };
-  const auto& pop = PickDsdLine(pops);
-  const int pop_role =
-      HasRole(pop.form, kSrc1) && ClassBytes(pop.types[kSrc1]) == size &&
-              (!HasRole(pop.form, kSrc0) || ClassBytes(pop.types[kSrc0]) != size || Chance(0.3))
-          ? kSrc1
-          : kSrc0;
+  // A popper of elements of that size: its src0 or src1, with another operand to set N.
+  const auto& pop = PickDsdLine([&](const arch::InsnInfo& i) {
+    const int others = HasRole(i.form, kDst) + HasRole(i.form, kSrc0) + HasRole(i.form, kSrc1);
+    return (holds(i, kSrc0) || holds(i, kSrc1)) && others >= 2;
+  });
+  const int pop_role = holds(pop, kSrc1) && (!holds(pop, kSrc0) || Chance(0.3)) ? kSrc1 : kSrc0;
   // The operations in the order they issue: the popper first (it waits for data) or last, each
   // on its own microthread; the last one may be synchronous (the others already run).
   enum Op { kPush, kRelay, kPop };
@@ -594,28 +579,20 @@ void Gen::FifoStream(const Ctx& c) {
     const std::string done = j + 1 == order.size() && sync_last
                                  ? fmt::format(", ut{}", uts[j])
                                  : fmt::format(", ut{} async", uts[j]);
+    std::array<Opnd, 3> ops{};
     if (order[j] == kPush) {
-      FifoOp(*this, push, kDst, k1, cap1, count, done);
+      ops[kDst] = FifoOpnd(*this, push.types[kDst], k1, cap1);
+      FifoOp(*this, push, ops, count, done);
     } else if (order[j] == kPop) {
-      FifoOp(*this, pop, pop_role, relay ? k2 : k1, relay ? cap2 : cap1, count, done);
-    } else {  // FIFO k1 -> FIFO k2, and a memory source for N
-      static int rsize;
-      rsize = size;
-      const auto& rel = PickDsdLine([](const arch::InsnInfo& i) {
-        return HasRole(i.form, kDst) && HasRole(i.form, kSrc0) && HasRole(i.form, kSrc1) &&
-               ClassBytes(i.types[kSrc0]) == rsize && ClassBytes(i.types[kDst]) == rsize;
+      ops[pop_role] = FifoOpnd(*this, pop.types[pop_role], relay ? k2 : k1, relay ? cap2 : cap1);
+      FifoOp(*this, pop, ops, count, done);
+    } else {  // FIFO k1 -> FIFO k2, and a memory source (src1) for N
+      const auto& rel = PickDsdLine([&](const arch::InsnInfo& i) {
+        return holds(i, kDst) && holds(i, kSrc0) && HasRole(i.form, kSrc1);
       });
-      std::array<Opnd, 3> ops{};
-      ops[kSrc0].kind = ops[kDst].kind = Opnd::kFifo;
-      ops[kSrc0].type = PickType(*this, rel.types[kSrc0]);
-      ops[kDst].type = PickType(*this, rel.types[kDst]);
-      ops[kSrc0].fifo = k1;
-      ops[kSrc0].cap = cap1;
-      ops[kDst].fifo = k2;
-      ops[kDst].cap = cap2;
-      FillMem(*this, rel, ops, count, false);
-      ops[kSrc1].len = count;
-      EmitOp(*this, rel, ops, done, false);
+      ops[kSrc0] = FifoOpnd(*this, rel.types[kSrc0], k1, cap1);
+      ops[kDst] = FifoOpnd(*this, rel.types[kDst], k2, cap2);
+      FifoOp(*this, rel, ops, count, done);
     }
   }
   uint32_t mask = 0;
